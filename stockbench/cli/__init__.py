@@ -1,0 +1,1 @@
+"""The headless command line: every feature reachable, `--json` for scripts."""

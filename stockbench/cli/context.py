@@ -1,0 +1,56 @@
+"""The state a CLI invocation carries: global options, and the workbench it opens on demand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from stockbench.cli.output import emit
+
+if TYPE_CHECKING:
+    from stockbench.workbench import Workbench
+
+
+@dataclass
+class CliContext:
+    home: Path | None
+    as_json: bool
+    as_of: str | None
+    _bench: Workbench | None = field(default=None, repr=False)
+
+    def bench(self) -> Workbench:
+        """Open the workspace (once per invocation); it is closed when the command ends."""
+        if self._bench is None:
+            from stockbench.clock import clock_for
+            from stockbench.config import configure_file_logging
+            from stockbench.workbench import Workbench
+
+            bench = Workbench.open(self.home, clock=clock_for(self.as_of), command=_command_line())
+            configure_file_logging(bench.workspace.paths.logs)
+            self._bench = bench
+            click.get_current_context().call_on_close(self.close)
+        return self._bench
+
+    def emit(self, data: Any, human: str | Callable[[Any], str] | None = None) -> None:
+        emit(self.as_json, data, human)
+
+    def close(self) -> None:
+        if self._bench is not None:
+            bench, self._bench = self._bench, None
+            bench.close()
+
+
+def _command_line() -> str:
+    ctx: click.Context | None = click.get_current_context()
+    parts = []
+    while ctx is not None:
+        parts.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(reversed([p for p in parts if p]))
+
+
+pass_cli = click.make_pass_decorator(CliContext)

@@ -1,0 +1,50 @@
+"""`stockbench info`: where the workspace is, its schema version and its sizes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from stockbench.cli.context import CliContext, pass_cli
+
+
+def _human(data: dict[str, Any]) -> str:
+    sizes = data["sizes"]
+    lines = [
+        f"workspace      {data['home']} ({data['kind']})",
+        f"database       {data['database']}",
+        f"schema         version {data['schema_version']} (this release: {data['latest_schema_version']})",
+        f"size           {sizes['database']:,} bytes database, {sizes['exports']:,} bytes exports",
+        f"created        {data['created_at']}",
+        f"clock          {data['clock']}",
+    ]
+    return "\n".join(lines)
+
+
+@click.command()
+@pass_cli
+def info(cli: CliContext) -> None:
+    """Show the workspace path, schema version and sizes."""
+    bench = cli.bench()
+    found = bench.info()
+    cli.emit(
+        {
+            "home": found.home,
+            "database": found.database,
+            "kind": found.kind,
+            "workspace_id": found.workspace_id,
+            "created_at": found.created_at,
+            "schema_version": found.schema_version,
+            "latest_schema_version": found.latest_schema_version,
+            "sizes": {
+                "database": found.database_bytes,
+                "exports": found.exports_bytes,
+                "total": found.database_bytes + found.exports_bytes,
+            },
+            "tables": found.tables,
+            "clock": bench.clock.now().isoformat() if bench.clock.is_replay else "system",
+            "version": __import__("stockbench").__version__,
+        },
+        _human,
+    )

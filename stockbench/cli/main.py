@@ -1,0 +1,114 @@
+"""The `stockbench` command: global options, lazily loaded subcommands, and exit codes.
+
+Exit codes: 0 success; 1 a user error (one line with the reason, one with a hint); 2 a usage error;
+3 an internal error (details in the workspace log). Subcommand modules load only when used, and none
+of them imports polars, litellm or Qt at module level, so `stockbench --help` starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+import stockbench
+from stockbench.cli.context import CliContext
+from stockbench.cli.output import dumps, message
+from stockbench.errors import Cancelled, StockbenchError, UserError
+
+EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+# name -> "module:attribute"; each module is imported only when its command runs or help lists it.
+COMMANDS: dict[str, str] = {
+    "info": "stockbench.cli.info:info",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported on demand from `COMMANDS`."""
+
+    def __init__(self, *args: object, lazy: dict[str, str], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.lazy = lazy
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy:
+            module, attribute = self.lazy[cmd_name].split(":")
+            command: click.Command = getattr(importlib.import_module(module), attribute)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy=COMMANDS,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.version_option(stockbench.__version__, "-V", "--version", prog_name="stockbench")
+@click.option(
+    "--home",
+    type=click.Path(path_type=Path),
+    help="Workspace folder (default: $STOCKBENCH_HOME, else the user data folder).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
+@click.option("--as-of", metavar="DATE", help="Research the past: see the market as it stood on DATE.")
+@click.pass_context
+def cli(ctx: click.Context, home: Path | None, as_json: bool, as_of: str | None) -> None:
+    """Stock Workbench: research A-share and Hong Kong stocks against your own ledger."""
+    ctx.obj = CliContext(home=home, as_json=as_json, as_of=as_of)
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+def _report_user_error(error: UserError, as_json: bool) -> None:
+    if isinstance(error, Cancelled):
+        message("cancelled")
+        return
+    message(f"error: {error.message}")
+    if error.hint:
+        message(f"hint: {error.hint}")
+    if as_json:
+        payload: dict[str, object] = {"error": error.as_dict()}
+        problems = getattr(error, "problems", None)
+        if problems:
+            payload["problems"] = [p.as_dict() for p in problems]
+        click.echo(dumps(payload))
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI and return its exit code (tests call this in-process)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in args
+    try:
+        result = cli.main(args=args, prog_name="stockbench", standalone_mode=False)
+    except click.exceptions.UsageError as error:
+        error.show()
+        return EXIT_USAGE
+    except click.exceptions.Abort:
+        message("aborted")
+        return EXIT_USER
+    except click.exceptions.ClickException as error:
+        error.show()
+        return error.exit_code
+    except UserError as error:
+        _report_user_error(error, as_json)
+        return EXIT_USER
+    except (StockbenchError, Exception) as error:
+        import logging
+
+        logging.getLogger(__name__).exception("internal error")
+        message(f"internal error: {type(error).__name__}: {error}")
+        message("hint: this is a bug; the details are in the workspace log (logs/stockbench.log)")
+        return EXIT_INTERNAL
+    return result if isinstance(result, int) else EXIT_OK
+
+
+def main() -> None:
+    sys.exit(run())

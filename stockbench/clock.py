@@ -1,0 +1,112 @@
+"""What time it is, in each exchange's time zone: the real clock, or a replay clock for research of the past.
+
+Every engine component asks the workbench's clock, never `datetime.now()`, so that `--as-of DATE` research
+sees the market exactly as it stood on that date. Instants are timezone-aware; UTC inside, the
+exchange's zone at the edges.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+from typing import Literal, Protocol
+from zoneinfo import ZoneInfo
+
+from stockbench.errors import InvalidInput
+
+Market = Literal["CN", "HK", "US"]
+MARKETS: tuple[Market, ...] = ("CN", "HK", "US")
+
+MARKET_TZ: dict[Market, ZoneInfo] = {
+    "CN": ZoneInfo("Asia/Shanghai"),
+    "HK": ZoneInfo("Asia/Hong_Kong"),
+    "US": ZoneInfo("America/New_York"),
+}
+
+# A replay "as of DATE" stands at this local time on that date: after every CN and HK session
+# (including HK's random close and CN after-hours trading) has ended.
+AS_OF_LOCAL_TIME = time(18, 0)
+
+
+class Clock(Protocol):
+    """The source of "now" for the engine."""
+
+    @property
+    def is_replay(self) -> bool: ...
+
+    def now(self) -> datetime:
+        """The current instant, timezone-aware (UTC)."""
+        ...
+
+
+def now_in(clock: Clock, market: Market) -> datetime:
+    """The clock's current instant in `market`'s time zone."""
+    return clock.now().astimezone(MARKET_TZ[market])
+
+
+def today_in(clock: Clock, market: Market) -> date:
+    """The calendar date in `market`'s time zone."""
+    return now_in(clock, market).date()
+
+
+class SystemClock:
+    """The real clock."""
+
+    is_replay = False
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    def __repr__(self) -> str:
+        return "SystemClock()"
+
+
+@dataclass(frozen=True)
+class ReplayClock:
+    """A clock frozen at a past instant, for research "as of" a date: nothing later is visible."""
+
+    at: datetime
+
+    def __post_init__(self) -> None:
+        if self.at.tzinfo is None:
+            raise InvalidInput(f"replay instant {self.at.isoformat()} has no time zone")
+
+    @property
+    def is_replay(self) -> bool:
+        return True
+
+    def now(self) -> datetime:
+        return self.at.astimezone(UTC)
+
+    @classmethod
+    def as_of(cls, day: date, market: Market = "CN") -> ReplayClock:
+        """Stand after the close of `day` in `market` (18:00 local)."""
+        return cls(datetime.combine(day, AS_OF_LOCAL_TIME, tzinfo=MARKET_TZ[market]))
+
+
+def parse_instant(text: str, market: Market = "CN") -> datetime:
+    """Parse an ISO instant; a naive one is read in `market`'s time zone, a bare date as that day's 18:00."""
+    text = text.strip()
+    try:
+        if len(text) == 10:
+            return datetime.combine(date.fromisoformat(text), AS_OF_LOCAL_TIME, tzinfo=MARKET_TZ[market])
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        raise InvalidInput(
+            f"'{text}' is not a date or an ISO instant",
+            "use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][+08:00]",
+        ) from None
+    return value if value.tzinfo else value.replace(tzinfo=MARKET_TZ[market])
+
+
+def parse_date(text: str) -> date:
+    """Parse a calendar date YYYY-MM-DD with a clear error."""
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise InvalidInput(f"'{text}' is not a date", "use YYYY-MM-DD, e.g. 2021-12-31") from None
+
+
+def clock_for(as_of: str | None) -> Clock:
+    """The clock a front end should use: a replay clock for `--as-of`, else the real one."""
+    return ReplayClock(parse_instant(as_of)) if as_of else SystemClock()

@@ -1,0 +1,103 @@
+"""The one exception tree of the engine.
+
+    StockbenchError                 base of everything the engine raises on purpose
+    +-- UserError                   bad input or a state the user can fix; message and hint are safe to show
+    |   +-- NotFound                a named thing (account, run, report, symbol data) does not exist
+    |   +-- InvalidInput            a value is malformed or out of range (a symbol, a date, a price)
+    |   +-- RuleViolation           input is well-formed but breaks a rule; carries a list of Problems
+    |   +-- WorkspaceLocked         another process owns the workspace
+    |   +-- WorkspaceTooNew         the workspace was written by a newer release
+    |   +-- CalendarUnknown         a date lies past the last holiday year the program knows
+    |   +-- DataUnavailable         data could not be fetched or read (the reason says which and why)
+    |   +-- Cancelled               the user stopped the operation; never shown as an error
+    +-- InternalError               a bug or corrupted state; its text is for logs, not for the user
+
+Bad user data is returned as `Problem` lists where a caller must see every problem at once (a rejected
+fill, an order check, a gate); exceptions are for stopping an operation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a request or a document, with how to fix it.
+
+    `code` is stable (tests and the model rely on it); `location` says where (a field, a text span).
+    """
+
+    code: str
+    message: str
+    fix: str = ""
+    location: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        data = {"code": self.code, "message": self.message, "fix": self.fix}
+        if self.location:
+            data["location"] = self.location
+        return data
+
+
+class StockbenchError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+
+class UserError(StockbenchError):
+    """An error whose message is safe to show to the user, with a hint on what to do."""
+
+    code = "user_error"
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message, "hint": self.hint}
+
+
+class NotFound(UserError):
+    code = "not_found"
+
+
+class InvalidInput(UserError):
+    code = "invalid_input"
+
+
+class RuleViolation(UserError):
+    """Well-formed input that breaks one or more rules; `problems` lists every one."""
+
+    code = "rule_violation"
+
+    def __init__(self, message: str, problems: Sequence[Problem], hint: str = "") -> None:
+        super().__init__(message, hint or (problems[0].fix if problems else ""))
+        self.problems = tuple(problems)
+
+
+class WorkspaceLocked(UserError):
+    code = "workspace_locked"
+
+
+class WorkspaceTooNew(UserError):
+    code = "workspace_too_new"
+
+
+class CalendarUnknown(UserError):
+    code = "calendar_unknown"
+
+
+class DataUnavailable(UserError):
+    code = "data_unavailable"
+
+
+class Cancelled(UserError):
+    """The user stopped the operation. Front ends do not present it as an error."""
+
+    code = "cancelled"
+
+
+class InternalError(StockbenchError):
+    """A bug or a corrupted state. The message is for logs and bug reports, not for the user."""

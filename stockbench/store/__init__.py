@@ -1,0 +1,1 @@
+"""Persistence: the workspace folder, its single-owner lock, the DuckDB connection and numbered migrations."""

@@ -1,0 +1,99 @@
+"""The DuckDB connection of a workspace: a cursor per thread, and one writer at a time.
+
+DuckDB connections are not thread-safe. The workspace holds one connection; each thread reads through
+its own cursor (`db.cursor()`), and every write goes through `db.transaction()`, which serialises
+writers with a lock and commits or rolls back as a unit. Nested `transaction()` calls on the same
+thread join the outer transaction.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+Params = Sequence[object] | dict[str, object] | None
+
+
+class Database:
+    """One DuckDB file (or `:memory:`), shared safely by the threads of one process."""
+
+    def __init__(self, path: Path | str, *, read_only: bool = False) -> None:
+        self.path = str(path)
+        self._con = duckdb.connect(self.path, read_only=read_only)
+        self._local = threading.local()
+        self._write_lock = threading.RLock()
+        self._cursors: list[duckdb.DuckDBPyConnection] = []
+        self._cursors_lock = threading.Lock()
+        self._closed = False
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        """This thread's cursor (created on first use)."""
+        if self._closed:
+            raise RuntimeError("the workspace database is closed")
+        cur: duckdb.DuckDBPyConnection | None = getattr(self._local, "cursor", None)
+        if cur is None:
+            cur = self._con.cursor()
+            self._local.cursor = cur
+            with self._cursors_lock:
+                self._cursors.append(cur)
+        return cur
+
+    def execute(self, sql: str, params: Params = None) -> duckdb.DuckDBPyConnection:
+        """Run a read query on this thread's cursor."""
+        return self.cursor().execute(sql, params)
+
+    def fetchall(self, sql: str, params: Params = None) -> list[tuple[Any, ...]]:
+        return self.execute(sql, params).fetchall()
+
+    def fetchone(self, sql: str, params: Params = None) -> tuple[Any, ...] | None:
+        return self.execute(sql, params).fetchone()
+
+    def scalar(self, sql: str, params: Params = None) -> Any:
+        row = self.fetchone(sql, params)
+        return row[0] if row else None
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """Serialise a write: begin, yield this thread's cursor, commit; roll back on any exception."""
+        with self._write_lock:
+            depth: int = getattr(self._local, "depth", 0)
+            cur = self.cursor()
+            if depth:
+                self._local.depth = depth + 1
+                try:
+                    yield cur
+                finally:
+                    self._local.depth = depth
+                return
+            self._local.depth = 1
+            cur.begin()
+            try:
+                yield cur
+            except BaseException:
+                cur.rollback()
+                raise
+            else:
+                cur.commit()
+            finally:
+                self._local.depth = 0
+
+    def checkpoint(self) -> None:
+        with self._write_lock:
+            self.cursor().execute("CHECKPOINT")
+
+    def close(self) -> None:
+        """Close every cursor and the connection. Idempotent."""
+        if self._closed:
+            return
+        with self._write_lock:
+            self._closed = True
+            with self._cursors_lock:
+                cursors, self._cursors = self._cursors, []
+            for cur in cursors:
+                cur.close()
+            self._con.close()

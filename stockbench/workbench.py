@@ -1,0 +1,63 @@
+"""The front door of the engine: one object that the command line and the desktop shell both call.
+
+A `Workbench` owns an open workspace, the clock research runs on, and the event bus. Front ends never
+reach into `store/` or the domain packages directly; they call the workbench, which composes them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import TracebackType
+
+from stockbench.clock import Clock, SystemClock
+from stockbench.events import EventBus, WorkspaceClosed, WorkspaceOpened
+from stockbench.store.workspace import Workspace, WorkspaceInfo, WorkspaceKind
+
+
+class Workbench:
+    """An open workspace with its clock and event bus."""
+
+    def __init__(self, workspace: Workspace, clock: Clock, events: EventBus) -> None:
+        self.workspace = workspace
+        self.clock = clock
+        self.events = events
+
+    @classmethod
+    def open(
+        cls,
+        home: str | Path | None = None,
+        *,
+        clock: Clock | None = None,
+        events: EventBus | None = None,
+        kind: WorkspaceKind = "user",
+        command: str = "",
+    ) -> Workbench:
+        """Open the workspace at `home` (see `stockbench.config.resolve_home`)."""
+        workspace = Workspace.open(home, kind=kind, command=command)
+        bench = cls(workspace, clock or SystemClock(), events or EventBus())
+        bench.events.publish(
+            WorkspaceOpened(
+                at=bench.clock.now(), home=str(workspace.home), schema_version=workspace.schema_version
+            )
+        )
+        return bench
+
+    @property
+    def home(self) -> Path:
+        return self.workspace.home
+
+    def info(self) -> WorkspaceInfo:
+        return self.workspace.info()
+
+    def close(self) -> None:
+        home = str(self.workspace.home)
+        self.workspace.close()
+        self.events.publish(WorkspaceClosed(at=self.clock.now(), home=home))
+
+    def __enter__(self) -> Workbench:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()

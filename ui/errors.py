@@ -1,0 +1,75 @@
+"""One error presenter for the whole shell: every uncaught exception, on any thread, ends up here.
+
+`sys.excepthook` and `threading.excepthook` both route to `ErrorPresenter.present`, which logs the
+error and, on the GUI thread, shows it: a `UserError` as its safe message and hint, anything else as
+"something went wrong" with the details folded away. Cancellations are never shown as errors.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+import traceback
+from types import TracebackType
+
+from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+
+from stockbench.errors import Cancelled, UserError
+
+log = logging.getLogger(__name__)
+
+
+class ErrorPresenter(QObject):
+    """Shows errors to the user; safe to call from any thread (delivery is queued to the GUI thread)."""
+
+    error_presented = Signal(str, str)  # title, text: emitted after an error is shown (tests listen)
+    _deliver = Signal(object)
+
+    def __init__(self, parent_widget: QWidget | None = None, *, interactive: bool = True) -> None:
+        super().__init__()
+        self.parent_widget = parent_widget
+        self.interactive = interactive
+        self._deliver.connect(self._show)
+
+    def present(self, error: BaseException) -> None:
+        """Log `error` and show it on the GUI thread."""
+        if isinstance(error, Cancelled):
+            return
+        if not isinstance(error, UserError):
+            log.error(
+                "uncaught error: %s",
+                "".join(traceback.format_exception(type(error), error, error.__traceback__)),
+            )
+        self._deliver.emit(error)
+
+    @Slot(object)
+    def _show(self, error: BaseException) -> None:
+        if isinstance(error, UserError):
+            title, text, details = self.tr("Cannot do that"), error.message, error.hint
+        else:
+            title = self.tr("Something went wrong")
+            text = self.tr("An unexpected error occurred. The details are in the log.")
+            details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        if self.interactive and QApplication.instance() is not None:
+            box = QMessageBox(QMessageBox.Icon.Warning, title, text, parent=self.parent_widget)
+            if details:
+                box.setDetailedText(details)
+            box.open()
+        self.error_presented.emit(title, text)
+
+    def install(self) -> None:
+        """Route `sys.excepthook` and `threading.excepthook` to this presenter."""
+        sys.excepthook = self._sys_hook
+        threading.excepthook = self._thread_hook
+
+    def _sys_hook(self, kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, error, tb)
+            return
+        self.present(error.with_traceback(tb))
+
+    def _thread_hook(self, args: threading.ExceptHookArgs) -> None:
+        if args.exc_value is not None:
+            self.present(args.exc_value)
