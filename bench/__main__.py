@@ -1,4 +1,4 @@
-"""`python -m bench [NAME ...]`: run benchmarks and print `name: ours X, reference Y, ratio R (target <= T)`."""
+"""`python -m bench [NAME ...]`: run benchmarks; print `name: ours X, reference Y, ratio R (target <= T)`."""
 
 from __future__ import annotations
 
