@@ -64,6 +64,7 @@ def median_seconds(fn: Callable[[], object], repeat: int = 7, warmup: int = 1) -
 
 def command_seconds(argv: Sequence[str], repeat: int = 9, env: dict[str, str] | None = None) -> float:
     """Median wall time of running a command to completion (output discarded)."""
+
     def once() -> None:
         subprocess.run(argv, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
