@@ -27,6 +27,50 @@ COMMANDS: dict[str, str] = {
 }
 
 
+def _set_global(ctx: click.Context, param: click.Parameter, value: object) -> None:
+    """Let a global option also follow the subcommand (`stockbench info --home DIR --json`)."""
+    if value is None or value is False or not isinstance(ctx.obj, CliContext):
+        return
+    setattr(ctx.obj, param.name or "", value)
+
+
+def _global_params() -> list[click.Parameter]:
+    return [
+        click.Option(
+            ["--home"],
+            type=click.Path(path_type=Path),
+            expose_value=False,
+            callback=_set_global,
+            help="Workspace folder (same as the global option).",
+        ),
+        click.Option(
+            ["--json", "as_json"],
+            is_flag=True,
+            expose_value=False,
+            callback=_set_global,
+            help="Machine-readable output on stdout.",
+        ),
+        click.Option(
+            ["--as-of", "as_of"],
+            metavar="DATE",
+            expose_value=False,
+            callback=_set_global,
+            help="Research the past (same as the global option).",
+        ),
+    ]
+
+
+def attach_global_options(command: click.Command) -> click.Command:
+    """Give `command` (and every subcommand of a group) the global options too."""
+    if not getattr(command, "_stockbench_globals", False):
+        command.params.extend(_global_params())
+        command._stockbench_globals = True  # type: ignore[attr-defined]
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            attach_global_options(sub)
+    return command
+
+
 class LazyGroup(click.Group):
     """A click group whose subcommands are imported on demand from `COMMANDS`."""
 
@@ -41,7 +85,7 @@ class LazyGroup(click.Group):
         if cmd_name in self.lazy:
             module, attribute = self.lazy[cmd_name].split(":")
             command: click.Command = getattr(importlib.import_module(module), attribute)
-            return command
+            return attach_global_options(command)
         return super().get_command(ctx, cmd_name)
 
 
@@ -85,7 +129,7 @@ def _report_user_error(error: UserError, as_json: bool) -> None:
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code (tests call this in-process)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    as_json = "--json" in args
+    as_json = "--json" in args[: args.index("--")] if "--" in args else "--json" in args
     try:
         result = cli.main(args=args, prog_name="stockbench", standalone_mode=False)
     except click.exceptions.UsageError as error:

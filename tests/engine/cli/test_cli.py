@@ -86,3 +86,11 @@ def test_console_script_is_installed() -> None:
     exe = Path(sys.executable).with_name("stockbench")
     result = subprocess.run([str(exe), "--version"], capture_output=True, text=True, check=True)
     assert result.stdout.startswith("stockbench, version")
+
+
+def test_global_options_may_follow_the_subcommand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "after"
+    assert run(["info", "--home", str(home), "--json", "--as-of", "2020-01-02"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["home"] == str(home.resolve())
+    assert data["clock"] == "2020-01-02T10:00:00+00:00"
