@@ -36,9 +36,7 @@ def direct_names(pyproject: dict[str, object]) -> set[str]:
     assert isinstance(groups, dict)
     for group in groups.values():
         specs.extend(s for s in group if isinstance(s, str))
-    return {canonical(re.split(r"[=<>!~;\[ ]", s, maxsplit=1)[0]) for s in specs} | {
-        canonical(project["name"])
-    }
+    return {canonical(re.split(r"[=<>!~;\[ ]", s, maxsplit=1)[0]) for s in specs} | {canonical(project["name"])}
 
 
 def constraints(lock: dict[str, object], skip: set[str]) -> list[str]:

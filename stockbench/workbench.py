@@ -6,12 +6,17 @@ reach into `store/` or the domain packages directly; they call the workbench, wh
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from stockbench.clock import Clock, SystemClock
 from stockbench.events import EventBus, WorkspaceClosed, WorkspaceOpened
 from stockbench.store.workspace import Workspace, WorkspaceInfo, WorkspaceKind
+
+if TYPE_CHECKING:
+    from stockbench.market.service import MarketRules
 
 
 class Workbench:
@@ -36,15 +41,20 @@ class Workbench:
         workspace = Workspace.open(home, kind=kind, command=command)
         bench = cls(workspace, clock or SystemClock(), events or EventBus())
         bench.events.publish(
-            WorkspaceOpened(
-                at=bench.clock.now(), home=str(workspace.home), schema_version=workspace.schema_version
-            )
+            WorkspaceOpened(at=bench.clock.now(), home=str(workspace.home), schema_version=workspace.schema_version)
         )
         return bench
 
     @property
     def home(self) -> Path:
         return self.workspace.home
+
+    @functools.cached_property
+    def market(self) -> MarketRules:
+        """Exchange rules with this workspace's instrument data and calendar extensions."""
+        from stockbench.market.service import MarketRules
+
+        return MarketRules(self.workspace.db)
 
     def info(self) -> WorkspaceInfo:
         return self.workspace.info()

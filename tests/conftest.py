@@ -26,7 +26,5 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def shared_data() -> Path:
     """The shared real-data folder; tests using it skip (with the reason) when it is absent."""
     if not SHARED_DATA.is_dir():
-        pytest.skip(
-            f"real data not available: {SHARED_DATA} is absent (it ships beside the repository in CI)"
-        )
+        pytest.skip(f"real data not available: {SHARED_DATA} is absent (it ships beside the repository in CI)")
     return SHARED_DATA

@@ -24,6 +24,7 @@ EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 # name -> "module:attribute"; each module is imported only when its command runs or help lists it.
 COMMANDS: dict[str, str] = {
     "info": "stockbench.cli.info:info",
+    "rules": "stockbench.cli.rules:rules",
 }
 
 

@@ -58,9 +58,7 @@ def latest_version() -> int:
 
 def current_version(db: Database) -> int:
     """The schema version recorded in the file (0 for an empty file)."""
-    exists = db.scalar(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_migrations'"
-    )
+    exists = db.scalar("SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_migrations'")
     if not exists:
         return 0
     return int(db.scalar("SELECT coalesce(max(version), 0) FROM schema_migrations"))
@@ -73,8 +71,7 @@ def migrate(db: Database, target: int | None = None) -> list[int]:
     version = current_version(db)
     if version > len(migrations):
         raise WorkspaceTooNew(
-            f"This workspace has schema version {version}, "
-            f"newer than this release knows ({len(migrations)}).",
+            f"This workspace has schema version {version}, newer than this release knows ({len(migrations)}).",
             "Open it with a newer Stock Workbench, or choose another workspace with --home DIR.",
         )
     applied = []

@@ -37,6 +37,4 @@ class Settings:
             cur.execute("DELETE FROM settings WHERE key = ?", [key])
 
     def all(self) -> dict[str, Any]:
-        return {
-            k: json.loads(v) for k, v in self._db.fetchall("SELECT key, value FROM settings ORDER BY key")
-        }
+        return {k: json.loads(v) for k, v in self._db.fetchall("SELECT key, value FROM settings ORDER BY key")}

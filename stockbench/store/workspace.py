@@ -60,9 +60,7 @@ class Workspace:
         """Open (creating if needed) the workspace at `home`, migrate it, and own it until `close()`."""
         paths = WorkspacePaths(resolve_home(home))
         if paths.home.exists() and not paths.home.is_dir():
-            raise InvalidInput(
-                f"{paths.home} is a file, not a workspace folder", "choose a folder with --home"
-            )
+            raise InvalidInput(f"{paths.home} is a file, not a workspace folder", "choose a folder with --home")
         paths.home.mkdir(parents=True, exist_ok=True)
         paths.exports.mkdir(exist_ok=True)
         lock = WorkspaceLock(paths.lock)

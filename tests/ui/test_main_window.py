@@ -23,9 +23,7 @@ def test_thread_exceptions_reach_the_one_presenter(qtbot: QtBot) -> None:
     presenter.install()
     try:
         with qtbot.waitSignal(presenter.error_presented, timeout=5000) as signal:
-            worker = threading.Thread(
-                target=lambda: (_ for _ in ()).throw(UserError("no such account", "add it"))
-            )
+            worker = threading.Thread(target=lambda: (_ for _ in ()).throw(UserError("no such account", "add it")))
             worker.start()
             worker.join()
         assert signal.args == ["Cannot do that", "no such account"]

@@ -50,9 +50,7 @@ def test_user_error_exits_1_with_reason_and_hint(home: Path, capsys: pytest.Capt
     ]
 
 
-def test_user_error_in_json_mode_is_also_machine_readable(
-    home: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_user_error_in_json_mode_is_also_machine_readable(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["--json", "--as-of", "yesterday", "info"]) == 1
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "invalid_input"
 

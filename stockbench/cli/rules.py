@@ -1,0 +1,207 @@
+"""`stockbench rules ...`: the exchange rules for a symbol, a price, an order, an instant or a period."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from stockbench.cli.context import CliContext, pass_cli
+from stockbench.cli.main import LazyGroup
+from stockbench.cli.output import message
+from stockbench.cli.params import DATE, DECIMAL
+
+if TYPE_CHECKING:
+    from stockbench.market.instruments import Instrument
+    from stockbench.workbench import Workbench
+
+RULES_COMMANDS = {
+    "session": "stockbench.cli.rules_calendar:session",
+    "calendar": "stockbench.cli.rules_calendar:calendar",
+    "holiday": "stockbench.cli.rules_calendar:holiday",
+    "fees": "stockbench.cli.rules_fees:fees",
+}
+
+
+@click.group(cls=LazyGroup, lazy=RULES_COMMANDS)
+def rules() -> None:
+    """Exchange rules: identity, lots, ticks, limits, sessions, calendars and fees."""
+
+
+def _resolve(bench: Workbench, symbol: str) -> Instrument:
+    found = bench.market.registry.resolve(symbol)
+    if found.note:
+        message(f"note: {found.note}")
+    return found.instrument
+
+
+def _day(bench: Workbench, instrument: Instrument, day: date | None) -> date:
+    from stockbench.clock import today_in
+
+    return day or today_in(bench.clock, instrument.market)
+
+
+def _st(bench: Workbench, instrument: Instrument, day: date, flag: bool) -> bool:
+    return flag or bool(bench.market.registry.st_on(instrument.symbol, day))
+
+
+@rules.command()
+@click.argument("symbol")
+@click.option("--date", "day", type=DATE, help="The date whose rules apply (default: today).")
+@pass_cli
+def show(cli: CliContext, symbol: str, day: date | None) -> None:
+    """Identity and trading rules of SYMBOL on a date."""
+    from stockbench.market.calendars import settlement
+    from stockbench.market.limits import limit_pct
+    from stockbench.market.lots import board_lot
+    from stockbench.market.ticks import fixed_tick, spread_table
+
+    bench = cli.bench()
+    instrument = _resolve(bench, symbol)
+    day = _day(bench, instrument, day)
+    tables = bench.market.tables
+    st = bench.market.registry.st_on(instrument.symbol, day)
+    tradable = instrument.security_type.value != "index"
+    lot = board_lot(instrument, tables) if tradable else None
+    pct = limit_pct(instrument, day, st=bool(st), tables=tables)
+    data: dict[str, Any] = {
+        "symbol": instrument.symbol,
+        "name": instrument.name,
+        "exchange": instrument.exchange.value,
+        "market": instrument.market,
+        "board": instrument.board.value,
+        "security_type": instrument.security_type.value,
+        "currency": instrument.currency,
+        "date": day,
+        "tick": fixed_tick(instrument, tables) if tradable else None,
+        "tick_table": None,
+        "lot": lot[0] if lot else None,
+        "lot_step": lot[1] if lot else None,
+        "limit_pct": pct[0] if pct else None,
+        "st": st,
+        "settlement": settlement(instrument, tables) if tradable else None,
+        "rules_version": tables.version,
+    }
+    if tradable and instrument.market == "HK":
+        table = spread_table(instrument, day, tables)
+        data["tick_table"] = {"name": table.name, "bands": [[b.lower, b.upper, b.tick] for b in table.bands]}
+    cli.emit(data, _show_human)
+
+
+def _show_human(data: dict[str, Any]) -> str:
+    def text(value: object) -> str:
+        return "-" if value is None else str(value)
+
+    lot = text(data["lot"]) + (
+        f" then steps of {data['lot_step']}" if data["lot_step"] not in (None, data["lot"]) else ""
+    )
+    tick = text(data["tick"]) if data["tick_table"] is None else f"spread table '{data['tick_table']['name']}'"
+    limit = "none" if data["limit_pct"] is None else f"{Decimal(data['limit_pct']) * 100:g}%"
+    return "\n".join(
+        [
+            f"{data['symbol']}  {data['name'] or ''}".rstrip(),
+            f"  {data['exchange']} {data['board']} {data['security_type']}, {data['currency']}",
+            f"  tick {tick}; lot {lot}; daily limit {limit}{' (ST)' if data['st'] else ''}; {text(data['settlement'])}",
+            f"  rules on {data['date']} (tables {data['rules_version']})",
+        ]
+    )
+
+
+@rules.command()
+@click.argument("symbol")
+@click.option("--ref", required=True, type=DECIMAL, help="Reference price: previous close or ex-rights reference.")
+@click.option("--date", "day", type=DATE, help="The trading date (default: today).")
+@click.option("--st", is_flag=True, help="The stock is under special treatment (ST/*ST) that day.")
+@click.option("--listing-session", type=click.IntRange(min=1), help="Session number since listing, for new listings.")
+@pass_cli
+def limits(cli: CliContext, symbol: str, ref: Decimal, day: date | None, st: bool, listing_session: int | None) -> None:
+    """Limit-up and limit-down prices of SYMBOL from a reference price."""
+    from stockbench.market.limits import price_limits
+
+    bench = cli.bench()
+    instrument = _resolve(bench, symbol)
+    day = _day(bench, instrument, day)
+    found = price_limits(
+        instrument,
+        ref,
+        day,
+        st=_st(bench, instrument, day, st),
+        listing_session=listing_session,
+        tables=bench.market.tables,
+    )
+    data = {
+        "symbol": instrument.symbol,
+        "date": day,
+        "ref": ref,
+        "up": found.up,
+        "down": found.down,
+        "pct": found.pct,
+        "reason": found.reason,
+        "unconfirmed": found.unconfirmed,
+    }
+    cli.emit(data, lambda d: f"{d['symbol']} on {d['date']}: up {d['up']}, down {d['down']} ({d['reason']})")
+
+
+@rules.command("check-order")
+@click.argument("symbol")
+@click.option("--side", type=click.Choice(["buy", "sell"]), required=True)
+@click.option("--qty", type=int, required=True, help="Quantity in shares.")
+@click.option("--price", type=DECIMAL, required=True)
+@click.option("--holding", type=click.IntRange(min=0), help="Sellable holding (for sells: the odd-lot rule).")
+@click.option("--date", "day", type=DATE, help="The trading date (default: today).")
+@click.option("--ref", type=DECIMAL, help="The day's reference price, to check limits and the price cage.")
+@click.option("--st", is_flag=True, help="The stock is under special treatment (ST/*ST) that day.")
+@click.option("--lot", type=click.IntRange(min=1), help="Hong Kong board lot, when the workspace has no data for it.")
+@click.option("--listing-session", type=click.IntRange(min=1), help="Session number since listing, for new listings.")
+@pass_cli
+def check_order_command(
+    cli: CliContext,
+    symbol: str,
+    side: str,
+    qty: int,
+    price: Decimal,
+    holding: int | None,
+    day: date | None,
+    ref: Decimal | None,
+    st: bool,
+    lot: int | None,
+    listing_session: int | None,
+) -> None:
+    """Can this order be placed? Lots, ticks, limits and the price cage (exit 0 either way)."""
+    from stockbench.market.order_rules import check_order
+
+    bench = cli.bench()
+    instrument = _resolve(bench, symbol)
+    if lot is not None and instrument.market == "HK":
+        instrument = instrument.with_data(board_lot=lot)
+    day = _day(bench, instrument, day)
+    result = check_order(
+        instrument,
+        "buy" if side == "buy" else "sell",
+        qty,
+        price,
+        day,
+        holding=holding,
+        ref=ref,
+        st=_st(bench, instrument, day, st),
+        listing_session=listing_session,
+        tables=bench.market.tables,
+    )
+    data = {
+        "symbol": instrument.symbol,
+        "valid": result.valid,
+        "problems": [p.as_dict() for p in result.problems],
+        "notes": [p.as_dict() for p in result.notes],
+        "checked": list(result.checks),
+        "limits": None if result.limits is None else {"up": result.limits.up, "down": result.limits.down},
+    }
+    cli.emit(data, _check_human)
+
+
+def _check_human(data: dict[str, Any]) -> str:
+    lines = [f"{data['symbol']}: {'valid' if data['valid'] else 'NOT valid'} (checked {', '.join(data['checked'])})"]
+    lines += [f"  problem {p['code']}: {p['message']}\n    fix: {p['fix']}" for p in data["problems"]]
+    lines += [f"  note {p['code']}: {p['message']}" for p in data["notes"]]
+    return "\n".join(lines)

@@ -1,0 +1,102 @@
+"""`stockbench rules fees`: the itemised fees of one order on a date, under an account's commission terms."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal, InvalidOperation
+from typing import Any, cast
+
+import click
+
+from stockbench.cli.context import CliContext, pass_cli
+from stockbench.cli.output import table
+from stockbench.clock import parse_date, today_in
+from stockbench.errors import InvalidInput
+from stockbench.market.fees import FeeSettings, Side, order_fees
+from stockbench.market.tables import RuleTables
+
+
+def parse_amount(text: str, what: str) -> Decimal:
+    """A finite decimal from user text, with an error that names the value."""
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        value = Decimal("NaN")
+    if not value.is_finite():
+        raise InvalidInput(f"{what} '{text}' is not a number", "write a decimal number, e.g. 12.34")
+    return value
+
+
+def parse_quantity(text: str) -> int:
+    """A positive whole number of shares from user text."""
+    cleaned = text.strip()
+    if not cleaned.isdigit() or int(cleaned) <= 0:
+        raise InvalidInput(f"quantity '{text}' is not a positive whole number of shares", "e.g. 100")
+    return int(cleaned)
+
+
+def _settings(
+    market: str, tables: RuleTables, rate: str | None, minimum: str | None, bundled: bool | None
+) -> FeeSettings:
+    """The default commission terms of `market`, overridden by whatever the user gave."""
+    if rate is not None and minimum is not None:
+        parsed = parse_amount(rate, "commission rate"), parse_amount(minimum, "commission minimum")
+        settings = FeeSettings(*parsed)
+    else:
+        settings = FeeSettings.default(market, tables)
+        if rate is not None:
+            settings = replace(settings, commission_rate=parse_amount(rate, "commission rate"))
+        if minimum is not None:
+            settings = replace(settings, commission_min=parse_amount(minimum, "commission minimum"))
+    return settings if bundled is None else replace(settings, bundled_exchange_fees=bundled)
+
+
+def _human(data: dict[str, Any]) -> str:
+    rows = [{"item": name, "amount": amount} for name, amount in data["items"].items()]
+    lines = [
+        f"{data['symbol']} {data['side']} {data['qty']} @ {data['price']} on {data['date']}",
+        f"traded amount  {data['amount']} {data['currency']}",
+        "",
+        table([*rows, {"item": "total", "amount": data["total"]}], ["item", "amount"]),
+    ]
+    if data["unconfirmed"]:
+        lines.append(f"\nunconfirmed rates (see the rule tables): {', '.join(data['unconfirmed'])}")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("symbol")
+@click.option("--side", type=click.Choice(["buy", "sell"]), required=True, help="Buy or sell.")
+@click.option("--qty", required=True, metavar="N", help="Number of shares.")
+@click.option("--price", required=True, metavar="P", help="Price per share in the market's currency.")
+@click.option("--date", "day", metavar="D", help="Trade date YYYY-MM-DD (default: today in the market).")
+@click.option("--commission-rate", metavar="R", help="Commission rate on the traded amount, e.g. 0.00025.")
+@click.option("--commission-min", metavar="M", help="Minimum commission per order, e.g. 5.")
+@click.option(
+    "--bundled/--unbundled",
+    default=None,
+    help="Exchange handling and regulatory fees are inside the commission (A-shares).",
+)
+@pass_cli
+def fees(
+    cli: CliContext,
+    symbol: str,
+    side: str,
+    qty: str,
+    price: str,
+    day: str | None,
+    commission_rate: str | None,
+    commission_min: str | None,
+    bundled: bool | None,
+) -> None:
+    """Itemised fees of an order: commission, stamp duty, exchange fees and levies in force on the date."""
+    shares, unit_price = parse_quantity(qty), parse_amount(price, "price")
+    bench = cli.bench()
+    instrument = bench.market.registry.instrument(symbol)
+    tables = bench.market.tables
+    trade_day = parse_date(day) if day else today_in(bench.clock, instrument.market)
+    settings = _settings(instrument.market, tables, commission_rate, commission_min, bundled)
+    order = (instrument, cast(Side, side), shares, unit_price, trade_day)
+    found = order_fees(*order, settings=settings, tables=tables)
+    data = {"symbol": instrument.symbol, "side": side, "qty": shares, "price": unit_price, "date": trade_day}
+    cli.emit({**data, **found.as_dict()}, _human)

@@ -1,0 +1,1 @@
+"""Exchange rules: instrument identity, lots, ticks, price limits, sessions, calendars and fees."""

@@ -1,0 +1,169 @@
+"""Daily price limits and the price cage, from the rule tables and the date asked about.
+
+Limit = reference x (1 +/- pct), rounded half-up to the tick. The reference is the previous close, or the
+exchange's ex-rights reference on ex-dates. New registration-system listings trade without a limit for
+their first sessions; before that, a new listing's first session was banded at +44%/-36%.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Literal
+
+from stockbench.errors import InvalidInput, Problem
+from stockbench.market.instruments import Instrument, SecurityType, rule_board
+from stockbench.market.tables import RuleTables, in_force, load_tables
+from stockbench.market.ticks import ceil_to, floor_to, quantize_half_up, tick_size
+
+
+@dataclass(frozen=True, slots=True)
+class PriceLimits:
+    """The day's limit prices (None where there is no limit) and why."""
+
+    up: Decimal | None
+    down: Decimal | None
+    pct: Decimal | None
+    reason: str
+    unconfirmed: bool = False
+
+    @property
+    def limited(self) -> bool:
+        return self.up is not None
+
+    def contains(self, price: Decimal) -> bool:
+        if self.up is None or self.down is None:
+            return True
+        return self.down <= price <= self.up
+
+
+def limit_pct(
+    instrument: Instrument, day: date, *, st: bool = False, tables: RuleTables | None = None
+) -> tuple[Decimal, bool] | None:
+    """(percentage, unconfirmed) of the ordinary daily limit, or None where there is none."""
+    tables = tables or load_tables()
+    if not instrument.is_a_share or instrument.security_type is SecurityType.INDEX:
+        return None
+    board = rule_board(instrument)
+    status = "st" if st and instrument.security_type is SecurityType.STOCK else "normal"
+    rows = [r for r in in_force(tables.limits, day) if r.board == board and r.status == status]
+    if not rows:
+        raise InvalidInput(f"no price-limit rule covers {instrument.symbol} ({board}, {status}) on {day.isoformat()}")
+    return rows[0].pct, rows[0].unconfirmed
+
+
+def no_limit_sessions(instrument: Instrument, day: date, tables: RuleTables | None = None) -> int:
+    """How many first sessions of a listing on `day`'s rules trade without a limit (0 if none)."""
+    tables = tables or load_tables()
+    board = rule_board(instrument)
+    rows = [r for r in in_force(tables.listing_no_limit, day) if r.board == board]
+    return rows[0].sessions if rows else 0
+
+
+def price_limits(
+    instrument: Instrument,
+    ref: Decimal,
+    day: date,
+    *,
+    st: bool = False,
+    listing_session: int | None = None,
+    tables: RuleTables | None = None,
+) -> PriceLimits:
+    """The limit-up and limit-down prices for `day` from the reference price `ref`.
+
+    `listing_session` is the 1-based session number since listing when the instrument is newly listed
+    (None when it is not, or not known to be).
+    """
+    tables = tables or load_tables()
+    if ref <= 0:
+        raise InvalidInput(f"reference price {ref} is not positive", "give the previous close (or ex-rights reference)")
+    found = limit_pct(instrument, day, st=st, tables=tables)
+    if found is None:
+        return PriceLimits(None, None, None, f"{instrument.symbol}: no daily price limit")
+    if listing_session is not None and listing_session <= no_limit_sessions(instrument, day, tables):
+        return PriceLimits(
+            None,
+            None,
+            None,
+            f"no limit: new listing, session {listing_session} of {no_limit_sessions(instrument, day, tables)}",
+        )
+    tick = tick_size(instrument, ref, day, tables)
+    if listing_session == 1:
+        bands = [r for r in in_force(tables.listing_first_day_band, day) if r.board == rule_board(instrument)]
+        if bands:
+            band = bands[0]
+            return PriceLimits(
+                quantize_half_up(ref * (1 + band.up), tick),
+                quantize_half_up(ref * (1 - band.down), tick),
+                None,
+                f"first session of a listing: +{band.up:%} / -{band.down:%} of the offer price",
+            )
+    pct, unconfirmed = found
+    label = f"{rule_board(instrument)}{' ST' if st else ''} {pct * 100:g}%"
+    return PriceLimits(
+        quantize_half_up(ref * (1 + pct), tick),
+        quantize_half_up(ref * (1 - pct), tick),
+        pct,
+        label,
+        unconfirmed,
+    )
+
+
+def limit_problem(side: Literal["buy", "sell"], price: Decimal, limits: PriceLimits) -> Problem | None:
+    """A problem when `price` lies outside the day's limits (orders there are rejected by the exchange)."""
+    if limits.up is not None and price > limits.up:
+        return Problem(
+            "above_limit_up",
+            f"{price} is above the day's limit-up price {limits.up}",
+            f"{side} at {limits.up} or lower",
+        )
+    if limits.down is not None and price < limits.down:
+        return Problem(
+            "below_limit_down",
+            f"{price} is below the day's limit-down price {limits.down}",
+            f"{side} at {limits.down} or higher",
+        )
+    return None
+
+
+def cage_note(
+    instrument: Instrument,
+    side: Literal["buy", "sell"],
+    price: Decimal,
+    ref: Decimal,
+    day: date,
+    *,
+    tables: RuleTables | None = None,
+) -> Problem | None:
+    """A note when a continuous-auction limit order lies outside the price cage (it waits, unmatched).
+
+    `ref` is the cage's reference price (during continuous trading, the latest trade price).
+    """
+    tables = tables or load_tables()
+    board = rule_board(instrument)
+    rows = [r for r in in_force(tables.price_cage, day) if board in r.boards]
+    if not rows:
+        return None
+    cage = rows[0]
+    tick = tick_size(instrument, ref, day, tables)
+    caveat = " (cage rule unconfirmed)" if cage.unconfirmed else ""
+    if side == "buy":
+        bound = max(ref * cage.buy_pct, ref + cage.ticks * tick)
+        if price > bound:
+            return Problem(
+                "price_cage",
+                f"a buy at {price} is above the price cage ({bound.normalize()} from reference {ref}){caveat}: "
+                "it waits instead of matching",
+                f"buy at {floor_to(bound, tick)} or lower to be matchable now",
+            )
+    else:
+        bound = min(ref * cage.sell_pct, ref - cage.ticks * tick)
+        if price < bound:
+            return Problem(
+                "price_cage",
+                f"a sell at {price} is below the price cage ({bound.normalize()} from reference {ref}){caveat}: "
+                "it waits instead of matching",
+                f"sell at {ceil_to(bound, tick)} or higher to be matchable now",
+            )
+    return None

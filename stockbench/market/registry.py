@@ -1,0 +1,118 @@
+"""Instrument data in the workspace: names, board lots, listing dates, fund kinds, name history (ST).
+
+Identity comes from the code (`instruments.identify`); everything else comes from here. Data providers
+and the demo market write through `InstrumentRegistry.save`; everything else reads.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+
+from stockbench.market.instruments import FundKind, Identified, Instrument, SecurityType, identify
+from stockbench.store.database import Database
+
+# ST, *ST, S*ST, SST (and the 'S' prefix of shares not yet through the split-share reform) carry the
+# special-treatment limit. A delisting-period name ends in 退 and keeps its prefix.
+_ST_NAME = re.compile(r"^\s*(\*?S?\*?ST)", re.IGNORECASE)
+
+
+def is_st_name(name: str | None) -> bool:
+    """True when an A-share name marks special treatment (ST, *ST, SST, S*ST)."""
+    return bool(name and _ST_NAME.match(name))
+
+
+@dataclass(frozen=True, slots=True)
+class InstrumentData:
+    """What a provider knows about an instrument beyond its code."""
+
+    symbol: str
+    name: str | None = None
+    security_type: SecurityType | None = None
+    board_lot: int | None = None
+    list_date: date | None = None
+    delist_date: date | None = None
+    fund_kind: FundKind | None = None
+    source: str = "user"
+
+
+class InstrumentRegistry:
+    """Reads and writes the `instruments` and `instrument_names` tables."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def resolve(self, text: str) -> Identified:
+        """Identity from the code, enriched with whatever instrument data the workspace holds."""
+        found = identify(text)
+        row = self._db.fetchone(
+            "SELECT name, security_type, board_lot, list_date, fund_kind FROM instruments WHERE symbol = ?",
+            [found.instrument.symbol],
+        )
+        if row is None:
+            return found
+        name, kind, lot, listed, fund_kind = row
+        enriched = found.instrument.with_data(
+            name=name,
+            security_type=SecurityType(kind),
+            board_lot=lot,
+            list_date=listed,
+            fund_kind=FundKind(fund_kind) if fund_kind else None,
+        )
+        return Identified(enriched, found.note)
+
+    def instrument(self, text: str) -> Instrument:
+        return self.resolve(text).instrument
+
+    def save(self, data: InstrumentData) -> None:
+        """Insert or update one instrument's data (fields left None keep their stored value)."""
+        base = identify(data.symbol).instrument
+        with self._db.transaction() as cur:
+            cur.execute(
+                """
+                INSERT INTO instruments AS i VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (symbol) DO UPDATE SET
+                    name = coalesce(excluded.name, i.name),
+                    security_type = excluded.security_type,
+                    board_lot = coalesce(excluded.board_lot, i.board_lot),
+                    list_date = coalesce(excluded.list_date, i.list_date),
+                    delist_date = coalesce(excluded.delist_date, i.delist_date),
+                    fund_kind = coalesce(excluded.fund_kind, i.fund_kind),
+                    source = excluded.source,
+                    updated_at = excluded.updated_at
+                """,
+                [
+                    base.symbol,
+                    data.name,
+                    (data.security_type or base.security_type).value,
+                    base.board.value,
+                    data.board_lot,
+                    data.list_date,
+                    data.delist_date,
+                    data.fund_kind.value if data.fund_kind else None,
+                    data.source,
+                    datetime.now(UTC),
+                ],
+            )
+
+    def record_name(self, symbol: str, name: str, valid_from: date, source: str) -> None:
+        """Record that `symbol` carried `name` from `valid_from` (for ST status on past dates)."""
+        with self._db.transaction() as cur:
+            cur.execute(
+                "INSERT OR REPLACE INTO instrument_names VALUES (?, ?, ?, ?)",
+                [symbol, valid_from, name, source],
+            )
+
+    def name_on(self, symbol: str, day: date) -> str | None:
+        """The name `symbol` carried on `day`, if known."""
+        value = self._db.scalar(
+            "SELECT name FROM instrument_names WHERE symbol = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1",
+            [symbol, day],
+        )
+        return str(value) if value is not None else None
+
+    def st_on(self, symbol: str, day: date) -> bool | None:
+        """Whether `symbol` was under special treatment on `day`; None when its name history is unknown."""
+        name = self.name_on(symbol, day)
+        return None if name is None else is_st_name(name)

@@ -1,0 +1,142 @@
+"""Session phases: what an exchange is doing at an instant (auction, continuous trading, lunch, closed).
+
+Timetables come from the rule tables (`[[sessions]]` and `[[after_hours_fixed_price]]`), chosen by the
+market, the date, the exchange and the board; trading days and half days come from the calendar.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from typing import Literal, get_args
+
+from stockbench.clock import MARKET_TZ, Market
+from stockbench.errors import CalendarUnknown, InternalError, InvalidInput
+from stockbench.market.calendars import TradingCalendar
+from stockbench.market.tables import RuleTables, SessionTable, in_force
+
+PhaseName = Literal[
+    "closed",
+    "preopen_cancellable",
+    "preopen_noncancellable",
+    "preopen_wait",
+    "continuous",
+    "lunch_break",
+    "closing_auction",
+    "after_hours_fixed_price",
+]
+PHASES: tuple[PhaseName, ...] = get_args(PhaseName)
+
+# The boards each exchange lists, per market; where a caller names no exchange or board, the board
+# implies its exchange (main and fund: Shanghai), an exchange its first board, and CN means the
+# Shanghai main board.
+VENUES: dict[Market, dict[str, tuple[str, ...]]] = {
+    "CN": {"SH": ("main", "star", "fund"), "SZ": ("main", "chinext", "fund"), "BJ": ("bse",)},
+    "HK": {"HK": ("hk_main", "hk_gem")},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SessionState:
+    """The phase of a market at an instant, for one exchange and board.
+
+    `trading_day` is False (and `phase` "closed") on a day without a session; `half_day` marks a
+    morning-only session; `local` is the instant in the exchange's time zone.
+    """
+
+    phase: PhaseName
+    trading_day: bool
+    half_day: bool
+    local: datetime
+    exchange: str
+    board: str
+
+
+def venue(market: Market, exchange: str | None = None, board: str | None = None) -> tuple[str, str]:
+    """The (exchange, board) a phase question is about, filling in what the caller left out.
+
+    With neither given, CN means the Shanghai main board and HK the main board; a board alone implies
+    its exchange (STAR, main board and funds: SH; ChiNext: SZ; Beijing: BJ); an exchange alone implies
+    its main board. A board the exchange does not list is an error.
+    """
+    venues = VENUES.get(market)
+    if venues is None:
+        raise InvalidInput(f"there are no session timetables for market {market!r}", "use CN or HK")
+    listed = "; ".join(f"{ex}: {', '.join(b)}" for ex, b in venues.items())
+    if exchange is None:
+        exchange = next((ex for ex, boards in venues.items() if board is None or board in boards), None)
+        if exchange is None:
+            raise InvalidInput(f"{market} has no board {board!r}", f"use {listed}")
+    if exchange not in venues:
+        raise InvalidInput(f"{market} has no exchange {exchange!r}", f"use {', '.join(venues)}")
+    board = board or venues[exchange][0]
+    if board not in venues[exchange]:
+        raise InvalidInput(f"exchange {exchange} lists no board {board!r}", f"use {listed}")
+    return exchange, board
+
+
+def _timetables(market: Market, exchange: str, board: str, tables: RuleTables) -> list[SessionTable]:
+    rows = [t for t in tables.sessions if t.market == market and exchange in t.exchanges and board in t.boards]
+    if not rows:
+        raise InternalError(
+            f"no {market} session timetable covers exchange {exchange!r} with board {board!r}; "
+            "the rule tables' [[sessions]] rows do not list this exchange and board",
+        )
+    return rows
+
+
+def _timetable(rows: list[SessionTable], day: date, half_day: bool) -> SessionTable:
+    found = in_force([t for t in rows if t.half_day == half_day], day)
+    if not found:
+        kind = "half-day " if half_day else ""
+        raise CalendarUnknown(
+            f"no {kind}session timetable is known for {rows[0].market} on {day}",
+            f"the rule tables describe these sessions from {min(t.since for t in rows)}",
+        )
+    return found[0]
+
+
+def _after_hours(day: date, board: str, at: time, tables: RuleTables) -> bool:
+    return any(board in row.boards and row.window[0] <= at < row.window[1] for row in in_force(tables.after_hours, day))
+
+
+def _phase_name(name: str) -> PhaseName:
+    if name not in PHASES:
+        raise InternalError(f"the session tables name an unknown phase {name!r}")
+    return name
+
+
+def phase_at(
+    market: Market,
+    instant: datetime,
+    calendar: TradingCalendar,
+    tables: RuleTables,
+    *,
+    exchange: str | None = None,
+    board: str | None = None,
+) -> SessionState:
+    """The phase of `market` at `instant` (timezone-aware) for `exchange`/`board` (see `venue`)."""
+    if instant.tzinfo is None or instant.utcoffset() is None:
+        raise InvalidInput(
+            f"the instant {instant.isoformat()} has no time zone",
+            "parse user input with stockbench.clock.parse_instant",
+        )
+    if calendar.market != market:
+        raise InvalidInput(f"the {calendar.market} calendar cannot answer for market {market}")
+    exchange, board = venue(market, exchange, board)
+    local = instant.astimezone(MARKET_TZ[market])
+    day, at = local.date(), local.time()
+    rows = _timetables(market, exchange, board, tables)
+    if not calendar.is_session(day):
+        return SessionState("closed", False, False, local, exchange, board)
+    half = calendar.is_half_day(day)
+    table = _timetable(rows, day, half)
+    phase: PhaseName = "closed"
+    for row in table.phases:
+        if row.start <= at < row.end:
+            phase = _phase_name(row.name)
+            break
+    else:
+        if not half and _after_hours(day, board, at, tables):
+            phase = "after_hours_fixed_price"
+    return SessionState(phase, True, half, local, exchange, board)
