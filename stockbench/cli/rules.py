@@ -47,6 +47,12 @@ def _st(bench: Workbench, instrument: Instrument, day: date, flag: bool) -> bool
     return flag or bool(bench.market.registry.st_on(instrument.symbol, day))
 
 
+def _unreformed(bench: Workbench, instrument: Instrument, day: date) -> bool:
+    from stockbench.market.registry import is_unreformed_name
+
+    return is_unreformed_name(bench.market.registry.name_on(instrument.symbol, day))
+
+
 @rules.command()
 @click.argument("symbol")
 @click.option("--date", "day", type=DATE, help="The date whose rules apply (default: today).")

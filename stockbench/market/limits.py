@@ -39,14 +39,24 @@ class PriceLimits:
 
 
 def limit_pct(
-    instrument: Instrument, day: date, *, st: bool = False, tables: RuleTables | None = None
+    instrument: Instrument,
+    day: date,
+    *,
+    st: bool = False,
+    unreformed: bool = False,
+    tables: RuleTables | None = None,
 ) -> tuple[Decimal, bool] | None:
-    """(percentage, unconfirmed) of the ordinary daily limit, or None where there is none."""
+    """(percentage, unconfirmed) of the ordinary daily limit, or None where there is none.
+
+    `unreformed` (shares not yet through the split-share reform, S-prefixed names) takes precedence over `st`.
+    """
     tables = tables or load_tables()
     if not instrument.is_a_share or instrument.security_type is SecurityType.INDEX:
         return None
     board = rule_board(instrument)
-    status = "st" if st and instrument.security_type is SecurityType.STOCK else "normal"
+    status = "normal"
+    if instrument.security_type is SecurityType.STOCK:
+        status = "unreformed" if unreformed else ("st" if st else "normal")
     rows = [r for r in in_force(tables.limits, day) if r.board == board and r.status == status]
     if not rows:
         raise InvalidInput(f"no price-limit rule covers {instrument.symbol} ({board}, {status}) on {day.isoformat()}")
@@ -67,30 +77,40 @@ def price_limits(
     day: date,
     *,
     st: bool = False,
+    unreformed: bool = False,
     listing_session: int | None = None,
+    listed: date | None = None,
+    first_session_event: str | None = None,
     tables: RuleTables | None = None,
 ) -> PriceLimits:
     """The limit-up and limit-down prices for `day` from the reference price `ref`.
 
     `listing_session` is the 1-based session number since listing when the instrument is newly listed
-    (None when it is not, or not known to be).
+    (None when it is not, or not known to be); the listing rules are those in force on `listed` (the
+    listing date; `day` when not given). `first_session_event` names an event whose first session has no
+    limit (`resumed_listing`, `relisting`, `further_issue`, `delisting_period`, `reform_completed`).
     """
     tables = tables or load_tables()
     if ref <= 0:
         raise InvalidInput(f"reference price {ref} is not positive", "give the previous close (or ex-rights reference)")
-    found = limit_pct(instrument, day, st=st, tables=tables)
+    found = limit_pct(instrument, day, st=st, unreformed=unreformed, tables=tables)
     if found is None:
         return PriceLimits(None, None, None, f"{instrument.symbol}: no daily price limit")
-    if listing_session is not None and listing_session <= no_limit_sessions(instrument, day, tables):
-        return PriceLimits(
-            None,
-            None,
-            None,
-            f"no limit: new listing, session {listing_session} of {no_limit_sessions(instrument, day, tables)}",
-        )
+    if first_session_event is not None:
+        events = [r for r in in_force(tables.first_session_no_limit, day) if r.event == first_session_event]
+        if not events:
+            raise InvalidInput(
+                f"'{first_session_event}' is not a first-session event in force on {day.isoformat()}",
+                "one of: " + ", ".join(sorted({r.event for r in tables.first_session_no_limit})),
+            )
+        return PriceLimits(None, None, None, f"no limit: first session of a {first_session_event.replace('_', ' ')}")
+    rules_day = listed or day
+    free = no_limit_sessions(instrument, rules_day, tables)
+    if listing_session is not None and listing_session <= free:
+        return PriceLimits(None, None, None, f"no limit: new listing, session {listing_session} of {free}")
     tick = tick_size(instrument, ref, day, tables)
     if listing_session == 1:
-        bands = [r for r in in_force(tables.listing_first_day_band, day) if r.board == rule_board(instrument)]
+        bands = [r for r in in_force(tables.listing_first_day_band, rules_day) if r.board == rule_board(instrument)]
         if bands:
             band = bands[0]
             return PriceLimits(
@@ -100,7 +120,8 @@ def price_limits(
                 f"first session of a listing: +{band.up:%} / -{band.down:%} of the offer price",
             )
     pct, unconfirmed = found
-    label = f"{rule_board(instrument)}{' ST' if st else ''} {pct * 100:g}%"
+    status = " unreformed (S)" if unreformed else (" ST" if st else "")
+    label = f"{rule_board(instrument)}{status} {pct * 100:g}%"
     return PriceLimits(
         quantize_half_up(ref * (1 + pct), tick),
         quantize_half_up(ref * (1 - pct), tick),

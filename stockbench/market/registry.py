@@ -9,18 +9,40 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import Literal
 
 from stockbench.market.instruments import FundKind, Identified, Instrument, SecurityType, identify
 from stockbench.store.database import Database
 
-# ST, *ST, S*ST, SST (and the 'S' prefix of shares not yet through the split-share reform) carry the
-# special-treatment limit. A delisting-period name ends in 退 and keeps its prefix.
+# ST, *ST, S*ST, SST carry the special-treatment limit; a leading S before a Chinese name or before ST
+# marks shares whose split-share reform is not complete (their own 5% rule). On ex-dates the exchanges
+# prefix the name with XD, XR or DR for the day (XDST罗顿), which says nothing about the status.
 _ST_NAME = re.compile(r"^\s*(\*?S?\*?ST)", re.IGNORECASE)
+_EX_DATE_PREFIX = re.compile(r"^(?:XD|XR|DR)")
+_UNREFORMED = re.compile(r"^S(?:\*?ST|[^\x00-\x7F])")
+LimitStatus = Literal["normal", "st", "unreformed"]
+
+
+def strip_day_prefix(name: str) -> str:
+    """The name without the exchange's ex-date prefix of the day (XD/XR/DR)."""
+    return _EX_DATE_PREFIX.sub("", name.strip())
 
 
 def is_st_name(name: str | None) -> bool:
-    """True when an A-share name marks special treatment (ST, *ST, SST, S*ST)."""
-    return bool(name and _ST_NAME.match(name))
+    """True when an A-share name marks special treatment (ST, *ST, SST, S*ST), ex-date prefixes aside."""
+    return bool(name and _ST_NAME.match(strip_day_prefix(name)))
+
+
+def is_unreformed_name(name: str | None) -> bool:
+    """True when the name marks shares not yet through the split-share reform (S佳通, S*ST前锋)."""
+    return bool(name and _UNREFORMED.match(strip_day_prefix(name)))
+
+
+def limit_status(name: str | None) -> LimitStatus:
+    """The price-limit status a name implies; unreformed shares take precedence over ST."""
+    if is_unreformed_name(name):
+        return "unreformed"
+    return "st" if is_st_name(name) else "normal"
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,16 @@ class FirstDayBandRow:
 
 
 @dataclass(frozen=True, slots=True)
+class FirstSessionRow:
+    """A listing event whose first session trades without a daily limit (e.g. a resumed listing)."""
+
+    event: str
+    since: date
+    until: date
+    unconfirmed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class SpreadBand:
     lower: Decimal
     upper: Decimal
@@ -173,6 +183,7 @@ class RuleTables:
     limits: tuple[LimitRow, ...]
     listing_no_limit: tuple[ListingNoLimitRow, ...]
     listing_first_day_band: tuple[FirstDayBandRow, ...]
+    first_session_no_limit: tuple[FirstSessionRow, ...]
     ticks: dict[str, Decimal]
     hk_spread: tuple[SpreadTable, ...]
     lots: dict[str, LotRow]
@@ -235,6 +246,10 @@ def parse_tables(data: dict[str, Any], path: Path = Path()) -> RuleTables:
                     r["board"], _dec(r["up"]), _dec(r["down"]), since=_dates(r)["since"], until=_dates(r)["until"]
                 )
                 for r in data["listing_first_day_band"]
+            ),
+            first_session_no_limit=tuple(
+                FirstSessionRow(r["event"], **_dates(r), unconfirmed=r.get("unconfirmed", False))
+                for r in data.get("first_session_no_limit", [])
             ),
             ticks={k: _dec(v) for k, v in data["ticks"].items()},
             hk_spread=tuple(

@@ -109,3 +109,24 @@ def test_hk_hint_for_a_five_digit_code() -> None:
     with pytest.raises(InvalidInput) as caught:
         identify("60051")
     assert "60051.HK" in caught.value.hint
+
+
+@pytest.mark.parametrize(
+    ("name", "status"),
+    [
+        ("贵州茅台", "normal"),
+        ("ST地矿", "st"),
+        ("*ST康美", "st"),
+        ("XDST罗顿", "st"),
+        ("XR*ST康得", "st"),
+        ("DR贵州茅台", "normal"),
+        ("S佳通", "unreformed"),
+        ("SST佳通", "unreformed"),
+        ("S*ST前锋", "unreformed"),
+        ("SUMEC", "normal"),
+    ],
+)
+def test_limit_status_from_names(name: str, status: str) -> None:
+    from stockbench.market.registry import limit_status
+
+    assert limit_status(name) == status

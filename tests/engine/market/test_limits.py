@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from stockbench.errors import InvalidInput
 from stockbench.market.instruments import parse_symbol
 from stockbench.market.limits import cage_note, limit_pct, price_limits
 from stockbench.market.order_rules import check_order
@@ -125,3 +126,27 @@ def test_limit_prices_are_valid_ticks(symbol: str, ref: Decimal, day: date, st_f
     assert is_valid_tick(instrument, limits.up, day)
     assert limits.down == 0 or is_valid_tick(instrument, limits.down, day)
     assert limits.down <= ref <= limits.up
+
+
+def test_unreformed_shares_keep_five_percent_even_without_st() -> None:
+    found = limit_pct(parse_symbol("600182"), date(2023, 6, 1), unreformed=True)
+    assert found is not None and found[0] == D("0.05")
+    limits = price_limits(parse_symbol("600182"), D("10.00"), date(2023, 6, 1), st=True, unreformed=True)
+    assert (limits.up, limits.down) == (D("10.50"), D("9.50"))
+
+
+def test_first_session_events_have_no_limit() -> None:
+    found = price_limits(parse_symbol("601975"), D("3.00"), date(2019, 1, 8), first_session_event="relisting")
+    assert found.up is None and "relisting" in found.reason
+    with pytest.raises(InvalidInput, match="not a first-session event"):
+        price_limits(parse_symbol("601975"), D("3.00"), date(2019, 1, 8), first_session_event="delisting_period")
+
+
+def test_listing_rules_are_those_of_the_listing_date() -> None:
+    # Listed on 2023-03-31 under the old main-board rules: its session 3 after 2023-04-10 is still limited.
+    limited = price_limits(
+        parse_symbol("603000"), D("10"), date(2023, 4, 12), listing_session=3, listed=date(2023, 3, 31)
+    )
+    assert limited.limited
+    free = price_limits(parse_symbol("603000"), D("10"), date(2023, 4, 12), listing_session=3, listed=date(2023, 4, 10))
+    assert not free.limited
