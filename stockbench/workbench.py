@@ -56,12 +56,6 @@ class Workbench:
 
         return MarketRules(self.workspace.db)
 
-    @functools.cached_property
-    def data(self) -> DataService:
-        """Market data: providers, the point-in-time cache, imports and data gates."""
-    
-        return DataService(self.workspace.db, self.clock, self.market)
-
     def info(self) -> WorkspaceInfo:
         return self.workspace.info()
 
