@@ -46,6 +46,14 @@ class Progress(Event):
     details: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LedgerChanged(Event):
+    """Something was written to an account's books (`what`: account, cash, fill, void, action, order)."""
+
+    account: str
+    what: str
+
+
 E = TypeVar("E", bound=Event)
 Handler = Callable[[Event], None]
 

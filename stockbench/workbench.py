@@ -16,6 +16,7 @@ from stockbench.events import EventBus, WorkspaceClosed, WorkspaceOpened
 from stockbench.store.workspace import Workspace, WorkspaceInfo, WorkspaceKind
 
 if TYPE_CHECKING:
+    from stockbench.ledger.book import Ledger
     from stockbench.market.service import MarketRules
 
 
@@ -55,6 +56,13 @@ class Workbench:
         from stockbench.market.service import MarketRules
 
         return MarketRules(self.workspace.db)
+
+    @functools.cached_property
+    def ledger(self) -> Ledger:
+        """The user's books: accounts, cash, fills, positions, orders and corporate actions."""
+        from stockbench.ledger.book import Ledger
+
+        return Ledger(self.workspace.db, self.clock, self.market, self.events)
 
     def info(self) -> WorkspaceInfo:
         return self.workspace.info()

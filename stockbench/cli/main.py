@@ -25,6 +25,7 @@ EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 COMMANDS: dict[str, str] = {
     "info": "stockbench.cli.info:info",
     "rules": "stockbench.cli.rules:rules",
+    "ledger": "stockbench.cli.ledger:ledger",
 }
 
 

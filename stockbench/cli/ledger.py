@@ -1,0 +1,458 @@
+"""`stockbench ledger ...`: accounts, cash, fills, positions, voids, orders, corporate actions, import, export."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from stockbench.cli.context import CliContext, pass_cli
+from stockbench.cli.output import message, table
+from stockbench.cli.params import DATE, DECIMAL
+
+if TYPE_CHECKING:
+    from stockbench.ledger.book import Ledger, OrderStatus, Position
+    from stockbench.ledger.entries import Entry
+
+
+def _at(text: str | None, market: str = "CN") -> datetime | None:
+    from stockbench.clock import parse_instant
+
+    return parse_instant(text, market) if text else None  # type: ignore[arg-type]
+
+
+def _market_of(symbol: str) -> str:
+    from stockbench.market.instruments import parse_symbol
+
+    return parse_symbol(symbol).market
+
+
+def _ledger(cli: CliContext) -> Ledger:
+    return cli.bench().ledger
+
+
+@click.group()
+def ledger() -> None:
+    """Your books: accounts, cash, fills, positions (T+1 sellable), orders and corporate actions."""
+
+
+# ---- accounts ------------------------------------------------------------------------------------
+@ledger.group()
+def account() -> None:
+    """Add and list accounts."""
+
+
+@account.command("add")
+@click.argument("name")
+@click.option("--currency", type=click.Choice(["CNY", "HKD"]), required=True, help="Base currency.")
+@click.option("--markets", help="Markets traded, comma-separated (default: CN for CNY, HK for HKD).")
+@click.option("--commission-rate", type=DECIMAL, help="Broker commission rate, e.g. 0.00025.")
+@click.option("--commission-min", type=DECIMAL, help="Minimum commission per order, e.g. 5.")
+@click.option("--bundled/--unbundled", default=None, help="Exchange fees are inside the commission.")
+@pass_cli
+def account_add(
+    cli: CliContext,
+    name: str,
+    currency: str,
+    markets: str | None,
+    commission_rate: Decimal | None,
+    commission_min: Decimal | None,
+    bundled: bool | None,
+) -> None:
+    """Open an account NAME."""
+    chosen = tuple(m.strip().upper() for m in markets.split(",")) if markets else None
+    if chosen and not set(chosen) <= {"CN", "HK"}:
+        raise click.BadParameter("markets are CN and/or HK", param_hint="--markets")
+    acct = _ledger(cli).add_account(
+        name,
+        currency,
+        markets=chosen,  # type: ignore[arg-type]
+        commission_rate=commission_rate,
+        commission_min=commission_min,
+        bundled_exchange_fees=bundled,
+    )
+    cli.emit(
+        {"account": acct.name, "currency": acct.base_currency, "markets": list(acct.markets)},
+        lambda d: f"account '{d['account']}' opened ({d['currency']}, markets {', '.join(d['markets'])})",
+    )
+
+
+@account.command("list")
+@pass_cli
+def account_list(cli: CliContext) -> None:
+    """List the accounts and their cash."""
+    book = _ledger(cli)
+    rows = [
+        {"account": a.name, "currency": a.base_currency, "markets": ",".join(a.markets), "cash": book.balance(a.name)}
+        for a in book.accounts()
+    ]
+    cli.emit({"accounts": rows}, lambda d: table(d["accounts"], ["account", "currency", "markets", "cash"]))
+
+
+# ---- cash ----------------------------------------------------------------------------------------
+CASH_KINDS = {"deposit": "deposit", "withdraw": "withdrawal", "withdrawal": "withdrawal", "interest": "interest",
+              "fee": "fee", "tax": "tax", "dividend": "dividend"}  # fmt: skip
+
+
+@ledger.command()
+@click.argument("name")
+@click.argument("kind", type=click.Choice(sorted(CASH_KINDS)))
+@click.argument("amount", type=DECIMAL)
+@click.option("--at", "at_text", metavar="ISO_INSTANT", help="When (default: now).")
+@click.option("--currency", help="Currency (default: the account's base currency).")
+@click.option("--symbol", help="The instrument a dividend, fee or tax belongs to.")
+@click.option("--note", default="", help="A note kept with the entry.")
+@pass_cli
+def cash(
+    cli: CliContext,
+    name: str,
+    kind: str,
+    amount: Decimal,
+    at_text: str | None,
+    currency: str | None,
+    symbol: str | None,
+    note: str,
+) -> None:
+    """Record cash: deposit, withdraw, interest, fee, tax or dividend AMOUNT (positive)."""
+    entry = _ledger(cli).cash(
+        name,
+        CASH_KINDS[kind],  # type: ignore[arg-type]
+        amount,
+        at=_at(at_text),
+        currency=currency,
+        symbol=symbol,
+        note=note,
+    )
+    cli.emit(
+        {"entry_id": entry.entry_id, "kind": entry.kind, "amount": entry.amount, "currency": entry.currency,
+         "balance": _ledger(cli).balance(name)},
+        lambda d: f"{d['entry_id']}: {d['kind']} {d['amount']} {d['currency']}",
+    )  # fmt: skip
+
+
+@ledger.command()
+@click.argument("source")
+@click.argument("target")
+@click.argument("amount", type=DECIMAL)
+@click.option("--currency", help="Currency leaving SOURCE (default: its base currency).")
+@click.option("--to-currency", help="Currency arriving in TARGET, when different.")
+@click.option("--fx-rate", type=DECIMAL, help="Units of the target currency per unit of the source currency.")
+@click.option("--at", "at_text", metavar="ISO_INSTANT")
+@pass_cli
+def transfer(
+    cli: CliContext,
+    source: str,
+    target: str,
+    amount: Decimal,
+    currency: str | None,
+    to_currency: str | None,
+    fx_rate: Decimal | None,
+    at_text: str | None,
+) -> None:
+    """Move cash between two accounts (with an FX rate when the currencies differ)."""
+    out, into = _ledger(cli).transfer(
+        source, target, amount, currency=currency, to_currency=to_currency, fx_rate=fx_rate, at=_at(at_text)
+    )
+    cli.emit(
+        {"out": out.entry_id, "in": into.entry_id, "sent": -out.amount, "received": into.amount,
+         "currency": out.currency, "to_currency": into.currency},
+        lambda d: f"transferred {d['sent']} {d['currency']} -> {d['received']} {d['to_currency']}",
+    )  # fmt: skip
+
+
+# ---- fills ---------------------------------------------------------------------------------------
+@ledger.command()
+@click.argument("name")
+@click.argument("symbol")
+@click.option("--side", type=click.Choice(["buy", "sell"]), required=True)
+@click.option("--qty", type=int, required=True, help="Shares.")
+@click.option("--price", type=DECIMAL, required=True)
+@click.option("--at", "at_text", required=True, metavar="ISO_INSTANT", help="Execution time (exchange time if naive).")
+@click.option("--fee", type=DECIMAL, help="The broker's total fees (default: computed from the rules and your terms).")
+@click.option("--order", "order_id", help="The order this fill executed.")
+@click.option("--report", "report_id", help="The report that proposed it.")
+@click.option("--ref", type=DECIMAL, help="The day's reference price, to check the price limits.")
+@click.option("--note", default="")
+@click.option("--dry-run", is_flag=True, help="Check and show the fill without recording it.")
+@pass_cli
+def fill(
+    cli: CliContext,
+    name: str,
+    symbol: str,
+    side: str,
+    qty: int,
+    price: Decimal,
+    at_text: str,
+    fee: Decimal | None,
+    order_id: str | None,
+    report_id: str | None,
+    ref: Decimal | None,
+    note: str,
+    dry_run: bool,
+) -> None:
+    """Record a fill; every problem is listed and nothing is written if any is found."""
+    from stockbench.errors import RuleViolation
+    from stockbench.ledger.validation import FillDraft
+
+    executed = _at(at_text, _market_of(symbol))
+    assert executed is not None
+    draft = FillDraft(name, symbol, side, qty, price, executed, fee, order_id, report_id, ref, note)  # type: ignore[arg-type]
+    book = _ledger(cli)
+    if dry_run:
+        found, problems = book.preview_fill(draft)
+        if problems:
+            raise RuleViolation(f"the fill would be rejected: {problems[0].message}", problems)
+        assert found is not None
+        cli.emit({"valid": True, "fill": _fill_data(found)}, lambda d: "valid: " + _fill_line(d["fill"]))
+        return
+    recorded = book.record_fill(draft)
+    data = {"fill_id": recorded.fill_id, **_fill_data(recorded)}
+    cli.emit(data, lambda d: f"recorded {d['fill_id']}: {_fill_line(d)}")
+
+
+def _fill_data(f: Any) -> dict[str, Any]:
+    return {"account": f.account, "symbol": f.symbol, "side": f.side, "qty": f.qty, "price": f.price,
+            "executed_at": f.executed_at, "trade_date": f.trade_date, "fees": f.fees,
+            "fee_items": dict(f.fee_items), "settlement": f.settlement, "order_id": f.order_id}  # fmt: skip
+
+
+def _fill_line(d: dict[str, Any]) -> str:
+    return f"{d['side']} {d['qty']} {d['symbol']} @ {d['price']} on {d['trade_date']}, fees {d['fees']}"
+
+
+# ---- reads ---------------------------------------------------------------------------------------
+def _positions_data(positions: list[Position]) -> list[dict[str, Any]]:
+    return [
+        {"symbol": p.symbol, "qty": str(p.qty), "sellable": str(p.sellable), "avg_cost": p.avg_cost,
+         "diluted_cost": p.diluted_cost, "realized_pnl": p.realized_pnl, "unrealized_pnl": p.unrealized_pnl,
+         "market_value": p.market_value, "price": p.price, "cost": p.cost, "currency": p.currency, "fees": p.fees,
+         "dividends": p.dividends, "dividend_tax": p.dividend_tax}
+        for p in positions
+    ]  # fmt: skip
+
+
+@ledger.command()
+@click.argument("name")
+@click.option("--at", "at_text", metavar="ISO_INSTANT", help="Positions as they stood at this instant.")
+@click.option("--price", "prices", multiple=True, metavar="SYMBOL=P", help="Value a holding at P (repeatable).")
+@click.option("--all", "show_all", is_flag=True, help="Include closed positions (realized P&L only).")
+@pass_cli
+def positions(cli: CliContext, name: str, at_text: str | None, prices: tuple[str, ...], show_all: bool) -> None:
+    """Holdings: quantity, T+1 sellable, average and diluted cost, realized and unrealized P&L."""
+    from stockbench.market.instruments import canonical
+
+    given: dict[str, Decimal] = {}
+    for item in prices:
+        symbol, _, value = item.partition("=")
+        if not value:
+            raise click.BadParameter(f"'{item}' is not SYMBOL=PRICE", param_hint="--price")
+        given[canonical(symbol)] = DECIMAL.convert(value, None, None)
+    found = cli.bench().ledger.positions(name, _at(at_text), given)
+    rows = _positions_data([p for p in found if show_all or p.qty])
+    columns = ["symbol", "qty", "sellable", "avg_cost", "diluted_cost", "realized_pnl", "unrealized_pnl"]
+    cli.emit(rows, lambda d: table(d, columns))
+
+
+@ledger.command()
+@click.argument("name")
+@click.option("--at", "at_text", metavar="ISO_INSTANT")
+@pass_cli
+def balance(cli: CliContext, name: str, at_text: str | None) -> None:
+    """Cash per currency."""
+    found = _ledger(cli).balance(name, _at(at_text))
+    cli.emit(found, lambda d: "\n".join(f"{c} {v}" for c, v in d.items()) or "no cash")
+
+
+@ledger.command()
+@click.argument("entry_id")
+@click.option("--reason", required=True, help="Why the entry is void (kept in history).")
+@pass_cli
+def void(cli: CliContext, entry_id: str, reason: str) -> None:
+    """Void a fill, cash entry or corporate action; history keeps both."""
+    _ledger(cli).void(entry_id, reason)
+    cli.emit({"voided": entry_id, "reason": reason}, lambda d: f"voided {d['voided']}: {d['reason']}")
+
+
+def _entry_data(entry: Entry, void_reason: str | None) -> dict[str, Any]:
+    from stockbench.ledger.entries import CashEntry, Fill
+    from stockbench.ledger.replay import entry_id
+
+    base: dict[str, Any] = {"id": entry_id(entry), "voided": void_reason is not None, "void_reason": void_reason}
+    if isinstance(entry, Fill):
+        return {**base, "kind": f"fill:{entry.side}", "at": entry.executed_at, "symbol": entry.symbol,
+                "qty": entry.qty, "price": entry.price, "amount": entry.amount, "fees": entry.fees}  # fmt: skip
+    if isinstance(entry, CashEntry):
+        return {**base, "kind": entry.kind, "at": entry.occurred_at, "symbol": entry.symbol, "qty": None,
+                "price": None, "amount": entry.amount, "currency": entry.currency, "fees": None}  # fmt: skip
+    return {**base, "kind": entry.kind, "at": entry.effective, "symbol": entry.symbol, "qty": entry.qty,
+            "price": entry.cash_per_share, "amount": entry.amount, "fees": None}  # fmt: skip
+
+
+@ledger.command()
+@click.argument("name")
+@pass_cli
+def history(cli: CliContext, name: str) -> None:
+    """Every entry of an account, voided ones included."""
+    rows = [_entry_data(e, reason) for e, reason in _ledger(cli).history(name)]
+    cli.emit(rows, lambda d: table(d, ["id", "kind", "at", "symbol", "qty", "price", "amount", "voided"]))
+
+
+# ---- orders --------------------------------------------------------------------------------------
+@ledger.group()
+def order() -> None:
+    """Orders placed at the broker (or planned). Orders never change holdings."""
+
+
+def _order_data(s: OrderStatus) -> dict[str, Any]:
+    o = s.order
+    return {"order_id": o.order_id, "account": o.account, "symbol": o.symbol, "side": o.side, "qty": o.qty,
+            "price": o.price, "placed_at": o.placed_at, "valid_until": o.valid_until, "status": s.status,
+            "filled": s.filled, "report_id": o.report_id}  # fmt: skip
+
+
+@order.command("add")
+@click.argument("name")
+@click.argument("symbol")
+@click.option("--side", type=click.Choice(["buy", "sell"]), required=True)
+@click.option("--qty", type=int, required=True)
+@click.option("--price", type=DECIMAL, required=True)
+@click.option("--valid-until", type=DATE, help="Last session the order is good for.")
+@click.option("--report", "report_id")
+@click.option("--at", "at_text", metavar="ISO_INSTANT", help="When it was placed (default: now).")
+@click.option("--note", default="")
+@pass_cli
+def order_add(
+    cli: CliContext,
+    name: str,
+    symbol: str,
+    side: str,
+    qty: int,
+    price: Decimal,
+    valid_until: date | None,
+    report_id: str | None,
+    at_text: str | None,
+    note: str,
+) -> None:
+    """Record an order."""
+    from stockbench.ledger.entries import Order
+
+    book = _ledger(cli)
+    placed = _at(at_text, _market_of(symbol)) or book.clock.now()
+    made = book.add_order(Order("", name, symbol, side, qty, price, placed, valid_until, report_id, note))  # type: ignore[arg-type]
+    status = next(s for s in book.orders(name) if s.order.order_id == made.order_id)
+    cli.emit(
+        _order_data(status), lambda d: f"order {d['order_id']}: {d['side']} {d['qty']} {d['symbol']} @ {d['price']}"
+    )
+
+
+@order.command("list")
+@click.argument("name", required=False)
+@click.option("--status", type=click.Choice(["open", "partially_filled", "filled", "cancelled", "expired"]))
+@pass_cli
+def order_list(cli: CliContext, name: str | None, status: str | None) -> None:
+    """List orders with their status (derived from fills and events)."""
+    rows = [_order_data(s) for s in _ledger(cli).orders(name) if status is None or s.status == status]
+    cli.emit(rows, lambda d: table(d, ["order_id", "account", "symbol", "side", "qty", "price", "status", "filled"]))
+
+
+@order.command("cancel")
+@click.argument("order_id")
+@click.option("--reason", default="")
+@pass_cli
+def order_cancel(cli: CliContext, order_id: str, reason: str) -> None:
+    """Mark an order cancelled."""
+    status = _ledger(cli).cancel_order(order_id, reason)
+    cli.emit(_order_data(status), lambda d: f"order {d['order_id']} {d['status']}")
+
+
+# ---- corporate actions ---------------------------------------------------------------------------
+@ledger.group()
+def action() -> None:
+    """Corporate actions on a holding: cash dividends, bonus shares, capitalisation shares, splits."""
+
+
+@action.command("dividend")
+@click.argument("name")
+@click.argument("symbol")
+@click.option("--ex-date", type=DATE, required=True)
+@click.option("--per-share", type=DECIMAL, required=True, help="Cash per share (before tax).")
+@click.option("--pay-date", type=DATE)
+@click.option("--amount", type=DECIMAL, help="The broker's credited amount, if it differs from qty x per-share.")
+@pass_cli
+def action_dividend(
+    cli: CliContext,
+    name: str,
+    symbol: str,
+    ex_date: date,
+    per_share: Decimal,
+    pay_date: date | None,
+    amount: Decimal | None,
+) -> None:
+    """A cash dividend on the holding at the record date."""
+    made = _ledger(cli).dividend(name, symbol, ex_date, per_share, pay_date=pay_date, amount=amount)
+    cli.emit(
+        {"action_id": made.action_id, "symbol": made.symbol, "amount": made.amount, "taxable": made.taxable},
+        lambda d: f"{d['action_id']}: dividend {d['amount']} on {d['symbol']}",
+    )
+
+
+@action.command("bonus")
+@click.argument("name")
+@click.argument("symbol")
+@click.option("--ex-date", type=DATE, required=True)
+@click.option("--ratio", type=DECIMAL, required=True, help="Shares per share held: 0.3 for 10送3.")
+@click.option("--kind", type=click.Choice(["bonus", "capitalization", "split"]), default="bonus", show_default=True)
+@click.option("--qty", type=int, help="Shares credited by the broker (default: floor(holding x ratio)).")
+@pass_cli
+def action_bonus(
+    cli: CliContext, name: str, symbol: str, ex_date: date, ratio: Decimal, kind: str, qty: int | None
+) -> None:
+    """Bonus shares (送股), capitalisation shares (转增) or a split."""
+    made = _ledger(cli).bonus(name, symbol, ex_date, ratio, kind=kind, qty=qty)  # type: ignore[arg-type]
+    cli.emit(
+        {"action_id": made.action_id, "symbol": made.symbol, "qty": made.qty, "kind": made.kind},
+        lambda d: f"{d['action_id']}: {d['kind']} {d['qty']} shares of {d['symbol']}",
+    )
+
+
+# ---- import / export -----------------------------------------------------------------------------
+@ledger.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("name")
+@click.option("--dry-run", is_flag=True, help="Show what would be written and every problem; write nothing.")
+@pass_cli
+def import_fills(cli: CliContext, file: Path, name: str, dry_run: bool) -> None:
+    """Import fills from a CSV (see README: executed_at,symbol,side,qty,price[,fee][,order_id][,note])."""
+    from stockbench.errors import RuleViolation
+    from stockbench.ledger.imports import import_fills as run_import
+
+    result = run_import(_ledger(cli), file, name, dry_run=dry_run)
+    data = {"rows": result.rows, "valid": not result.problems, "written": result.written,
+            "fills": [_fill_data(f) for f in result.fills],
+            "problems": [{"row": row, **p.as_dict()} for row, p in result.problems]}  # fmt: skip
+    if result.problems:
+        raise RuleViolation(
+            f"{len(result.problems)} problem(s) in {file.name}; nothing was written",
+            [p for _, p in result.problems],
+        )
+    message(f"{'would write' if dry_run else 'wrote'} {len(result.fills)} fill(s)")
+    cli.emit(data, lambda d: table(d["fills"], ["symbol", "side", "qty", "price", "trade_date", "fees"]))
+
+
+@ledger.command("export")
+@click.argument("name")
+@click.option("--format", "fmt", type=click.Choice(["csv", "beancount"]), required=True)
+@click.option("--to", "target", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@pass_cli
+def export(cli: CliContext, name: str, fmt: str, target: Path) -> None:
+    """Export an account's entries to CSV or to a Beancount ledger."""
+    from stockbench.ledger.exports import export_beancount, export_csv
+
+    book = _ledger(cli)
+    count = export_csv(book, name, target) if fmt == "csv" else export_beancount(book, name, target)
+    cli.emit(
+        {"path": target, "entries": count, "format": fmt}, lambda d: f"wrote {d['entries']} entries to {d['path']}"
+    )

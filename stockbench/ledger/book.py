@@ -1,0 +1,660 @@
+"""The ledger service: accounts, cash, fills, voids, orders and corporate actions, and what they add up to.
+
+Every write validates first and writes nothing when any problem is found (`RuleViolation` lists them
+all). A write appends its entry and rewrites the account's derived state from a replay, in one
+transaction under the workspace's single writer.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+
+from stockbench.clock import MARKET_TZ, Clock, Market
+from stockbench.errors import InvalidInput, NotFound, Problem, RuleViolation
+from stockbench.events import EventBus, LedgerChanged
+from stockbench.ledger.entries import (
+    CASH_SIGN,
+    Account,
+    ActionKind,
+    CashEntry,
+    CashKind,
+    CorporateAction,
+    Entry,
+    FeeTerms,
+    Fill,
+    Order,
+)
+from stockbench.ledger.replay import DAY_END, LedgerState, entry_id, replay
+from stockbench.ledger.store import (
+    insert_entry,
+    load_accounts,
+    load_entries,
+    load_fee_terms,
+    load_orders,
+    materialise,
+)
+from stockbench.ledger.validation import FillDraft, later_problem, order_problems, static_problems
+from stockbench.market.calendars import settlement
+from stockbench.market.fees import FeeSettings, order_fees
+from stockbench.market.instruments import Instrument, SecurityType
+from stockbench.market.service import MarketRules
+from stockbench.store.database import Database
+
+CENT = Decimal("0.01")
+PRICE_PLACES = Decimal("0.0001")
+CURRENCIES = {"CN": "CNY", "HK": "HKD"}
+
+
+def new_id(prefix: str, day: date) -> str:
+    return f"{prefix}{day:%Y%m%d}-{uuid.uuid4().hex[:8]}"
+
+
+@dataclass(frozen=True)
+class Position:
+    """One holding as the user sees it (money rounded for display; quantities exact)."""
+
+    account: str
+    symbol: str
+    currency: str
+    qty: int
+    sellable: int
+    cost: Decimal
+    avg_cost: Decimal | None
+    diluted_cost: Decimal | None
+    realized_pnl: Decimal
+    unrealized_pnl: Decimal | None
+    market_value: Decimal | None
+    price: Decimal | None
+    fees: Decimal
+    dividends: Decimal
+    dividend_tax: Decimal
+
+
+@dataclass(frozen=True)
+class OrderStatus:
+    order: Order
+    status: str  # open | partially_filled | filled | cancelled | expired
+    filled: int
+
+
+class Ledger:
+    """The user's books in one workspace."""
+
+    def __init__(self, db: Database, clock: Clock, market: MarketRules, events: EventBus | None = None) -> None:
+        self.db, self.clock, self.market = db, clock, market
+        self.events = events or EventBus()
+
+    # ---- accounts ---------------------------------------------------------------------------
+    def add_account(
+        self,
+        name: str,
+        currency: str,
+        *,
+        markets: Sequence[Market] | None = None,
+        commission_rate: Decimal | None = None,
+        commission_min: Decimal | None = None,
+        bundled_exchange_fees: bool | None = None,
+        note: str = "",
+    ) -> Account:
+        """Open an account; its fee terms default to the rule tables' commission defaults."""
+        name = name.strip()
+        if not name or len(name) > 64 or any(c in name for c in "\n\t"):
+            raise InvalidInput(f"'{name}' is not a usable account name", "use 1-64 printable characters")
+        if currency not in CURRENCIES.values():
+            raise InvalidInput(f"'{currency}' is not a supported base currency", "use CNY or HKD")
+        chosen = tuple(markets) if markets else (("CN",) if currency == "CNY" else ("HK",))
+        if self.db.scalar("SELECT count(*) FROM accounts WHERE name = ?", [name]):
+            raise InvalidInput(f"an account named '{name}' already exists", "choose another name")
+        now = self.clock.now()
+        with self.db.transaction() as cur:
+            cur.execute("INSERT INTO accounts VALUES (?, ?, ?, ?, ?)", [name, currency, ",".join(chosen), now, note])
+            for market in chosen:
+                default = FeeSettings.default(market, self.market.tables)
+                cur.execute(
+                    "INSERT INTO account_fees VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        name,
+                        market,
+                        datetime(1990, 1, 1, tzinfo=UTC),
+                        default.commission_rate if commission_rate is None else commission_rate,
+                        default.commission_min if commission_min is None else commission_min,
+                        default.bundled_exchange_fees if bundled_exchange_fees is None else bundled_exchange_fees,
+                    ],
+                )
+        self._changed(name, "account")
+        return self.account(name)
+
+    def account(self, name: str) -> Account:
+        for account in load_accounts(self.db):
+            if account.name == name:
+                return account
+        raise NotFound(f"there is no account named '{name}'", "list them with: stockbench ledger account list")
+
+    def accounts(self) -> list[Account]:
+        return load_accounts(self.db)
+
+    def fee_settings(self, account: str, market: Market, at: datetime) -> FeeSettings:
+        terms = [t for t in load_fee_terms(self.db, account) if t.market == market and t.since <= at]
+        if not terms:
+            return FeeSettings.default(market, self.market.tables)
+        last: FeeTerms = terms[-1]
+        return FeeSettings(last.commission_rate, last.commission_min, last.bundled_exchange_fees)
+
+    def set_fees(
+        self,
+        account: str,
+        market: Market,
+        *,
+        rate: Decimal,
+        minimum: Decimal,
+        bundled: bool,
+        since: datetime | None = None,
+    ) -> None:
+        """New commission terms from `since` (default: now); earlier fills keep the fees they were booked with."""
+        self.account(account)
+        if rate < 0 or minimum < 0:
+            raise InvalidInput("commission rate and minimum must not be negative")
+        with self.db.transaction() as cur:
+            cur.execute(
+                "INSERT INTO account_fees VALUES (?, ?, ?, ?, ?, ?)",
+                [account, market, since or self.clock.now(), rate, minimum, bundled],
+            )
+
+    # ---- writes -----------------------------------------------------------------------------
+    def _instrument(self, symbol: str) -> Instrument:
+        return self.market.registry.instrument(symbol)
+
+    def _commit(self, account: str, entry: Entry, extra: Sequence[Entry] = ()) -> LedgerState:
+        """Validate `entry` (and `extra`) against the whole history and write them, or raise with every problem."""
+        with self.db.transaction() as cur:
+            entries = [*load_entries(self.db, account), entry, *extra]
+            state = replay(entries)
+            new_ids = {entry_id(e) for e in (entry, *extra)}
+            problems = [p.problem for p in state.problems if p.entry_id in new_ids]
+            problems += [later_problem(p.entry_id, p.problem) for p in state.problems if p.entry_id not in new_ids]
+            if problems:
+                raise RuleViolation(f"{entry_id(entry)} was not recorded: {problems[0].message}", problems)
+            recorded = datetime.now(UTC)
+            for item in (entry, *extra):
+                insert_entry(cur, item, recorded)
+            materialise(cur, account, state)
+        return state
+
+    def cash(
+        self,
+        account: str,
+        kind: CashKind,
+        amount: Decimal,
+        *,
+        at: datetime | None = None,
+        currency: str | None = None,
+        symbol: str | None = None,
+        note: str = "",
+    ) -> CashEntry:
+        """Record a cash entry; `amount` is positive, its sign comes from the kind."""
+        acct = self.account(account)
+        if amount <= 0:
+            raise InvalidInput(f"amount {amount} must be positive", "the kind (deposit, withdrawal ...) gives the sign")
+        if amount != amount.quantize(CENT):
+            raise InvalidInput(f"amount {amount} has more than two decimals", "cash amounts are in cents")
+        at = at or self.clock.now()
+        self._not_future(at)
+        entry = CashEntry(
+            new_id("C", at.date()),
+            acct.name,
+            kind,
+            currency or acct.base_currency,
+            amount * CASH_SIGN[kind],
+            at,
+            symbol,
+            note=note,
+        )
+        self._commit(acct.name, entry)
+        self._changed(acct.name, "cash")
+        return entry
+
+    def transfer(
+        self,
+        source: str,
+        target: str,
+        amount: Decimal,
+        *,
+        currency: str | None = None,
+        to_currency: str | None = None,
+        fx_rate: Decimal | None = None,
+        at: datetime | None = None,
+        note: str = "",
+    ) -> tuple[CashEntry, CashEntry]:
+        """Move cash between two accounts, converting at `fx_rate` when the currencies differ."""
+        src, dst = self.account(source), self.account(target)
+        if src.name == dst.name:
+            raise InvalidInput("a transfer needs two different accounts")
+        if amount <= 0:
+            raise InvalidInput(f"amount {amount} must be positive")
+        out_ccy = currency or src.base_currency
+        in_ccy = to_currency or out_ccy
+        if (in_ccy != out_ccy) != (fx_rate is not None):
+            raise InvalidInput(
+                "an FX rate is needed exactly when the currencies differ", f"give --fx-rate for {out_ccy} -> {in_ccy}"
+            )
+        if fx_rate is not None and fx_rate <= 0:
+            raise InvalidInput(f"FX rate {fx_rate} must be positive")
+        at = at or self.clock.now()
+        self._not_future(at)
+        link = uuid.uuid4().hex[:12]
+        received = (amount * (fx_rate or 1)).quantize(CENT, ROUND_HALF_UP)
+        out = CashEntry(
+            new_id("C", at.date()), src.name, "transfer_out", out_ccy, -amount, at, None, link, fx_rate, note
+        )
+        into = CashEntry(
+            new_id("C", at.date()), dst.name, "transfer_in", in_ccy, received, at, None, link, fx_rate, note
+        )
+        with self.db.transaction():  # both legs or neither
+            self._commit(src.name, out)
+            self._commit(dst.name, into)
+        self._changed(src.name, "cash")
+        self._changed(dst.name, "cash")
+        return out, into
+
+    def _not_future(self, at: datetime) -> None:
+        if at.tzinfo is None:
+            raise InvalidInput(f"the time {at.isoformat()} has no time zone")
+        if at > self.clock.now():
+            raise InvalidInput(f"{at.isoformat()} is in the future", "entries record what already happened")
+
+    def preview_fill(self, draft: FillDraft) -> tuple[Fill | None, list[Problem]]:
+        """The fill as it would be recorded (fees computed) and every problem with it; writes nothing."""
+        return self.preview_fills([draft])[0]
+
+    def preview_fills(self, drafts: Sequence[FillDraft]) -> list[tuple[Fill | None, list[Problem]]]:
+        """Check several fills as if recorded together, in order, with one replay; writes nothing."""
+        built: list[tuple[Fill | None, list[Problem]]] = [self._prepare(d) for d in drafts]
+        fills = [f for f, _ in built if f is not None]
+        by_account: dict[str, list[Fill]] = {}
+        for made in fills:
+            by_account.setdefault(made.account, []).append(made)
+        states = {
+            name: replay([*load_entries(self.db, name), *new], observe=[f.fill_id for f in new])
+            for name, new in by_account.items()
+        }
+        now = self.clock.now()
+        result: list[tuple[Fill | None, list[Problem]]] = []
+        for draft, (candidate, early) in zip(drafts, built, strict=True):
+            if candidate is None:
+                result.append((None, early))
+                continue
+            state = states[candidate.account]
+            sellable = state.observed_sellable.get(candidate.fill_id)
+            found = static_problems(
+                self.market,
+                self.account(candidate.account),
+                self._instrument(candidate.symbol),
+                draft,
+                now=now,
+                sellable=sellable,
+            )
+            found += self._order_check(replace(draft, symbol=candidate.symbol))
+            found += state.problems_for(candidate.fill_id)
+            result.append((candidate, found))
+        for name, new in by_account.items():  # problems the new fills cause at existing entries
+            new_ids = {f.fill_id for f in new}
+            later = [later_problem(p.entry_id, p.problem) for p in states[name].problems if p.entry_id not in new_ids]
+            if later:
+                last = max(i for i, (f, _) in enumerate(result) if f is not None and f.account == name)
+                result[last][1].extend(later)
+        return result
+
+    def _prepare(self, draft: FillDraft) -> tuple[Fill | None, list[Problem]]:
+        try:
+            account = self.account(draft.account)
+        except NotFound as error:
+            return None, [Problem("unknown_account", error.message, error.hint)]
+        try:
+            instrument = self._instrument(draft.symbol)
+        except InvalidInput as error:
+            return None, [Problem("invalid_symbol", error.message, error.hint)]
+        if instrument.security_type is SecurityType.INDEX:
+            return None, [Problem("not_tradable", f"{instrument.symbol} is an index and cannot be traded", "")]
+        if draft.executed_at.tzinfo is None:
+            return None, [Problem("naive_time", "the fill time has no time zone", "give it as an ISO instant")]
+        if draft.qty <= 0 or draft.price <= 0:
+            return None, [Problem("not_positive", "quantity and price must be positive", "check the numbers")]
+        return self._build_fill(account, instrument, draft), []
+
+    def record_fill(self, draft: FillDraft) -> Fill:
+        """Validate and record a fill; raise `RuleViolation` listing every problem (nothing written)."""
+        fill, problems = self.preview_fill(draft)
+        if problems or fill is None:
+            raise RuleViolation(f"the fill was not recorded: {problems[0].message}", problems)
+        self._commit(fill.account, fill)
+        self._changed(fill.account, "fill")
+        return fill
+
+    def record_fills(self, fills: Sequence[Fill]) -> None:
+        """Record already-previewed fills of one account together (all or nothing)."""
+        if not fills:
+            return
+        accounts = {f.account for f in fills}
+        if len(accounts) != 1:
+            raise InvalidInput("fills recorded together must belong to one account")
+        self._commit(fills[0].account, fills[0], fills[1:])
+        self._changed(fills[0].account, "fill")
+
+    def _build_fill(self, account: Account, instrument: Instrument, draft: FillDraft) -> Fill:
+        tz = MARKET_TZ[instrument.market]
+        day = draft.executed_at.astimezone(tz).date()
+        items: tuple[tuple[str, Decimal], ...]
+        if draft.fee is not None:
+            items, total, source = (("broker_total", draft.fee),), draft.fee, "broker"
+        else:
+            settings = self.fee_settings(account.name, instrument.market, draft.executed_at)
+            try:
+                breakdown = order_fees(
+                    instrument, draft.side, draft.qty, draft.price, day, settings=settings, tables=self.market.tables
+                )
+                items, total, source = breakdown.items, breakdown.total, "computed"
+            except InvalidInput:
+                items, total, source = (), Decimal(0), "computed"
+        return Fill(
+            new_id("F", day),
+            account.name,
+            instrument.symbol,
+            draft.side,
+            draft.qty,
+            draft.price,
+            instrument.currency,
+            draft.executed_at,
+            day,
+            total,
+            items,
+            source,  # type: ignore[arg-type]
+            settlement(instrument, self.market.tables),
+            draft.order_id,
+            draft.report_id,
+            draft.note,
+        )
+
+    def _order_check(self, draft: FillDraft) -> list[Problem]:
+        if draft.order_id is None:
+            return []
+        found = [s for s in self.orders() if s.order.order_id == draft.order_id]
+        status = found[0] if found else None
+        return order_problems(
+            status.order if status else None,
+            draft,
+            status.filled if status else 0,
+            status is not None and status.status == "cancelled",
+        )
+
+    def void(self, target_id: str, reason: str) -> None:
+        """Exclude an entry from every computation, keeping it in history; refused if history would break."""
+        reason = reason.strip()
+        if not reason:
+            raise InvalidInput("a void needs a reason", 'e.g. --reason "entered twice"')
+        kind = self._entry_kind(target_id)
+        account = self._entry_account(kind, target_id)
+        if self.db.scalar("SELECT count(*) FROM voids WHERE target_id = ?", [target_id]):
+            raise InvalidInput(f"{target_id} is already voided")
+        with self.db.transaction() as cur:
+            remaining = [e for e in load_entries(self.db, account) if entry_id(e) != target_id]
+            state = replay(remaining)
+            if state.problems:
+                first = state.problems[0]
+                problems = [
+                    Problem(p.problem.code, f"without {target_id}, {p.entry_id} fails: {p.problem.message}",
+                            "void the later entry first", location=p.entry_id)
+                    for p in state.problems
+                ]  # fmt: skip
+                raise RuleViolation(f"{target_id} cannot be voided: {first.problem.message}", problems)
+            cur.execute("INSERT INTO voids VALUES (?, ?, ?, ?)", [target_id, kind, reason, self.clock.now()])
+            materialise(cur, account, state)
+        self._changed(account, "void")
+
+    def _entry_kind(self, target_id: str) -> str:
+        for table, key, kind in (
+            ("fills", "fill_id", "fill"),
+            ("cash_entries", "entry_id", "cash"),
+            ("corporate_actions", "action_id", "action"),
+        ):
+            if self.db.scalar(f"SELECT count(*) FROM {table} WHERE {key} = ?", [target_id]):
+                return kind
+        raise NotFound(f"there is no ledger entry '{target_id}'", "see the ids with: stockbench ledger history ACCOUNT")
+
+    def _entry_account(self, kind: str, target_id: str) -> str:
+        table, key = {"fill": ("fills", "fill_id"), "cash": ("cash_entries", "entry_id"),
+                      "action": ("corporate_actions", "action_id")}[kind]  # fmt: skip
+        return str(self.db.scalar(f"SELECT account FROM {table} WHERE {key} = ?", [target_id]))
+
+    def rebuild(self, account: str) -> LedgerState:
+        """Recompute `account`'s derived state from its entries (after a bulk load, or to repair)."""
+        self.account(account)
+        with self.db.transaction() as cur:
+            state = replay(load_entries(self.db, account))
+            if state.problems:
+                first = state.problems[0]
+                problems = [p.problem for p in state.problems]
+                raise RuleViolation(f"the ledger of '{account}' is inconsistent: {first.problem.message}", problems)
+            materialise(cur, account, state)
+        return state
+
+    # ---- corporate actions ------------------------------------------------------------------
+    def _record_date_holding(self, account: str, symbol: str, ex_date: date) -> tuple[int, datetime]:
+        tz = MARKET_TZ[self._instrument(symbol).market]
+        effective = datetime.combine(ex_date, time(0, 0), tzinfo=tz)
+        state = replay(load_entries(self.db, account), until=effective - _EPSILON)
+        held = state.holdings.get(symbol)
+        return (held.qty if held else 0), effective
+
+    def dividend(
+        self,
+        account: str,
+        symbol: str,
+        ex_date: date,
+        per_share: Decimal,
+        *,
+        pay_date: date | None = None,
+        amount: Decimal | None = None,
+        note: str = "",
+    ) -> CorporateAction:
+        """A cash dividend on the holding at the record date (`amount`: the broker's figure, if it differs)."""
+        acct = self.account(account)
+        instrument = self._instrument(symbol)
+        if per_share <= 0:
+            raise InvalidInput(f"dividend per share {per_share} must be positive")
+        held, effective = self._record_date_holding(acct.name, instrument.symbol, ex_date)
+        cash = amount if amount is not None else (per_share * held).quantize(CENT, ROUND_HALF_UP)
+        action = CorporateAction(
+            new_id("A", ex_date), acct.name, instrument.symbol, "cash_dividend", ex_date, effective, pay_date,
+            per_share, None, None, cash, instrument.currency,
+            instrument.is_a_share and instrument.security_type is SecurityType.STOCK, note,
+        )  # fmt: skip
+        self._commit(acct.name, action)
+        self._changed(acct.name, "action")
+        return action
+
+    def bonus(
+        self,
+        account: str,
+        symbol: str,
+        ex_date: date,
+        ratio: Decimal,
+        *,
+        kind: ActionKind = "bonus",
+        qty: int | None = None,
+        note: str = "",
+    ) -> CorporateAction:
+        """Shares credited per share held: 送股 (`bonus`, taxed at par), 转增 (`capitalization`) or a `split`."""
+        acct = self.account(account)
+        instrument = self._instrument(symbol)
+        if ratio <= 0:
+            raise InvalidInput(f"ratio {ratio} must be positive", "e.g. 0.3 for 10送3, 1 for a 1:2 split")
+        held, effective = self._record_date_holding(acct.name, instrument.symbol, ex_date)
+        credited = qty if qty is not None else int((held * ratio).to_integral_value(ROUND_DOWN))
+        action = CorporateAction(
+            new_id("A", ex_date), acct.name, instrument.symbol, kind, ex_date, effective, None, None, ratio,
+            credited, None, instrument.currency, instrument.is_a_share and kind == "bonus", note,
+        )  # fmt: skip
+        self._commit(acct.name, action)
+        self._changed(acct.name, "action")
+        return action
+
+    # ---- orders -----------------------------------------------------------------------------
+    def add_order(self, order: Order) -> Order:
+        """Record an order placed at the broker (or planned). It never changes holdings."""
+        from stockbench.market.order_rules import check_order
+
+        self.account(order.account)
+        instrument = self._instrument(order.symbol)
+        sellable = None
+        if order.side == "sell":
+            sellable = next((p.sellable for p in self.positions(order.account) if p.symbol == instrument.symbol), 0)
+        day = order.placed_at.astimezone(MARKET_TZ[instrument.market]).date()
+        found = check_order(
+            instrument, order.side, order.qty, order.price, day, holding=sellable, tables=self.market.tables
+        )
+        if found.problems:
+            raise RuleViolation(f"the order was not recorded: {found.problems[0].message}", found.problems)
+        order = replace(order, order_id=order.order_id or new_id("O", day), symbol=instrument.symbol)
+        with self.db.transaction() as cur:
+            cur.execute(
+                "INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [order.order_id, order.account, order.symbol, order.side, order.qty, order.price, order.placed_at,
+                 order.valid_until, order.report_id, order.note, datetime.now(UTC)],
+            )  # fmt: skip
+        self._changed(order.account, "order")
+        return order
+
+    def orders(self, account: str | None = None) -> list[OrderStatus]:
+        filled = dict(
+            self.db.fetchall(
+                "SELECT order_id, sum(qty) FROM fills WHERE order_id IS NOT NULL "
+                "AND fill_id NOT IN (SELECT target_id FROM voids) GROUP BY order_id"
+            )
+        )
+        cancelled = {r[0] for r in self.db.fetchall("SELECT order_id FROM order_events WHERE kind = 'cancelled'")}
+        today = self.clock.now().astimezone(MARKET_TZ["CN"]).date()
+        result = []
+        for order in load_orders(self.db, account):
+            done = int(filled.get(order.order_id, 0))
+            if order.order_id in cancelled:
+                status = "cancelled"
+            elif done >= order.qty:
+                status = "filled"
+            elif order.valid_until is not None and today > order.valid_until:
+                status = "expired"
+            else:
+                status = "partially_filled" if done else "open"
+            result.append(OrderStatus(order, status, done))
+        return result
+
+    def cancel_order(self, order_id: str, reason: str = "") -> OrderStatus:
+        matches = [s for s in self.orders() if s.order.order_id == order_id]
+        if not matches:
+            raise NotFound(f"there is no order '{order_id}'", "see them with: stockbench ledger order list ACCOUNT")
+        if matches[0].status in {"filled", "cancelled", "expired"}:
+            raise InvalidInput(f"order {order_id} is already {matches[0].status}")
+        with self.db.transaction() as cur:
+            cur.execute("INSERT INTO order_events VALUES (?, ?, 'cancelled', ?)", [order_id, self.clock.now(), reason])
+        self._changed(matches[0].order.account, "order")
+        return next(s for s in self.orders() if s.order.order_id == order_id)
+
+    # ---- reads ------------------------------------------------------------------------------
+    def state(self, account: str, at: datetime | None = None) -> LedgerState:
+        """A replay of `account` up to `at` (default: everything)."""
+        self.account(account)
+        return replay(load_entries(self.db, account), until=at)
+
+    def positions(
+        self, account: str, at: datetime | None = None, prices: Mapping[str, Decimal] | None = None
+    ) -> list[Position]:
+        """Holdings at `at` (default: now, from the materialised state) valued at `prices` where given."""
+        self.account(account)
+        prices = prices or {}
+        if at is None:
+            return self._current_positions(account, prices)
+        state = self.state(account, at)
+        return [
+            _position(account, h.symbol, h.currency, h.qty, h.sellable(at), h.cost, h.realized_pnl, h.fees,
+                      h.dividends, h.dividend_tax, h.net_invested, prices.get(h.symbol))
+            for h in sorted(state.holdings.values(), key=lambda h: h.symbol)
+        ]  # fmt: skip
+
+    def _current_positions(self, account: str, prices: Mapping[str, Decimal]) -> list[Position]:
+        now = self.clock.now().astimezone(MARKET_TZ["CN"])
+        after_close = now.time() >= DAY_END["CN"]
+        rows = self.db.fetchall(
+            """
+            SELECT t.symbol, t.currency, coalesce(sum(l.qty), 0),
+                   coalesce(sum(l.qty) FILTER (WHERE l.t0 OR l.acquired_date < ? OR (? AND l.acquired_date = ?)), 0),
+                   coalesce(sum(l.cost), 0), t.realized_pnl, t.fees, t.dividends, t.dividend_tax, t.net_invested
+            FROM ledger_totals t LEFT JOIN ledger_lots l ON l.account = t.account AND l.symbol = t.symbol
+            WHERE t.account = ?
+            GROUP BY ALL ORDER BY t.symbol
+            """,
+            [now.date(), after_close, now.date(), account],
+        )
+        return [
+            _position(account, sym, ccy, int(q), int(s), Decimal(c), Decimal(r), Decimal(f), Decimal(d), Decimal(t),
+                      Decimal(n), prices.get(sym))
+            for sym, ccy, q, s, c, r, f, d, t, n in rows
+        ]  # fmt: skip
+
+    def balance(self, account: str, at: datetime | None = None) -> dict[str, Decimal]:
+        """Cash per currency at `at` (default: now)."""
+        self.account(account)
+        if at is None:
+            rows = self.db.fetchall("SELECT currency, balance FROM ledger_cash WHERE account = ? ORDER BY 1", [account])
+            return {c: Decimal(b).quantize(CENT) for c, b in rows}
+        return {c: b.quantize(CENT) for c, b in sorted(self.state(account, at).cash.items())}
+
+    def history(self, account: str) -> list[tuple[Entry, str | None]]:
+        """Every entry with its void reason (None when in force), in replay order."""
+        from stockbench.ledger.replay import ordered
+
+        self.account(account)
+        voids = dict(self.db.fetchall("SELECT target_id, reason FROM voids"))
+        return [(e, voids.get(entry_id(e))) for e in ordered(load_entries(self.db, account, include_voided=True))]
+
+    def _changed(self, account: str, what: str) -> None:
+        self.events.publish(LedgerChanged(at=self.clock.now(), account=account, what=what))
+
+
+_EPSILON = timedelta(microseconds=1)
+
+
+def _position(  # noqa: PLR0917 - one row of the position query, in column order
+    account: str,
+    symbol: str,
+    currency: str,
+    qty: int,
+    sellable: int,
+    cost: Decimal,
+    realized: Decimal,
+    fees: Decimal,
+    dividends: Decimal,
+    tax: Decimal,
+    net_invested: Decimal,
+    price: Decimal | None,
+) -> Position:
+    value = (price * qty).quantize(CENT, ROUND_HALF_UP) if price is not None else None
+    return Position(
+        account,
+        symbol,
+        currency,
+        qty,
+        sellable,
+        cost.quantize(CENT, ROUND_HALF_UP),
+        (cost / qty).quantize(PRICE_PLACES, ROUND_HALF_UP) if qty else None,
+        (net_invested / qty).quantize(PRICE_PLACES, ROUND_HALF_UP) if qty else None,
+        realized.quantize(CENT, ROUND_HALF_UP),
+        (value - cost).quantize(CENT, ROUND_HALF_UP) if value is not None else None,
+        value,
+        price,
+        fees.quantize(CENT, ROUND_HALF_UP),
+        dividends.quantize(CENT, ROUND_HALF_UP),
+        tax.quantize(CENT, ROUND_HALF_UP),
+    )

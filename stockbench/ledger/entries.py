@@ -1,0 +1,126 @@
+"""Ledger entries: immutable records, each saying what happened to an account and when."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Literal
+
+from stockbench.clock import Market
+
+Side = Literal["buy", "sell"]
+CashKind = Literal["deposit", "withdrawal", "dividend", "interest", "fee", "tax", "transfer_in", "transfer_out"]
+ActionKind = Literal["cash_dividend", "bonus", "capitalization", "split"]
+Settlement = Literal["T+1", "T+0"]
+
+CASH_SIGN: dict[str, int] = {
+    "deposit": 1,
+    "withdrawal": -1,
+    "dividend": 1,
+    "interest": 1,
+    "fee": -1,
+    "tax": -1,
+    "transfer_in": 1,
+    "transfer_out": -1,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    name: str
+    base_currency: str
+    markets: tuple[Market, ...]
+    created_at: datetime
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FeeTerms:
+    """An account's commission terms for a market, from `since` on."""
+
+    account: str
+    market: Market
+    since: datetime
+    commission_rate: Decimal
+    commission_min: Decimal
+    bundled_exchange_fees: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Fill:
+    fill_id: str
+    account: str
+    symbol: str
+    side: Side
+    qty: int
+    price: Decimal
+    currency: str
+    executed_at: datetime
+    trade_date: date
+    fees: Decimal
+    fee_items: tuple[tuple[str, Decimal], ...]
+    fees_source: Literal["computed", "broker"]
+    settlement: Settlement
+    order_id: str | None = None
+    report_id: str | None = None
+    note: str = ""
+
+    @property
+    def amount(self) -> Decimal:
+        return self.price * self.qty
+
+
+@dataclass(frozen=True, slots=True)
+class CashEntry:
+    entry_id: str
+    account: str
+    kind: CashKind
+    currency: str
+    amount: Decimal  # signed: its effect on the balance
+    occurred_at: datetime
+    symbol: str | None = None
+    transfer_id: str | None = None
+    fx_rate: Decimal | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CorporateAction:
+    """A corporate action credited to one account's holding of `symbol`.
+
+    `qty` (shares credited) and `amount` (cash credited) are fixed when the entry is recorded, from the
+    holding at the record date (or the broker's figure); `effective` is the ex-date's start.
+    """
+
+    action_id: str
+    account: str
+    symbol: str
+    kind: ActionKind
+    ex_date: date
+    effective: datetime
+    pay_date: date | None
+    cash_per_share: Decimal | None
+    shares_per_share: Decimal | None
+    qty: int | None
+    amount: Decimal | None
+    currency: str
+    taxable: bool  # A-share dividends (and 送股 at par) are taxed at sale by holding period
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    order_id: str
+    account: str
+    symbol: str
+    side: Side
+    qty: int
+    price: Decimal
+    placed_at: datetime
+    valid_until: date | None = None
+    report_id: str | None = None
+    note: str = ""
+
+
+Entry = Fill | CashEntry | CorporateAction

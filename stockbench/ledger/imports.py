@@ -1,0 +1,114 @@
+"""Importing fills from a CSV file: all or nothing, every problem listed with its row.
+
+The generic format (UTF-8, a header row; GBK files are read too):
+
+    executed_at,symbol,side,qty,price[,fee][,order_id][,note]
+    2024-01-02T10:01:00+08:00,600519.SH,buy,100,1650.00,,,
+    2024-01-03 10:00,sh600519,sell,50,1700,5.00,,closing half
+
+`executed_at` is an ISO instant (a naive one is read in the exchange's time zone); `symbol` takes any
+accepted form; `side` is buy or sell; `fee` is the broker's total (empty: computed from the rules and the
+account's terms). Rows are checked in order against the ledger and the rows before them; the file is
+written only when every row is valid.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from stockbench.clock import parse_instant
+from stockbench.errors import InvalidInput, Problem
+from stockbench.ledger.book import Ledger
+from stockbench.ledger.entries import Fill
+from stockbench.ledger.validation import FillDraft
+from stockbench.market.instruments import parse_symbol
+
+REQUIRED = ("executed_at", "symbol", "side", "qty", "price")
+OPTIONAL = ("fee", "order_id", "note")
+
+
+@dataclass
+class ImportResult:
+    rows: int = 0
+    fills: list[Fill] = field(default_factory=list)
+    problems: list[tuple[int, Problem]] = field(default_factory=list)
+    written: bool = False
+
+
+def read_text(path: Path) -> str:
+    raw = path.read_bytes()
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise InvalidInput(f"{path.name} is neither UTF-8 nor GBK text", "save the file as UTF-8 CSV")
+
+
+def parse_row(row: dict[str, str], account: str) -> FillDraft:
+    """One CSV row as a fill draft; raises InvalidInput naming the bad field."""
+    try:
+        symbol = parse_symbol(row["symbol"]).symbol
+        executed = parse_instant(row["executed_at"], parse_symbol(symbol).market)
+        side = row["side"].strip().lower()
+        if side not in {"buy", "sell"}:
+            raise InvalidInput(f"side '{row['side']}' is not buy or sell")
+        qty_text = row["qty"].strip()
+        if not qty_text.isdigit():
+            raise InvalidInput(f"qty '{row['qty']}' is not a whole number of shares")
+        price = Decimal(row["price"].strip())
+        fee_text = (row.get("fee") or "").strip()
+        fee = Decimal(fee_text) if fee_text else None
+    except InvalidOperation:
+        raise InvalidInput("price or fee is not a number") from None
+    return FillDraft(
+        account,
+        symbol,
+        side,  # type: ignore[arg-type]
+        int(qty_text),
+        price,
+        executed,
+        fee,
+        (row.get("order_id") or "").strip() or None,
+        None,
+        None,
+        (row.get("note") or "").strip(),
+    )
+
+
+def import_fills(ledger: Ledger, path: Path, account: str, *, dry_run: bool = False) -> ImportResult:
+    """Check every row; write all of them (unless `dry_run`) only when there is no problem at all."""
+    ledger.account(account)
+    reader = csv.DictReader(io.StringIO(read_text(path)))
+    missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
+    if missing:
+        raise InvalidInput(
+            f"{path.name} lacks the column(s) {', '.join(missing)}",
+            "the header must be: executed_at,symbol,side,qty,price[,fee][,order_id][,note]",
+        )
+    result = ImportResult()
+    drafts: list[tuple[int, FillDraft]] = []
+    for number, row in enumerate(reader, start=2):
+        result.rows += 1
+        try:
+            drafts.append((number, parse_row(row, account)))
+        except InvalidInput as error:
+            result.problems.append((number, Problem("bad_row", error.message, error.hint, location=f"row {number}")))
+    checked = ledger.preview_fills([d for _, d in drafts])
+    for (number, _), (made, problems) in zip(drafts, checked, strict=True):
+        result.problems += [(number, _at_row(p, number)) for p in problems]
+        if made is not None:
+            result.fills.append(made)
+    if result.problems or dry_run or not result.fills:
+        return result
+    ledger.record_fills(result.fills)
+    result.written = True
+    return result
+
+
+def _at_row(problem: Problem, number: int) -> Problem:
+    return Problem(problem.code, f"row {number}: {problem.message}", problem.fix, location=f"row {number}")

@@ -1,0 +1,172 @@
+"""Checks on a fill before anything is written: every problem at once, each with a fix.
+
+Static checks (account, symbol, session time, lot, tick, the day's limits, the linked order) come from
+the market rules; the checks that depend on history (T+1 sellable quantity, cash) come from replaying
+the account with the fill in place, so a fill recorded late is checked against everything after it too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from stockbench.errors import CalendarUnknown, InvalidInput, Problem
+from stockbench.ledger.entries import Account, Order, Side
+from stockbench.market.instruments import Instrument
+from stockbench.market.limits import limit_problem, price_limits
+from stockbench.market.lots import check_quantity
+from stockbench.market.order_rules import tick_problem
+from stockbench.market.service import MarketRules
+from stockbench.market.sessions import phase_at
+
+# Phases in which an execution can be timed: the opening auction's match (09:25 CN / 09:20 HK), continuous
+# trading, the closing auction, after-hours fixed-price trading; and the closing auction's last instant.
+EXECUTION_PHASES = {"preopen_wait", "continuous", "closing_auction", "after_hours_fixed_price"}
+HK_EXECUTION_PHASES = {"preopen_noncancellable", "continuous", "closing_auction"}
+
+
+@dataclass(frozen=True)
+class FillDraft:
+    """What the user entered for a fill, before validation."""
+
+    account: str
+    symbol: str
+    side: Side
+    qty: int
+    price: Decimal
+    executed_at: datetime
+    fee: Decimal | None = None  # the broker's total, overriding the computed fees
+    order_id: str | None = None
+    report_id: str | None = None
+    ref_price: Decimal | None = None  # the day's reference price, when known: limits are checked against it
+    note: str = ""
+
+
+def session_problem(market: MarketRules, instrument: Instrument, at: datetime) -> Problem | None:
+    """A problem when `at` is not a moment at which a trade of `instrument` could have executed."""
+    try:
+        calendar = market.calendars.calendar("CN" if instrument.is_a_share else "HK")
+        kwargs = (
+            {"exchange": instrument.exchange.value, "board": instrument.board.value} if instrument.is_a_share else {}
+        )
+        state = phase_at(instrument.market, at, calendar, market.tables, **kwargs)
+        before = phase_at(instrument.market, at - timedelta(seconds=1), calendar, market.tables, **kwargs)
+    except CalendarUnknown as error:
+        return Problem("calendar_unknown", error.message, error.hint)
+    allowed = EXECUTION_PHASES if instrument.is_a_share else HK_EXECUTION_PHASES
+    if state.phase in allowed or before.phase in {"closing_auction", "after_hours_fixed_price"}:
+        return None
+    local = state.local.strftime("%Y-%m-%d %H:%M:%S")
+    if not state.trading_day:
+        return Problem(
+            "outside_session", f"{local} is not a trading day for {instrument.symbol}", "check the date of the fill"
+        )
+    return Problem(
+        "outside_session",
+        f"{local} is outside trading for {instrument.symbol} (phase: {state.phase.replace('_', ' ')})",
+        "give the execution time from the broker's confirmation, e.g. 10:31:05",
+    )
+
+
+def static_problems(
+    market: MarketRules,
+    account: Account,
+    instrument: Instrument,
+    draft: FillDraft,
+    *,
+    now: datetime,
+    sellable: int | None,
+) -> list[Problem]:
+    """Every problem that does not depend on cash: market, time, lot, tick and limit."""
+    problems: list[Problem] = []
+    if instrument.market not in account.markets:
+        problems.append(
+            Problem(
+                "market_not_in_account",
+                f"account '{account.name}' does not trade the {instrument.market} market",
+                f"record it in an account for {instrument.market}, or add the market to this account",
+            )
+        )
+    if draft.executed_at > now:
+        problems.append(
+            Problem("future_time", f"the fill time {draft.executed_at.isoformat()} is in the future", "check the time")
+        )
+    if (session := session_problem(market, instrument, draft.executed_at)) is not None:
+        problems.append(session)
+    holding = sellable if draft.side == "sell" else None
+    lot_problems = check_quantity(instrument, draft.side, draft.qty, holding, market.tables)
+    if sellable is not None and draft.side == "sell" and draft.qty > sellable:
+        lot_problems = [p for p in lot_problems if p.code != "exceeds_holding"]  # the replay explains it better
+    problems += lot_problems
+    if (tick := tick_problem(instrument, draft.price, draft.executed_at.date(), market.tables)) is not None:
+        problems.append(tick)
+    if draft.ref_price is not None and draft.price > 0:
+        problems += _limit_problems(market, instrument, draft)
+    if draft.fee is not None and draft.fee < 0:
+        problems.append(Problem("negative_fee", f"fees of {draft.fee} are negative", "enter the broker's total fees"))
+    return problems
+
+
+def _limit_problems(market: MarketRules, instrument: Instrument, draft: FillDraft) -> list[Problem]:
+    from stockbench.clock import MARKET_TZ
+
+    assert draft.ref_price is not None
+    day = draft.executed_at.astimezone(MARKET_TZ[instrument.market]).date()
+    status = market.registry.name_on(instrument.symbol, day)
+    from stockbench.market.registry import is_st_name, is_unreformed_name
+
+    try:
+        limits = price_limits(
+            instrument,
+            draft.ref_price,
+            day,
+            st=is_st_name(status),
+            unreformed=is_unreformed_name(status),
+            listed=instrument.list_date,
+            tables=market.tables,
+        )
+    except InvalidInput as error:
+        return [Problem("limit_unknown", error.message, error.hint)]
+    found = limit_problem(draft.side, draft.price, limits)
+    return [found] if found else []
+
+
+def order_problems(order: Order | None, draft: FillDraft, filled: int, cancelled: bool) -> list[Problem]:
+    """Problems linking the fill to `order` (None: the id does not exist)."""
+    if draft.order_id is None:
+        return []
+    if order is None:
+        return [
+            Problem("unknown_order", f"there is no order '{draft.order_id}'", "check the order id (ledger order list)")
+        ]
+    problems = []
+    if (order.account, order.symbol, order.side) != (draft.account, draft.symbol, draft.side):
+        problems.append(
+            Problem(
+                "order_mismatch",
+                f"order {order.order_id} is a {order.side} of {order.symbol} in '{order.account}'",
+                "link the fill to the order it executed",
+            )
+        )
+    if cancelled:
+        problems.append(Problem("order_closed", f"order {order.order_id} was cancelled", "link it to an open order"))
+    if filled + draft.qty > order.qty:
+        problems.append(
+            Problem(
+                "order_overfilled",
+                f"order {order.order_id} is for {order.qty}; {filled} already filled, so {draft.qty} more overfills it",
+                f"record at most {order.qty - filled} against this order",
+            )
+        )
+    return problems
+
+
+def later_problem(other_id: str, problem: Problem) -> Problem:
+    """A problem a new entry causes at a later entry, phrased for the new one."""
+    return Problem(
+        problem.code,
+        f"with this entry in place, a later entry ({other_id}) fails: {problem.message}",
+        problem.fix,
+        location=other_id,
+    )

@@ -1,0 +1,101 @@
+"""`stockbench ledger ...` end to end, with the contract's JSON keys."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stockbench.cli.main import run
+
+
+@pytest.fixture
+def call(home: Path, capsys: pytest.CaptureFixture[str]) -> Any:
+    def invoke(*args: str, code: int = 0) -> Any:
+        result = run(["--json", "--as-of", "2024-12-31", *args])
+        captured = capsys.readouterr()
+        assert result == code, captured.err
+        return json.loads(captured.out) if captured.out.strip() else None
+
+    return invoke
+
+
+def test_ledger_round_trip(call: Any, tmp_path: Path) -> None:
+    assert call("ledger", "account", "add", "main", "--currency", "CNY", "--commission-rate", "0.0002",
+                "--commission-min", "5")["account"] == "main"  # fmt: skip
+    call("ledger", "cash", "main", "deposit", "200000", "--at", "2024-01-02T09:00:00+08:00")
+    made = call("ledger", "fill", "main", "600519", "--side", "buy", "--qty", "100", "--price", "1650",
+                "--at", "2024-01-02T10:00:00+08:00")  # fmt: skip
+    assert made["fill_id"].startswith("F20240102-")
+    rejected = call("ledger", "fill", "main", "600519", "--side", "sell", "--qty", "100", "--price", "1660",
+                    "--at", "2024-01-02T14:00", code=1)  # fmt: skip
+    assert [p["code"] for p in rejected["problems"]] == ["exceeds_sellable"]
+    assert set(rejected["problems"][0]) >= {"code", "message", "fix"}
+    positions = call("ledger", "positions", "main", "--price", "600519=1700")
+    assert positions == [
+        {
+            # fees at 0.02%: commission 33.00 + transfer 1.65 + handling 5.63 + regulatory 3.30 = 43.58
+            "symbol": "600519.SH", "qty": "100", "sellable": "100", "avg_cost": "1650.4358",
+            "diluted_cost": "1650.4358", "realized_pnl": "0.00", "unrealized_pnl": "4956.42",
+            "market_value": "170000.00", "price": "1700", "cost": "165043.58", "currency": "CNY",
+            "fees": "43.58", "dividends": "0.00", "dividend_tax": "0.00",
+        }
+    ]  # fmt: skip
+    at_fill = call("ledger", "positions", "main", "--at", "2024-01-02T10:30")
+    assert at_fill[0]["sellable"] == "0"
+    assert call("ledger", "balance", "main") == {"CNY": "34956.42"}
+    call("ledger", "void", made["fill_id"], "--reason", "test")
+    assert call("ledger", "balance", "main") == {"CNY": "200000.00"}
+    kinds = [(h["kind"], h["voided"]) for h in call("ledger", "history", "main")]
+    assert kinds == [("deposit", False), ("fill:buy", True)]
+
+
+def test_orders_actions_import_and_export(call: Any, tmp_path: Path) -> None:
+    call("ledger", "account", "add", "main", "--currency", "CNY")
+    call("ledger", "cash", "main", "deposit", "500000", "--at", "2024-01-02T09:00")
+    order = call("ledger", "order", "add", "main", "600519", "--side", "buy", "--qty", "200", "--price", "1650",
+                 "--at", "2024-01-02T09:20")  # fmt: skip
+    assert order["status"] == "open"
+    assert [o["order_id"] for o in call("ledger", "order", "list", "main")] == [order["order_id"]]
+    csv_file = tmp_path / "fills.csv"
+    csv_file.write_text(
+        "executed_at,symbol,side,qty,price,fee,order_id,note\n"
+        f"2024-01-02 10:00,600519,buy,200,1650,,{order['order_id']},\n"
+        "2024-01-03 10:00,sh600519,sell,100,1700,10.00,,half\n",
+        encoding="utf-8",
+    )
+    dry = call("ledger", "import", str(csv_file), "main", "--dry-run")
+    assert dry["valid"] is True and dry["written"] is False and len(dry["fills"]) == 2
+    assert call("ledger", "positions", "main") == []
+    assert call("ledger", "import", str(csv_file), "main")["written"] is True
+    assert call("ledger", "order", "list", "main", "--status", "filled")[0]["filled"] == 200
+    dividend = call(
+        "ledger", "action", "dividend", "main", "600519", "--ex-date", "2024-06-19", "--per-share", "30.876"
+    )
+    assert dividend["amount"] == "3087.60"
+    bonus = call("ledger", "action", "bonus", "main", "600519", "--ex-date", "2024-06-20", "--ratio", "0.5")
+    assert bonus["qty"] == 50
+    target = tmp_path / "main.beancount"
+    assert call("ledger", "export", "main", "--format", "beancount", "--to", str(target))["entries"] == 5
+    assert 'option "booking_method" "FIFO"' in target.read_text(encoding="utf-8")
+
+
+def test_import_is_all_or_nothing(call: Any, tmp_path: Path) -> None:
+    call("ledger", "account", "add", "main", "--currency", "CNY")
+    call("ledger", "cash", "main", "deposit", "500000", "--at", "2024-01-02T09:00")
+    csv_file = tmp_path / "bad.csv"
+    csv_file.write_text(
+        "executed_at,symbol,side,qty,price\n"
+        "2024-01-02 10:00,600519,buy,100,1650\n"
+        "2024-01-02 12:00,600519,buy,150,1650.001\n"
+        "2024-01-02 10:00,600519,short,100,1650\n",
+        encoding="utf-8",
+    )
+    result = call("ledger", "import", str(csv_file), "main", code=1)
+    assert {(p["location"], p["code"]) for p in result["problems"]} == {
+        ("row 3", "outside_session"), ("row 3", "lot_multiple"), ("row 3", "price_off_tick"), ("row 4", "bad_row"),
+    }  # fmt: skip
+    assert result["error"]["message"] == "4 problem(s) in bad.csv; nothing was written"
+    assert call("ledger", "history", "main")[-1]["kind"] == "deposit"
