@@ -16,6 +16,7 @@ from stockbench.events import EventBus, WorkspaceClosed, WorkspaceOpened
 from stockbench.store.workspace import Workspace, WorkspaceInfo, WorkspaceKind
 
 if TYPE_CHECKING:
+    from stockbench.data.service import DataService
     from stockbench.ledger.book import Ledger
     from stockbench.market.service import MarketRules
 
@@ -38,8 +39,21 @@ class Workbench:
         kind: WorkspaceKind = "user",
         command: str = "",
     ) -> Workbench:
-        """Open the workspace at `home` (see `stockbench.config.resolve_home`)."""
+        """Open the workspace at `home` (see `stockbench.config.resolve_home`).
+
+        Without an explicit `clock`, a workspace that pins one (setting `clock.pinned_as_of`, as the demo
+        market does) runs on a replay clock at that date; any other runs on the system clock.
+        """
+        from stockbench.clock import ReplayClock, parse_date
+
         workspace = Workspace.open(home, kind=kind, command=command)
+        try:
+            pinned = workspace.settings.get("clock.pinned_as_of") if clock is None else None
+            if pinned:
+                clock = ReplayClock.as_of(parse_date(str(pinned)))
+        except BaseException:
+            workspace.close()
+            raise
         bench = cls(workspace, clock or SystemClock(), events or EventBus())
         bench.events.publish(
             WorkspaceOpened(at=bench.clock.now(), home=str(workspace.home), schema_version=workspace.schema_version)
@@ -58,6 +72,13 @@ class Workbench:
         return MarketRules(self.workspace.db)
 
     @functools.cached_property
+    def data(self) -> DataService:
+        """Market data: providers, the point-in-time cache, imports and data gates."""
+        from stockbench.data.service import DataService
+
+        return DataService(self.workspace.db, self.clock, self.market)
+
+    @functools.cached_property
     def ledger(self) -> Ledger:
         """The user's books: accounts, cash, fills, positions, orders and corporate actions."""
         from stockbench.ledger.book import Ledger
@@ -68,6 +89,8 @@ class Workbench:
         return self.workspace.info()
 
     def close(self) -> None:
+        if "data" in self.__dict__:  # only if the data service was used: it owns the HTTP client
+            self.data.close()
         home = str(self.workspace.home)
         self.workspace.close()
         self.events.publish(WorkspaceClosed(at=self.clock.now(), home=home))

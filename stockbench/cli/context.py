@@ -29,7 +29,9 @@ class CliContext:
             from stockbench.config import configure_file_logging
             from stockbench.workbench import Workbench
 
-            bench = Workbench.open(self.home, clock=clock_for(self.as_of), command=_command_line())
+            bench = Workbench.open(
+                self.home, clock=clock_for(self.as_of) if self.as_of else None, command=_command_line()
+            )
             configure_file_logging(bench.workspace.paths.logs)
             self._bench = bench
             click.get_current_context().call_on_close(self.close)

@@ -24,6 +24,8 @@ EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 # name -> "module:attribute"; each module is imported only when its command runs or help lists it.
 COMMANDS: dict[str, str] = {
     "info": "stockbench.cli.info:info",
+    "data": "stockbench.cli.data:data",
+    "demo": "stockbench.cli.demo:demo",
     "rules": "stockbench.cli.rules:rules",
     "ledger": "stockbench.cli.ledger:ledger",
 }

@@ -27,7 +27,7 @@ class Database:
         self._con = duckdb.connect(self.path, read_only=read_only)
         self._local = threading.local()
         self._write_lock = threading.RLock()
-        self._cursors: list[duckdb.DuckDBPyConnection] = []
+        self._cursors: list[tuple[threading.Thread, duckdb.DuckDBPyConnection]] = []
         self._cursors_lock = threading.Lock()
         self._closed = False
 
@@ -40,8 +40,19 @@ class Database:
             cur = self._con.cursor()
             self._local.cursor = cur
             with self._cursors_lock:
-                self._cursors.append(cur)
+                self._prune()
+                self._cursors.append((threading.current_thread(), cur))
         return cur
+
+    def _prune(self) -> None:
+        """Close the cursors of threads that have ended (worker pools come and go)."""
+        alive = []
+        for thread, cur in self._cursors:
+            if thread.is_alive():
+                alive.append((thread, cur))
+            else:
+                cur.close()
+        self._cursors = alive
 
     def execute(self, sql: str, params: Params = None) -> duckdb.DuckDBPyConnection:
         """Run a read query on this thread's cursor."""
@@ -51,7 +62,9 @@ class Database:
         return self.execute(sql, params).fetchall()
 
     def fetchone(self, sql: str, params: Params = None) -> tuple[Any, ...] | None:
-        return self.execute(sql, params).fetchone()
+        # Fetch the whole result: DuckDB refuses new queries on a cursor with an unfinished result.
+        rows = self.execute(sql, params).fetchall()
+        return rows[0] if rows else None
 
     def scalar(self, sql: str, params: Params = None) -> Any:
         row = self.fetchone(sql, params)
@@ -94,6 +107,6 @@ class Database:
             self._closed = True
             with self._cursors_lock:
                 cursors, self._cursors = self._cursors, []
-            for cur in cursors:
+            for _, cur in cursors:
                 cur.close()
             self._con.close()

@@ -1,0 +1,212 @@
+"""`stockbench data ...`: import files, read bars and quotes as of the clock, fetch, and the data gates."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import click
+
+from stockbench.cli.context import CliContext, pass_cli
+from stockbench.cli.output import message, table
+from stockbench.cli.params import DATE
+
+if TYPE_CHECKING:
+    from stockbench.data.records import Adjust, DataKind
+    from stockbench.events import Progress
+    from stockbench.workbench import Workbench
+
+FORMAT_CHOICES = ("auto", "community", "generic")
+ADJUST_CHOICES = ("none", "forward", "backward")
+KIND_CHOICES = ("quote", "bars", "money_flow", "valuation", "financials", "announcements")
+_CENT = Decimal("0.01")
+
+
+def price_text(value: Decimal | None) -> str | None:
+    """An exact price as text with at least two decimals: 2092.00, 3.456, 0.105 (None stays None)."""
+    if value is None:
+        return None
+    normal = value.normalize()
+    exponent = normal.as_tuple().exponent
+    if not isinstance(exponent, int) or exponent > -2:
+        normal = value.quantize(_CENT)
+    return format(normal, "f")
+
+
+def _symbol(bench: Workbench, text: str) -> str:
+    found = bench.market.registry.resolve(text)
+    if found.note:
+        message(f"note: {found.note}")
+    return found.instrument.symbol
+
+
+def _as_of(bench: Workbench) -> str | None:
+    return bench.clock.now().isoformat() if bench.clock.is_replay else None
+
+
+def _progress(event: Progress) -> None:
+    message(f"[{event.done}/{event.total}] {event.title}" if event.total else event.title)
+
+
+@click.group()
+def data() -> None:
+    """Market data: import files, read bars and quotes as of the clock, fetch, and the data gates."""
+
+
+def _import_human(d: dict[str, Any]) -> str:
+    lines = [f"read {d['read']:,}, stored {d['stored']:,}, rejected {d['rejected']:,} ({d['seconds']} s)"]
+    lines.append(f"{d['symbols']:,} instruments, {d['names']:,} name changes, {d['first']}..{d['last']}")
+    lines += [f"  rejected {count:,}: {reason}" for reason, count in d["rejected_reasons"].items()]
+    lines += [f"  e.g. {s['file']} line {s['line']}: {s['reason']}" for s in d["rejected_samples"][:3]]
+    return "\n".join(lines)
+
+
+@data.command("import")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="auto", show_default=True)
+@pass_cli
+def import_command(cli: CliContext, path: Path, fmt: str) -> None:
+    """Import daily bars from FILE (community CSV or parquet, or the generic CSV; a folder imports every file)."""
+    from stockbench.data.importer import ImportFormat
+
+    chosen: ImportFormat = "community" if fmt == "community" else "generic" if fmt == "generic" else "auto"
+    report = cli.bench().data.import_file(path, chosen)
+    cli.emit(
+        {
+            "read": report.read,
+            "stored": report.stored,
+            "rejected": report.rejected,
+            "rejected_reasons": report.rejected_reasons,
+            "rejected_samples": report.rejected_samples,
+            "files": report.files,
+            "format": report.format,
+            "source": report.source,
+            "symbols": report.symbols,
+            "names": report.names,
+            "first": report.first,
+            "last": report.last,
+            "seconds": report.seconds,
+        },
+        _import_human,
+    )
+
+
+def _bar_rows(frame: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "date": row["day"],
+            **{k: price_text(row[k]) for k in ("open", "high", "low", "close", "prev_close")},
+            "volume": row["volume"],
+            "amount": price_text(row["amount"]),
+        }
+        for row in frame.iter_rows(named=True)
+    ]
+
+
+@data.command()
+@click.argument("symbol")
+@click.option("--from", "start", type=DATE, help="First date (default: the first stored).")
+@click.option("--to", "end", type=DATE, help="Last date (default: the clock's date).")
+@click.option("--adjust", type=click.Choice(ADJUST_CHOICES), default="none", show_default=True)
+@click.option("--source", help="Read this source only (default: the preferred source with data).")
+@pass_cli
+def bars(cli: CliContext, symbol: str, start: date | None, end: date | None, adjust: str, source: str | None) -> None:
+    """Daily bars of SYMBOL as visible at the clock (prices unadjusted unless --adjust)."""
+    bench = cli.bench()
+    found = _symbol(bench, symbol)
+    how: Adjust = "forward" if adjust == "forward" else "backward" if adjust == "backward" else "none"
+    frame = bench.data.bars(found, start, end, how, source)
+    rows = _bar_rows(frame)
+    chosen = str(frame["source"][0]) if frame.height else None
+    result = {"symbol": found, "adjust": adjust, "source": chosen, "as_of": _as_of(bench), "count": len(rows)}
+    cli.emit({**result, "bars": rows}, _bars_human)
+
+
+def _bars_human(d: dict[str, Any]) -> str:
+    head = f"{d['symbol']}: {d['count']} bars from {d['source'] or '-'} (adjust {d['adjust']})"
+    shown = d["bars"][-20:]
+    columns = ["date", "open", "high", "low", "close", "prev_close", "volume"]
+    return head + ("\n" + table(shown, columns) if shown else "")
+
+
+@data.command()
+@click.argument("symbol")
+@click.option("--no-fetch", is_flag=True, help="Use only what is stored.")
+@pass_cli
+def quote(cli: CliContext, symbol: str, no_fetch: bool) -> None:
+    """The price of SYMBOL: a live quote inside its trading window, else the last close (labelled)."""
+    bench = cli.bench()
+    view = bench.data.quote(_symbol(bench, symbol), fetch=not no_fetch)
+    result = {
+        "symbol": view.symbol,
+        "label": view.label,
+        "price": price_text(view.price),
+        "prev_close": price_text(view.prev_close),
+        "at": view.at,
+        "date": view.day,
+        "source": view.source,
+        "phase": view.phase,
+        "note": view.note,
+        "as_of": _as_of(bench),
+    }
+    cli.emit(result, lambda d: f"{d['symbol']} {d['price'] or '-'} ({d['label']}, {d['date']}, {d['source']})")
+
+
+def _kinds(text: str) -> list[DataKind]:
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in KIND_CHOICES]
+    if unknown or not kinds:
+        raise click.BadParameter(f"use a comma-separated list of {', '.join(KIND_CHOICES)}", param_hint="--what")
+    return cast("list[DataKind]", kinds)
+
+
+@data.command()
+@click.argument("symbol")
+@click.option("--what", default=",".join(KIND_CHOICES), show_default=True, help="Kinds to fetch, comma-separated.")
+@pass_cli
+def fetch(cli: CliContext, symbol: str, what: str) -> None:
+    """Fetch SYMBOL's data from the public services (live; progress on stderr)."""
+    bench = cli.bench()
+    kinds = _kinds(what)
+    found = _symbol(bench, symbol)
+    outcomes = bench.data.fetch(found, kinds, progress=_progress)
+    rows = [o.as_dict() for o in outcomes]
+    cli.emit(
+        {"symbol": found, "fetches": rows}, lambda d: table(d["fetches"], ["what", "source", "ok", "rows", "reason"])
+    )
+
+
+@data.command()
+@click.argument("symbol")
+@click.option("--no-fetch", is_flag=True, help="Evaluate what is stored, without fetching the gaps.")
+@pass_cli
+def gates(cli: CliContext, symbol: str, no_fetch: bool) -> None:
+    """The data gates of SYMBOL: pass or gap, the reason and the evidence (gaps are fetched first)."""
+    bench = cli.bench()
+    found = _symbol(bench, symbol)
+    results = bench.data.gates(found, fetch=not no_fetch, progress=_progress)
+    rows = [r.as_dict() for r in results]
+    passed = all(r.status == "pass" for r in results)
+    data_out = {"symbol": found, "as_of": _as_of(bench), "passed": passed, "gates": rows}
+    cli.emit(data_out, lambda d: table(d["gates"], ["name", "status", "reason"]))
+
+
+@data.command()
+@click.argument("symbol")
+@pass_cli
+def crosscheck(cli: CliContext, symbol: str) -> None:
+    """Compare SYMBOL's last price and previous close from two services; record disagreements."""
+    bench = cli.bench()
+    found = bench.data.crosscheck(_symbol(bench, symbol))
+    result = {
+        "symbol": found.symbol,
+        "points": [
+            {"source": p.source, "at": p.at, "last": price_text(p.last), "prev_close": price_text(p.prev_close)}
+            for p in found.points
+        ],
+        "disagreements": [d.detail() for d in found.disagreements],
+        "fetches": [o.as_dict() for o in found.outcomes],
+    }
+    cli.emit(result, lambda d: f"{len(d['points'])} sources compared, {len(d['disagreements'])} disagreements")

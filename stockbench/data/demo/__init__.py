@@ -1,0 +1,121 @@
+"""The embedded demo market: a deterministic, clearly fictional market in a workspace of its own.
+
+Fictional companies (every name marked 示例 or DEMO) on every A-share board and in Hong Kong, with six
+years of daily bars that obey the real rules (ticks, limits, suspensions, ex-rights references),
+quarterly statements, valuation history, money flow and announcements to read. The seed lives in
+`resources/demo/`; the same seed, rules and calendars give the same market on every machine. The demo
+workspace pins a replay clock at its last session (setting `clock.pinned_as_of`), so it works offline.
+
+Default folder: "Stock Workbench Demo" beside the user's default workspace folder (the platform's user
+data folder), unless `--home` or $STOCKBENCH_HOME says otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from stockbench.config import HOME_ENV, default_home
+from stockbench.data.demo.market import DemoMarket, generate
+from stockbench.data.demo.seed import DemoSeed, load_seed
+from stockbench.data.demo.writer import BUILD_SETTING, PIN_SETTING, SOURCE, write_market
+from stockbench.errors import InvalidInput
+from stockbench.market.tables import RuleTables, load_tables
+from stockbench.store.database import Database
+from stockbench.store.workspace import Workspace
+
+GENERATOR_VERSION = "2"  # bump whenever the generator's output changes for the same seed
+DEMO_FOLDER = "Stock Workbench Demo"
+
+__all__ = [
+    "BUILD_SETTING",
+    "DEMO_FOLDER",
+    "PIN_SETTING",
+    "SOURCE",
+    "DemoMarket",
+    "DemoSummary",
+    "build_demo",
+    "default_demo_home",
+    "demo_home",
+    "demo_summary",
+    "ensure_demo",
+    "fingerprint",
+    "generate",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class DemoSummary:
+    """What the demo workspace holds."""
+
+    home: Path
+    instruments: int
+    bars: int
+    first: date | None
+    last: date | None
+    symbols: list[str]
+    pinned_as_of: date | None
+    built: bool  # True when this call (re)built the market
+
+
+def default_demo_home() -> Path:
+    """The demo's own folder, beside the user's default workspace folder."""
+    return default_home().parent / DEMO_FOLDER
+
+
+def demo_home(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """The demo workspace folder: `explicit`, else $STOCKBENCH_HOME, else `default_demo_home()`."""
+    chosen = explicit or os.environ.get(HOME_ENV) or None
+    return Path(chosen).expanduser().resolve() if chosen else default_demo_home()
+
+
+def fingerprint(seed: DemoSeed, tables: RuleTables) -> dict[str, object]:
+    """What a built demo market depends on; a workspace whose record differs is rebuilt."""
+    return {"generator": GENERATOR_VERSION, "seed": seed.number, "digest": seed.digest, "rules": tables.version}
+
+
+def build_demo(db: Database, seed: DemoSeed | None = None, tables: RuleTables | None = None) -> DemoMarket:
+    """Generate the demo market and write it into `db`, replacing earlier demo rows, in one transaction."""
+    seed = seed or load_seed()
+    tables = tables or load_tables()
+    market = generate(seed, tables)
+    write_market(db, market, fingerprint(seed, tables))
+    return market
+
+
+def ensure_demo(workspace: Workspace) -> DemoSummary:
+    """Build the demo market in a demo workspace unless it already holds this build (idempotent)."""
+    if workspace.kind != "demo":
+        raise InvalidInput(
+            f"{workspace.home} is a {workspace.kind} workspace, not the demo market's",
+            "give the demo a folder of its own: stockbench demo --home NEW_FOLDER",
+        )
+    seed, tables = load_seed(), load_tables()
+    built = workspace.settings.get(BUILD_SETTING) != fingerprint(seed, tables)
+    if built:
+        build_demo(workspace.db, seed, tables)
+    return demo_summary(workspace, built=built)
+
+
+def demo_summary(workspace: Workspace, *, built: bool = False) -> DemoSummary:
+    """Counts, date range and symbols of the demo rows in `workspace`."""
+    db = workspace.db
+    symbols = [r[0] for r in db.fetchall("SELECT symbol FROM instruments WHERE source = ? ORDER BY symbol", [SOURCE])]
+    bars, first, last = db.fetchone("SELECT count(*), min(day), max(day) FROM bars WHERE source = ?", [SOURCE]) or (
+        0,
+        None,
+        None,
+    )
+    pinned = workspace.settings.get(PIN_SETTING)
+    return DemoSummary(
+        home=workspace.home,
+        instruments=len(symbols),
+        bars=int(bars),
+        first=first,
+        last=last,
+        symbols=symbols,
+        pinned_as_of=date.fromisoformat(pinned) if pinned else None,
+        built=built,
+    )

@@ -1,0 +1,187 @@
+"""Sina: quotes for A-shares and Hong Kong (hq.sinajs.cn) and daily money flow for A-shares (MoneyFlow API).
+
+Quote answer, GBK, one `var hq_str_CODE="f0,f1,...";` line per code; the Referer header
+https://finance.sina.com.cn/ is required (HTTP 403 otherwise). A-share fields: 0 name, 1 open, 2 previous
+close, 3 last, 4 high, 5 low, 8 volume (stocks: shares; indices: lots), 9 amount (yuan), 30 date, 31 time.
+Hong Kong (`rt_hk` codes): 0 English name, 1 name, 2 open, 3 previous close, 4 high, 5 low, 6 last,
+11 amount (HKD), 12 volume (shares), 17 date (YYYY/MM/DD), 18 time. An unknown code comes back as `=""`.
+
+Money flow (`MoneyFlow.ssl_qsfx_zjlrqs?daima=sh600519`): a JSON list, newest first, of objects with opendate
+and net amounts in yuan by order size: r0_net super-large, r1_net large, r2_net medium, r3_net small. Main net
+is super-large + large, the definition Eastmoney uses, so the two services can be compared.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from stockbench.clock import MARKET_TZ
+from stockbench.data.http import HttpClient
+from stockbench.data.providers.base import (
+    A_SHARE_LOT,
+    PayloadError,
+    ProviderBase,
+    day,
+    instrument,
+    is_a_share_stock,
+    moment,
+    number,
+    optional_number,
+    whole,
+)
+from stockbench.data.records import DataKind, MoneyFlowDay, Quote
+from stockbench.market.instruments import Instrument, SecurityType
+
+SOURCE = "sina"
+REFERER = {"Referer": "https://finance.sina.com.cn/"}
+FLOW_ROWS = 500  # about two years of sessions in one page, newest first
+_LINE = re.compile(r'var hq_str_([A-Za-z0-9_.]+)="([^"]*)"')
+
+
+@dataclass(frozen=True, slots=True)
+class SinaEndpoints:
+    quote: str = "https://hq.sinajs.cn/list="
+    money_flow: str = "https://vip.stock.finance.sina.com.cn/quotes_service/api/json_v2.php/MoneyFlow.ssl_qsfx_zjlrqs"
+
+    @classmethod
+    def at(cls, base: str) -> SinaEndpoints:
+        """The same paths on another base URL (the local replay server in tests)."""
+        base = base.rstrip("/")
+        return cls(f"{base}/list=", f"{base}/quotes_service/api/json_v2.php/MoneyFlow.ssl_qsfx_zjlrqs")
+
+
+def sina_code(inst: Instrument) -> str:
+    """sh600519, sz000001, bj920118, rt_hk00700."""
+    if inst.market == "HK":
+        return f"rt_hk{inst.code}"
+    if inst.market != "CN":
+        raise PayloadError(f"sina quotes cover A-shares and Hong Kong, not {inst.symbol}", "unsupported")
+    return inst.exchange.value.lower() + inst.code
+
+
+def parse_quotes(text: str, wanted: dict[str, Instrument]) -> list[Quote]:
+    """Quotes for `wanted` (Sina code -> instrument), in its order; an unanswered or empty code fails them all."""
+    lines = dict(_LINE.findall(text))
+    if not lines:
+        raise PayloadError("no quote lines in the answer")
+    unknown = [code for code in wanted if code in lines and not lines[code]]
+    if unknown:
+        raise PayloadError(f"unknown code {', '.join(unknown)} (empty quote line)", "unknown_symbol")
+    missing = [code for code in wanted if code not in lines]
+    if missing:
+        raise PayloadError(f"no quote line for {', '.join(missing)}")
+    return [parse_quote_line(lines[code], inst) for code, inst in wanted.items()]
+
+
+def parse_quote_line(line: str, inst: Instrument) -> Quote:
+    """One quote line's fields (without the `var hq_str_CODE="` wrapper)."""
+    f = line.split(",")
+    return _hk_quote(f, inst) if inst.market == "HK" else _a_quote(f, inst)
+
+
+def _a_quote(f: list[str], inst: Instrument) -> Quote:
+    if len(f) < 32:
+        raise PayloadError(f"{len(f)} fields for {inst.symbol}, expected at least 32")
+    volume = whole(number(f[8], "volume (field 8)"), "volume (field 8)")
+    index = inst.security_type is SecurityType.INDEX
+    return Quote(
+        symbol=inst.symbol,
+        at=moment(f"{f[30]} {f[31]}", ("%Y-%m-%d %H:%M:%S",), MARKET_TZ["CN"], "quote time (fields 30-31)"),
+        last=_traded(number(f[3], "last (field 3)")),
+        prev_close=number(f[2], "previous close (field 2)"),
+        open=optional_number(f[1], "open (field 1)"),
+        high=optional_number(f[4], "high (field 4)"),
+        low=optional_number(f[5], "low (field 5)"),
+        volume=volume * A_SHARE_LOT if index else volume,
+        amount=optional_number(f[9], "amount (field 9)"),
+        source=SOURCE,
+        name=f[0] or None,
+        currency="CNY",
+    )
+
+
+def _hk_quote(f: list[str], inst: Instrument) -> Quote:
+    if len(f) < 19:
+        raise PayloadError(f"{len(f)} fields for {inst.symbol}, expected at least 19")
+    stock = inst.security_type is not SecurityType.INDEX
+    volume = optional_number(f[12], "volume (field 12)")
+    return Quote(
+        symbol=inst.symbol,
+        at=moment(f"{f[17]} {f[18]}", ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M"), MARKET_TZ["HK"], "quote time"),
+        last=_traded(number(f[6], "last (field 6)")),
+        prev_close=number(f[3], "previous close (field 3)"),
+        open=optional_number(f[2], "open (field 2)"),
+        high=optional_number(f[4], "high (field 4)"),
+        low=optional_number(f[5], "low (field 5)"),
+        volume=whole(volume, "volume (field 12)") if stock and volume is not None else None,
+        amount=optional_number(f[11], "amount (field 11)") if stock else None,
+        source=SOURCE,
+        name=f[1] or None,
+        currency="HKD",
+    )
+
+
+def _traded(last: Decimal) -> Decimal:
+    if last <= 0:
+        raise PayloadError("no last price (0): not traded yet today or suspended", "empty")
+    return last
+
+
+def parse_money_flow(payload: Any, inst: Instrument) -> list[MoneyFlowDay]:
+    """Money-flow days, oldest first."""
+    if payload is None:
+        raise PayloadError("the service answered null (no money flow for this code)", "empty")
+    if not isinstance(payload, list):
+        raise PayloadError(f"expected a list of days, got {type(payload).__name__}")
+    if not payload:
+        raise PayloadError("no money-flow days in the answer", "empty")
+    days = [_flow_day(row, inst) for row in payload]
+    return sorted({item.day: item for item in days}.values(), key=lambda item: item.day)
+
+
+def _flow_day(row: Any, inst: Instrument) -> MoneyFlowDay:
+    if not isinstance(row, dict):
+        raise PayloadError("a money-flow row is not an object")
+    nets = [number(row.get(f"r{size}_net"), f"r{size}_net") for size in range(4)]
+    return MoneyFlowDay(
+        symbol=inst.symbol,
+        day=day(row.get("opendate"), "opendate"),
+        main_net=nets[0] + nets[1],
+        small_net=nets[3],
+        medium_net=nets[2],
+        large_net=nets[1],
+        super_large_net=nets[0],
+        source=SOURCE,
+    )
+
+
+class SinaProvider(ProviderBase):
+    """Sina quotes (A, HK) and A-share money flow."""
+
+    name: ClassVar[str] = SOURCE
+    kinds: ClassVar[frozenset[DataKind]] = frozenset({"quote", "money_flow"})
+
+    def __init__(self, http: HttpClient, endpoints: SinaEndpoints | None = None) -> None:
+        super().__init__(http)
+        self.endpoints = endpoints or SinaEndpoints()
+
+    def quotes(self, symbols: Sequence[str]) -> list[Quote]:
+        target = self.target("quote", ",".join(symbols))
+        instruments = [instrument(symbol) for symbol in symbols]
+        wanted = self.parsed(target, "", lambda: {sina_code(inst): inst for inst in instruments})
+        url = self.endpoints.quote + ",".join(wanted)
+        text = self.http.get_text(target, url, headers=REFERER, encoding="gbk")
+        return self.parsed(target, url, lambda: parse_quotes(text, wanted))
+
+    def money_flow(self, symbol: str) -> list[MoneyFlowDay]:
+        inst = instrument(symbol)
+        if not is_a_share_stock(inst):
+            raise self.unsupported("money_flow", symbol, "sina money flow covers A-share stocks only")
+        target, url = self.target("money_flow", symbol), self.endpoints.money_flow
+        params = {"page": "1", "num": str(FLOW_ROWS), "sort": "opendate", "asc": "0", "daima": sina_code(inst)}
+        payload = self.http.get_json(target, url, params=params, headers=REFERER, encoding="gbk")
+        return self.parsed(target, url, lambda: parse_money_flow(payload, inst))

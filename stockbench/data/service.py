@@ -1,0 +1,440 @@
+"""The data service the workbench exposes as `bench.data`: fetches (parallel, logged), imports, reads, gates.
+
+Every read goes through the point-in-time cache; every fetch attempt, success or failure, is written to
+`fetch_log` in real time. Providers are asked in the order of `[routes]` (resources/data_gates.toml) and
+the next is tried when one fails; live quotes are fetched only inside the instrument's trading window.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from stockbench.clock import Clock, SystemClock
+from stockbench.data.cache import MarketDataCache, load_data_rules
+from stockbench.data.crosscheck import Disagreement, PricePoint, Tolerances, compare, record
+from stockbench.data.gates import (
+    GATE_KINDS,
+    FetchAttempt,
+    GateContext,
+    GateResult,
+    TradingWindow,
+    evaluate,
+    gate_table,
+    trading_window,
+)
+from stockbench.data.importer import ImportFormat, ImportReport, import_path
+from stockbench.data.records import Adjust, Bar, DataKind, FetchFailure, Quote
+from stockbench.errors import CalendarUnknown, InvalidInput
+from stockbench.events import EventBus, Progress
+from stockbench.market.instruments import Instrument
+from stockbench.market.service import MarketRules
+from stockbench.store.database import Database
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from stockbench.data.http import HttpClient
+    from stockbench.data.providers.base import Provider
+
+log = logging.getLogger(__name__)
+FETCH_KINDS: tuple[DataKind, ...] = ("quote", "bars", "money_flow", "valuation", "financials", "announcements")
+ProgressHandler = Callable[[Progress], None]
+_ATTEMPTS_READ = 200
+
+
+@dataclass(frozen=True, slots=True)
+class FetchOutcome:
+    """One fetch attempt (or a skipped one): which source, how many rows were stored, or why it failed."""
+
+    what: str
+    source: str | None
+    ok: bool
+    rows: int = 0
+    reason: str = ""
+    failure: str | None = None  # FetchFailure.kind
+    log: str | None = None  # the fetch_log reference
+    skipped: bool = False
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "what": self.what,
+            "source": self.source,
+            "ok": self.ok,
+            "rows": self.rows,
+            "reason": self.reason,
+            "failure": self.failure,
+            "log": self.log,
+            "skipped": self.skipped,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteView:
+    """The price to show: a live quote inside the trading window, else the last session's close, labelled."""
+
+    symbol: str
+    label: Literal["live", "last_close", "none"]
+    price: Decimal | None
+    prev_close: Decimal | None
+    at: datetime | None  # a live quote's own time
+    day: date | None  # the session the price belongs to
+    source: str | None
+    phase: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CrossCheck:
+    """Two services' views of one instrument and their disagreements (recorded in data_problems)."""
+
+    symbol: str
+    points: tuple[PricePoint, ...]
+    disagreements: tuple[Disagreement, ...]
+    outcomes: tuple[FetchOutcome, ...]
+
+
+def _call(provider: Provider, what: DataKind, symbol: str, period: tuple[date, date] | None) -> list[Any]:
+    if what == "quote":
+        return [q for q in provider.quotes([symbol]) if q.symbol == symbol]
+    if what in ("bars", "announcements"):
+        if period is None:
+            raise InvalidInput(f"a {what} fetch needs a period")
+        method = provider.daily_bars if what == "bars" else provider.announcements
+        return list(method(symbol, *period))
+    methods: dict[str, Callable[[str], Sequence[Any]]] = {
+        "money_flow": provider.money_flow,
+        "valuation": provider.valuation_history,
+        "financials": provider.financials,
+    }
+    return list(methods[what](symbol))
+
+
+class DataService:
+    """Market data for the workbench: fetching, the point-in-time cache, imports and data gates."""
+
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        market: MarketRules,
+        providers: Mapping[str, Provider] | None = None,
+        *,
+        events: EventBus | None = None,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._market = market
+        self._providers = dict(providers) if providers is not None else None
+        self._http: HttpClient | None = None
+        self._events = events
+        self.cache = MarketDataCache(db, clock)
+        rules = load_data_rules()
+        self._routes: Mapping[str, Sequence[str]] = rules["routes"]
+        self._workers = int(rules["fetch"]["workers"])
+        self._bars_lookback = timedelta(days=int(rules["fetch"]["bars_lookback_days"]))
+
+    @property
+    def providers(self) -> Mapping[str, Provider]:
+        """The providers by name (by default every adapter of stockbench.data.providers, made on first use)."""
+        if self._providers is None:
+            from stockbench.data.http import HttpClient
+            from stockbench.data.providers import default_providers
+
+            self._http = HttpClient()
+            self._providers = dict(default_providers(self._http))
+        return self._providers
+
+    def close(self) -> None:
+        """Close the HTTP client of the default providers, if one was made."""
+        if self._http is not None:
+            self._http.close()
+            self._http = None
+
+    def instrument(self, symbol: str) -> Instrument:
+        return self._market.registry.instrument(symbol)
+
+    def window(self, symbol: str) -> TradingWindow:
+        """The trading window of `symbol` at the clock (live quotes are fetched only inside it)."""
+        return trading_window(self._market, self.instrument(symbol), self._clock)
+
+    # ---- fetching -----------------------------------------------------------------------------------
+
+    def _progress(self, handler: ProgressHandler | None, title: str, done: int, total: int) -> None:
+        event = Progress(at=self._clock.now(), operation="data.fetch", title=title, done=done, total=total)
+        if handler is not None:
+            handler(event)
+        if self._events is not None:
+            self._events.publish(event)
+
+    def _period(self, what: DataKind, symbol: str) -> tuple[date, date] | None:
+        today = self.cache.cutoff(symbol).today
+        if what == "bars":
+            return today - self._bars_lookback, today
+        if what == "announcements":
+            return today - timedelta(days=int(gate_table()["announcements"]["lookback_days"])), today
+        return None
+
+    def _store(self, what: DataKind, records: list[Any], fetched_at: datetime) -> int:
+        stores: dict[str, Callable[..., int]] = {
+            "quote": self.cache.store_quotes,
+            "bars": self.cache.store_bars,
+            "money_flow": self.cache.store_money_flow,
+            "valuation": self.cache.store_valuation,
+            "financials": self.cache.store_financials,
+            "announcements": self.cache.store_announcements,
+        }
+        return stores[what](records, fetched_at=fetched_at)
+
+    def _log(self, attempt: FetchAttempt, url: str, status: int | None, elapsed_ms: int) -> None:
+        with self._db.transaction() as cur:
+            cur.execute(
+                "INSERT INTO fetch_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    attempt.started_at,
+                    attempt.source,
+                    attempt.what,
+                    attempt.symbol,
+                    url,
+                    attempt.ok,
+                    status,
+                    attempt.failure,
+                    attempt.reason,
+                    elapsed_ms,
+                    attempt.rows,
+                    attempt.start_day,
+                    attempt.end_day,
+                ],
+            )
+
+    def _attempt(self, provider: Provider, what: DataKind, symbol: str) -> tuple[FetchOutcome, list[Any]]:
+        """Ask one provider for one kind of data, store what comes back, and log the attempt."""
+        from stockbench.data.http import FetchError
+
+        period = self._period(what, symbol)
+        started = SystemClock().now()
+        clock = time.perf_counter()
+        records: list[Any] = []
+        failure: FetchFailure | None = None
+        try:
+            records = _call(provider, what, symbol, period)
+            if what == "quote" and not records:  # other kinds may be genuinely empty (no announcements)
+                failure = FetchFailure(provider.name, what, symbol, f"no quote for {symbol} in the answer", "empty")
+        except FetchError as error:
+            failure = error.failure
+        except Exception as error:  # a bug in an adapter must not stop the other fetches; it is logged
+            log.exception("%s %s for %s failed unexpectedly", provider.name, what, symbol)
+            failure = FetchFailure(
+                provider.name, what, symbol, f"internal error: {type(error).__name__}", "unparseable"
+            )
+        rows = 0 if failure else self._store(what, records, started)
+        attempt = FetchAttempt(
+            provider.name,
+            what,
+            symbol,
+            started,
+            failure is None,
+            failure.kind if failure else None,
+            failure.reason if failure else None,
+            None if failure else rows,
+            *(period or (None, None)),
+        )
+        self._log(attempt, failure.url if failure else "", failure.status if failure else None, _ms(clock))
+        outcome = FetchOutcome(
+            what, provider.name, failure is None, rows, attempt.reason or "", attempt.failure, attempt.ref
+        )
+        return outcome, records if failure is None else []
+
+    def _route(self, what: DataKind) -> list[Provider]:
+        chosen = []
+        for name in self._routes.get(what, ()):
+            provider = self.providers.get(name)
+            if provider is not None and provider.supports(what):
+                chosen.append(provider)
+        return chosen
+
+    def _fetch_kind(self, symbol: str, what: DataKind, window: TradingWindow) -> list[FetchOutcome]:
+        if what == "quote" and not window.live_allowed:
+            why = window.problem or f"no live quote outside the trading window ({window.phase})"
+            if self._clock.is_replay and window.in_session:
+                why = "no live quote for a replay clock"
+            return [FetchOutcome(what, None, False, reason=f"{why}; the last close is used", skipped=True)]
+        outcomes = []
+        for provider in self._route(what):
+            outcome, _ = self._attempt(provider, what, symbol)
+            outcomes.append(outcome)
+            if outcome.ok:
+                break
+        if not outcomes:
+            outcomes.append(FetchOutcome(what, None, False, reason=f"no provider offers {what}", skipped=True))
+        return outcomes
+
+    def fetch(
+        self, symbol: str, what: Iterable[DataKind] = FETCH_KINDS, progress: ProgressHandler | None = None
+    ) -> list[FetchOutcome]:
+        """Fetch the kinds `what` of `symbol` in parallel (one thread per kind; the sources of a kind in
+        route order until one succeeds) and store them. `progress` is called from the worker threads."""
+        kinds = list(dict.fromkeys(what))
+        unknown = [k for k in kinds if k not in FETCH_KINDS]
+        if unknown:
+            raise InvalidInput(f"unknown data kind(s): {', '.join(unknown)}", f"use {', '.join(FETCH_KINDS)}")
+        symbol = self.instrument(symbol).symbol
+        window = self.window(symbol)
+        done: list[FetchOutcome] = []
+
+        def one(kind: DataKind) -> list[FetchOutcome]:
+            found = self._fetch_kind(symbol, kind, window)
+            done.extend(found)
+            last = found[-1]
+            state = f"{last.rows} rows from {last.source}" if last.ok else f"failed: {last.reason}"
+            self._progress(progress, f"{kind} of {symbol}: {state}", len({o.what for o in done}), len(kinds))
+            return found
+
+        self._progress(progress, f"fetching {', '.join(kinds)} of {symbol}", 0, len(kinds))
+        with ThreadPoolExecutor(max_workers=max(1, min(self._workers, len(kinds)))) as pool:
+            results = list(pool.map(one, kinds))
+        return [outcome for found in results for outcome in found]
+
+    # ---- imports and reads ----------------------------------------------------------------------------
+
+    def import_file(self, path: str | Path, fmt: ImportFormat = "auto") -> ImportReport:
+        """Import a community or generic file (or a folder of them) into the cache; see stockbench.data.importer."""
+        return import_path(self.cache, self._db, Path(path), fmt)
+
+    def bars(
+        self,
+        symbol: str,
+        start: date | None = None,
+        end: date | None = None,
+        adjust: Adjust = "none",
+        source: str | None = None,
+    ) -> pl.DataFrame:
+        """Daily bars of one source as visible at the clock (see MarketDataCache.bars)."""
+        return self.cache.bars(self.instrument(symbol).symbol, start, end, adjust, source)
+
+    def _last_close(self, symbol: str, window: TradingWindow) -> Bar | None:
+        target = window.last_session
+        if target is None:
+            return None
+        recent = self.cache.bars(symbol, target - timedelta(days=31), target)
+        if recent.is_empty():
+            return None
+        row = recent.row(-1, named=True)
+        return Bar(symbol, row["day"], row["open"], row["high"], row["low"], row["close"], row["prev_close"],
+                   row["volume"], row["amount"], row["source"])  # fmt: skip
+
+    def quote(self, symbol: str, *, fetch: bool = True) -> QuoteView:
+        """A live quote inside the trading window (fetched when allowed), else the last close, labelled."""
+        symbol = self.instrument(symbol).symbol
+        window = self.window(symbol)
+        if window.in_session:
+            if fetch and window.live_allowed:
+                self.fetch(symbol, ["quote"])
+            found = self.cache.latest_quote(symbol)
+            if found is not None:
+                return QuoteView(symbol, "live", found.last, found.prev_close, found.at, found.at.date(),
+                                 found.source, window.phase)  # fmt: skip
+            return QuoteView(symbol, "none", None, None, None, None, None, window.phase, "no quote could be had")
+        last = self._last_close(symbol, window)
+        if fetch and (last is None or last.day != window.last_session) and window.last_session is not None:
+            self.fetch(symbol, ["bars"])
+            last = self._last_close(symbol, window)
+        if last is None:
+            note = window.problem or "no close is stored; import or fetch daily bars"
+            return QuoteView(symbol, "none", None, None, None, None, None, window.phase, note)
+        note = "" if last.day == window.last_session else f"the last session was {window.last_session}"
+        return QuoteView(symbol, "last_close", last.close, last.prev_close, None, last.day, last.source,
+                         window.phase, note)  # fmt: skip
+
+    # ---- gates and checks -------------------------------------------------------------------------------
+
+    def attempts(self, symbol: str) -> tuple[FetchAttempt, ...]:
+        """The recent fetch attempts for `symbol`, newest first."""
+        rows = self._db.fetchall(
+            "SELECT source, what, symbol, started_at, ok, failure, reason, rows, start_day, end_day FROM fetch_log"
+            " WHERE symbol = ? ORDER BY started_at DESC LIMIT ?",
+            [symbol, _ATTEMPTS_READ],
+        )
+        return tuple(FetchAttempt(*row) for row in rows)
+
+    def _context(self, instrument: Instrument) -> GateContext:
+        window = trading_window(self._market, instrument, self._clock)
+        try:
+            calendar = self._market.calendars.calendar(instrument.market)
+        except (CalendarUnknown, InvalidInput):
+            calendar = None
+        return GateContext(
+            instrument.symbol,
+            instrument,
+            self.cache,
+            window,
+            calendar,
+            self.attempts(instrument.symbol),
+            SystemClock().now(),
+            gate_table(),
+        )
+
+    def _gap_kinds(self, results: Sequence[GateResult], window: TradingWindow) -> list[DataKind]:
+        kinds: list[DataKind] = []
+        for result in results:
+            if result.status != "gap":
+                continue
+            kind = GATE_KINDS[result.name]
+            if kind == "quote" and not window.live_allowed:
+                if window.in_session or window.last_session is None:
+                    continue
+                kind = "bars"  # outside the window the last close comes from the daily bars
+            kinds.append(kind)
+        return list(dict.fromkeys(kinds))
+
+    def gates(self, symbol: str, *, fetch: bool = True, progress: ProgressHandler | None = None) -> list[GateResult]:
+        """Evaluate the data gates of `symbol`; with `fetch`, fetch (in parallel) what the gaps need and
+        evaluate again."""
+        instrument = self.instrument(symbol)
+        context = self._context(instrument)
+        results = evaluate(context)
+        if fetch:
+            kinds = self._gap_kinds(results, context.window)
+            if kinds:
+                self.fetch(instrument.symbol, kinds, progress)
+                results = evaluate(self._context(instrument))
+        return results
+
+    def _points(self, symbol: str, window: TradingWindow) -> tuple[list[PricePoint], list[FetchOutcome]]:
+        what: DataKind = "quote" if window.live_allowed else "bars"
+        providers = self._route(what)[:2]
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            found = list(pool.map(lambda p: self._attempt(p, what, symbol), providers))
+        outcomes = [outcome for outcome, _ in found]
+        if what == "quote":
+            return [
+                PricePoint.of_quote(q) for _, records in found for q in records[:1] if isinstance(q, Quote)
+            ], outcomes
+        latest = [max(records, key=lambda b: b.day) for _, records in found if records]
+        common = min((b.day for b in latest), default=None)
+        points = [
+            PricePoint.of_bar(b) for _, records in found for b in records if isinstance(b, Bar) and b.day == common
+        ]
+        return points, outcomes
+
+    def crosscheck(self, symbol: str) -> CrossCheck:
+        """Compare the last price and previous close from two services (live quotes inside the trading
+        window, else the latest common daily bar) and record disagreements beyond the tolerances."""
+        symbol = self.instrument(symbol).symbol
+        points, outcomes = self._points(symbol, self.window(symbol))
+        found: list[Disagreement] = []
+        if len(points) >= 2:
+            found = compare(symbol, points[0], points[1], Tolerances.from_table())
+            record(self._db, found, self.cache.cutoff(symbol).today)
+        return CrossCheck(symbol, tuple(points), tuple(found), tuple(outcomes))
+
+
+def _ms(started: float) -> int:
+    return int((time.perf_counter() - started) * 1000)
