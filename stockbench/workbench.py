@@ -16,6 +16,8 @@ from stockbench.events import EventBus, WorkspaceClosed, WorkspaceOpened
 from stockbench.store.workspace import Workspace, WorkspaceInfo, WorkspaceKind
 
 if TYPE_CHECKING:
+    from stockbench.research.service import Research
+    from stockbench.analytics.service import Analytics
     from stockbench.data.service import DataService
     from stockbench.ledger.book import Ledger
     from stockbench.market.service import MarketRules
@@ -84,6 +86,21 @@ class Workbench:
         from stockbench.ledger.book import Ledger
 
         return Ledger(self.workspace.db, self.clock, self.market, self.events)
+
+    @functools.cached_property
+    def analytics(self) -> Analytics:
+        """Indicators, valuation, peers, zones, order sizing, position states and the opportunity scan."""
+        from stockbench.analytics.service import Analytics
+
+        return Analytics(self.workspace.db, self.clock, self.market, self.data, self.ledger)
+
+    def _llm_factory(self) -> object:
+        """A factory of model ports for configured LLMs (None when the provider layer is absent)."""
+        try:
+            from stockbench.research.llm_port import port_factory
+        except ImportError:
+            return None
+        return port_factory(self.workspace.settings)
 
     def info(self) -> WorkspaceInfo:
         return self.workspace.info()

@@ -26,7 +26,7 @@ from stockbench.market.tables import RuleTables, load_tables
 from stockbench.store.database import Database
 from stockbench.store.workspace import Workspace
 
-GENERATOR_VERSION = "2"  # bump whenever the generator's output changes for the same seed
+GENERATOR_VERSION = "3"  # bump whenever the generator's output changes for the same seed
 DEMO_FOLDER = "Stock Workbench Demo"
 
 __all__ = [

@@ -84,6 +84,23 @@ WHERE q.source = 'demo' AND v.source = 'demo' AND v.symbol = q.symbol
 """
 
 
+SECTOR_SETTING = "research.sector_map"
+
+
+def sector_map(market: DemoMarket) -> dict[str, object]:
+    """Each demo stock's sector index (the composite where its sector has none) and the market index, so the
+    research scene has rule defaults to start from."""
+    seed = market.seed
+    by_sector = {i.sector: i.symbol for i in seed.indices}
+    composite = by_sector.get("all")
+    return {
+        "market_index": {"CN": composite},
+        "symbols": {s.symbol: by_sector.get(s.sector, composite) for s in seed.stocks if s.instrument.is_a_share},
+        "peers": {s.symbol: sorted(o.symbol for o in seed.stocks if o.sector == s.sector and o.symbol != s.symbol)
+                  for s in seed.stocks},
+    }
+
+
 def clear(db: Database) -> None:
     """Remove every demo row (data, names, instruments); other sources' rows stay."""
     with db.transaction() as cur:
@@ -127,4 +144,5 @@ def write_market(db: Database, market: DemoMarket, build: dict[str, object]) -> 
         cur.execute(_QUOTE_VALUATION)
         settings = Settings(db)
         settings.set(PIN_SETTING, market.seed.last_session.isoformat())
+        settings.set(SECTOR_SETTING, sector_map(market))
         settings.set(BUILD_SETTING, build)

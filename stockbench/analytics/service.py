@@ -1,0 +1,293 @@
+"""The analytics the workbench offers as `bench.analytics`: indicators, valuation, peers, zones, sizing, position
+states and the scan, reading bars point-in-time from the cache and positions from the ledger.
+
+Zones are computed on bars forward-adjusted at the as-of session itself (so the levels are already on the price
+scale of that session: a dividend or bonus issue before it moves older bars, never the tradable levels), and are
+meant for the session after it, whose limits come from the as-of close.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Literal
+
+import polars as pl
+
+from stockbench.analytics.frames import BAR_SCHEMA
+from stockbench.analytics.indicators import add_indicators, latest_indicators
+from stockbench.analytics.position_states import PositionFacts, PositionState, Transition, check_move
+from stockbench.analytics.rule_tables import load_rule_tables
+from stockbench.analytics.scan import ScanResult, load_zone_tables, run_scan
+from stockbench.analytics.sizing import AccountView, SizeResult, TradeDate, plan_with_defaults, size_order
+from stockbench.analytics.valuation import Percentile, band_levels, bands, percentiles, screen_percentile
+from stockbench.analytics.zones import TradeDay, ZoneParams, Zones, zones_for
+from stockbench.clock import AS_OF_LOCAL_TIME, MARKET_TZ, Clock, Market, now_in
+from stockbench.data.adjust import adjusted, ex_factors
+from stockbench.errors import CalendarUnknown, InvalidInput, NotFound, UserError
+from stockbench.market.instruments import Instrument
+from stockbench.market.limits import PriceLimits, price_limits
+from stockbench.market.registry import limit_status
+from stockbench.market.service import MarketRules
+from stockbench.market.ticks import round_to_tick
+from stockbench.store.database import Database
+
+if TYPE_CHECKING:
+    from stockbench.data.service import DataService
+    from stockbench.ledger.book import Ledger
+
+Universe = Literal["all", "watchlist"]
+_NEW_LISTING = ("N", "C")  # name prefixes of a listing's first sessions (N: first day; C: registration days 2-5)
+
+
+@dataclass(frozen=True)
+class History:
+    """One symbol's bars up to the as-of date: unadjusted (Decimal) and forward-adjusted at the last bar (float)."""
+
+    instrument: Instrument
+    raw: pl.DataFrame
+    adjusted: pl.DataFrame
+
+    @property
+    def last(self) -> dict[str, Any]:
+        """The last unadjusted bar (day, open ... prev_close as Decimals)."""
+        return self.raw.row(-1, named=True)
+
+
+class Analytics:
+    """Indicators, valuation, peers, zones, sizing, position states and the scan for one workspace."""
+
+    def __init__(self, db: Database, clock: Clock, market: MarketRules, data: DataService, ledger: Ledger) -> None:
+        self._db, self._clock, self._market, self._data, self._ledger = db, clock, market, data, ledger
+        self.rules = load_rule_tables()
+
+    # ---- reading ------------------------------------------------------------------------------------------------
+    def today(self, market: Market = "CN") -> date:
+        """The clock's date in `market` (the default as-of date)."""
+        return self._clock.now().astimezone(MARKET_TZ[market]).date()
+
+    def history(self, symbol: str, as_of: date | None = None) -> History:
+        """`symbol`'s bars on or before `as_of` as the clock sees them, unadjusted and forward-adjusted."""
+        instrument = self._market.registry.instrument(symbol)
+        as_of = as_of or self.today(instrument.market)
+        raw = self._data.cache.bars(instrument.symbol, end=as_of)
+        if raw.is_empty():
+            raise NotFound(
+                f"no daily bars of {instrument.symbol} are stored on or before {as_of}",
+                f"import them (stockbench data import FILE) or fetch them (stockbench data fetch {instrument.symbol})",
+            )
+        casts = [pl.col(c).cast(t) for c, t in BAR_SCHEMA.items() if c != "symbol"]
+        frame = adjusted(raw, "forward").select(pl.lit(instrument.symbol).alias("symbol"), *casts)
+        return History(instrument, raw, frame)
+
+    def indicators_on(self, symbol: str, as_of: date | None = None) -> dict[str, float | None]:
+        """`{name: value}` of the indicators on the symbol's last session on or before `as_of`."""
+        found = self.history(symbol, as_of)
+        return latest_indicators(add_indicators(found.adjusted))
+
+    def valuation(self, symbol: str, as_of: date | None = None) -> dict[str, Percentile]:
+        """Percentiles of PE TTM, PB and PS TTM within their own history (gaps below 1,000 days)."""
+        instrument = self._market.registry.instrument(symbol)
+        as_of = as_of or self.today(instrument.market)
+        return percentiles(self._data.cache.valuation(instrument.symbol, end=as_of), as_of)
+
+    def peers(self, symbols: Sequence[str], as_of: date | None = None, benchmark: str | None = None) -> pl.DataFrame:
+        """The peer comparison table of `symbols` (see stockbench.analytics.peers.peer_table)."""
+        from stockbench.analytics.peers import peer_table
+
+        as_of = as_of or self.today()
+        found = [self.history(s, as_of) for s in symbols]
+        frames = [h.adjusted for h in found]
+        cache = self._data.cache
+        valuation = _stack([(h.instrument.symbol, cache.valuation(h.instrument.symbol, end=as_of)) for h in found])
+        financials = _stack([(h.instrument.symbol, cache.financials(h.instrument.symbol)) for h in found])
+        bench = self.history(benchmark, as_of).adjusted if benchmark else None
+        return peer_table(pl.concat(frames), as_of, valuation=valuation, financials=financials, benchmark=bench)
+
+    # ---- zones ----------------------------------------------------------------------------------------------------
+    def zones(self, symbol: str, as_of: date | None = None, price: Decimal | None = None) -> Zones:
+        """Buy zone, sell zone and stop of `symbol` as of its last session on or before `as_of`, placing `price`
+        (default: that session's close) against them."""
+        found = self.history(symbol, as_of)
+        last = found.last
+        as_of = as_of or self.today(found.instrument.market)
+        params = ZoneParams.from_table(self.rules.zones)
+        close, adjusted_close = Decimal(str(last["close"])), found.adjusted.get_column("close")[-1]
+        scale = (close / Decimal(repr(adjusted_close))).quantize(Decimal("1.000000"))
+        valuation = self._data.cache.valuation(found.instrument.symbol, end=as_of)
+        levels = band_levels(bands(valuation, found.instrument, as_of, params.valuation_percentiles),
+                             found.instrument.symbol, scale)  # fmt: skip
+        return zones_for(
+            add_indicators(found.adjusted),
+            found.instrument,
+            price=price if price is not None else round_to_tick(found.instrument, close, last["day"], "nearest"),
+            trade=self._trade_day(found, as_of),
+            scale=scale,
+            flags=self._flags(found, as_of, params),
+            bands=levels,
+            params=params,
+            tables=self._market.tables,
+        )
+
+    def _limits(self, found: History, day: date, ref: Decimal) -> PriceLimits:
+        symbol = found.instrument.symbol
+        status = limit_status(self._market.registry.name_on(symbol, day))
+        return price_limits(found.instrument, ref, day, st=status == "st", unreformed=status == "unreformed",
+                            listing_session=self._listing_session(found, day), tables=self._market.tables)  # fmt: skip
+
+    def _listing_session(self, found: History, day: date) -> int | None:
+        """The session number of `day` since listing, when the listing day is known (instrument data, or the
+        first bar carrying the new-listing name prefix)."""
+        listed = found.instrument.list_date
+        first = found.raw.get_column("day")[0]
+        if listed is None:
+            name = self._market.registry.name_on(found.instrument.symbol, first) or ""
+            listed = first if name.startswith(_NEW_LISTING) else None
+        if listed is None:
+            return None
+        try:
+            return self._market.calendars.calendar(found.instrument.market).count_sessions(listed, day)
+        except CalendarUnknown:
+            return None
+
+    def _sessions(self, market: Market, as_of: date) -> tuple[date, date]:
+        """(the last completed session on or before `as_of`, the session the next orders go into); a session is
+        completed once the clock is past AS_OF_LOCAL_TIME on it (the cache's rule for day rows)."""
+        calendar = self._market.calendars.calendar(market)
+        now = now_in(self._clock, market)
+        open_today = as_of == now.date() and calendar.is_session(as_of) and now.time() < AS_OF_LOCAL_TIME
+        if open_today:
+            return calendar.previous_session(as_of), as_of
+        done = as_of if calendar.is_session(as_of) else calendar.previous_session(as_of)
+        return done, calendar.next_session(as_of)
+
+    def _trade_day(self, found: History, as_of: date) -> TradeDay:
+        ref = Decimal(str(found.last["close"]))
+        try:
+            day = self._sessions(found.instrument.market, as_of)[1]
+        except CalendarUnknown as error:
+            return TradeDay(None, ref, None, error.message)
+        return TradeDay(day, ref, self._limits(found, day, ref))
+
+    def _flags(self, found: History, as_of: date, params: ZoneParams) -> list[str]:
+        last, flags = found.last, []
+        day = last["day"]
+        try:
+            session = self._sessions(found.instrument.market, as_of)[0]
+            if day < session:
+                flags.append(f"no_bar: no bar on {session} (suspended, or not fetched); levels as of {day}")
+        except CalendarUnknown as error:
+            flags.append(f"calendar_unknown: {error.message}")
+        prev = last["prev_close"]
+        if isinstance(prev, Decimal) and prev > 0:
+            limits = self._limits(found, day, prev)
+            if limits.up is not None and last["close"] == limits.up:
+                flags.append(f"closed_limit_up: {day} closed at the limit-up price {limits.up}; buying at the next "
+                             "open may be impossible while the board stays sealed")  # fmt: skip
+            if limits.down is not None and last["close"] == limits.down:
+                flags.append(f"closed_limit_down: {day} closed at the limit-down price {limits.down}")
+        window = found.raw.tail(params.window)
+        for ex_day, factor in ex_factors(window):
+            flags.append(f"ex_rights: {ex_day} (factor {factor:.6f}); earlier bars adjusted onto the {day} scale")
+        return flags
+
+    # ---- sizing and states ------------------------------------------------------------------------------------------
+    def _account_view(self, account: str, instrument: Instrument) -> AccountView:
+        positions = self._ledger.positions(account)
+        cash = self._ledger.balance(account).get(instrument.currency, Decimal("0.00"))
+        held = next((p for p in positions if p.symbol == instrument.symbol), None)
+        equity = cash
+        for position in positions:
+            if position.currency == instrument.currency and position.qty:
+                equity += position.qty * self._last_close(position.symbol, position.avg_cost)
+        settings = self._ledger.fee_settings(account, instrument.market, self._clock.now())
+        return AccountView(account, instrument.currency, cash, equity, held.qty if held else 0,
+                           held.sellable if held else 0, held.avg_cost if held else None, settings)  # fmt: skip
+
+    def _last_close(self, symbol: str, fallback: Decimal | None) -> Decimal:
+        today = self.today(self._market.registry.instrument(symbol).market)
+        rows = self._data.cache.bars(symbol, start=today - timedelta(days=366), end=today)
+        if rows.is_empty():
+            return fallback or Decimal(0)
+        value = rows.get_column("close")[-1]
+        return Decimal(str(value))
+
+    def size(
+        self,
+        account: str,
+        symbol: str,
+        side: str,
+        entry: Decimal,
+        stop: Decimal,
+        *,
+        risk_pct: Decimal | None = None,
+        max_weight: Decimal | None = None,
+    ) -> SizeResult:
+        """Size an order for `account` (see stockbench.analytics.sizing): a Sizing, or the problems refusing it."""
+        instrument = self._market.registry.instrument(symbol)
+        plan = plan_with_defaults(side, entry, stop, risk_pct=risk_pct, max_weight=max_weight, table=self.rules.sizing)
+        book = self._account_view(self._ledger.account(account).name, instrument)
+        day = self._sessions(instrument.market, self.today(instrument.market))[1]
+        limits = None
+        try:
+            found = self.history(instrument.symbol)
+            limits = self._limits(found, day, Decimal(str(found.last["close"])))
+        except NotFound:
+            pass
+        return size_order(instrument, plan, book, TradeDate(day, limits), self._market.tables)
+
+    def position_facts(self, account: str, symbol: str, as_of: date | None = None) -> PositionFacts:
+        """The ledger's quantity and sellable quantity of `symbol`, and where its price sits against the zones."""
+        instrument = self._market.registry.instrument(symbol)
+        held = next((p for p in self._ledger.positions(account) if p.symbol == instrument.symbol), None)
+        try:
+            zone = self.zones(instrument.symbol, as_of).position
+        except UserError:
+            zone = None
+        return PositionFacts(held.qty if held else 0, held.sellable if held else 0, zone)
+
+    def check_move(self, account: str, symbol: str, current: PositionState, target: PositionState) -> Transition:
+        """Whether the position of `symbol` in `account` may move from `current` to `target` now."""
+        return check_move(current, target, self.position_facts(account, symbol))
+
+    # ---- scan -------------------------------------------------------------------------------------------------------
+    def universe(self, which: Universe | Sequence[str]) -> list[str]:
+        """The symbols to scan: every stock and fund of the workspace, the watchlist, or the given symbols."""
+        if not isinstance(which, str):
+            return [self._market.registry.instrument(s).symbol for s in which]
+        if which == "watchlist":
+            if not self._db.scalar("SELECT count(*) FROM information_schema.tables WHERE table_name = 'watchlist'"):
+                raise InvalidInput("this workspace has no watchlist yet", "scan given symbols: --symbol A --symbol B")
+            rows = self._db.fetchall("SELECT DISTINCT symbol FROM watchlist ORDER BY symbol")
+        elif which == "all":
+            rows = self._db.fetchall("SELECT symbol FROM instruments WHERE security_type <> 'index' ORDER BY symbol")
+        else:
+            raise InvalidInput(f"unknown universe '{which}'", "use all or watchlist, or give symbols")
+        return [str(r[0]) for r in rows]
+
+    def scan(self, universe: Universe | Sequence[str] = "all", as_of: date | None = None, top: int = 20) -> ScanResult:
+        """Screen the universe on `as_of` and rank a shortlist with reasons (no prices, no quantities)."""
+        from stockbench.analytics.frames import bars_from_cache
+
+        as_of = as_of or self.today()
+        symbols = self.universe(universe)
+        start = as_of - timedelta(days=load_zone_tables()["scan"].integer("calendar_days"))
+        frame = bars_from_cache(self._data.cache, symbols, start, as_of)
+        cache = self._data.cache
+        history = _stack([(s, cache.valuation(s, end=as_of)) for s in symbols])
+        valuation = screen_percentile(history, as_of) if history is not None else None
+        sessions = None  # a universe beyond the mainland is judged on the days its own bars show
+        if all(self._market.registry.instrument(s).market == "CN" for s in symbols):
+            try:
+                sessions = self._market.calendars.calendar("CN").sessions(start, self._sessions("CN", as_of)[0])
+            except CalendarUnknown:
+                sessions = None
+        return run_scan(frame, as_of, top, valuation=valuation, sessions=sessions, book=self.rules)
+
+
+def _stack(parts: Sequence[tuple[str, pl.DataFrame]]) -> pl.DataFrame | None:
+    """Per-symbol frames stacked with a `symbol` column (None when all are empty)."""
+    found = [frame.with_columns(symbol=pl.lit(symbol)) for symbol, frame in parts if not frame.is_empty()]
+    return pl.concat(found, how="diagonal_relaxed") if found else None

@@ -1,0 +1,573 @@
+"""Buy zone, sell zone and stop for one or many symbols on a date: ONE algorithm, vectorised across symbols, every
+bound resting on named anchors (table `zones` of resources/rule_tables.toml) so reports can cite them.
+
+The algorithm, on forward-adjusted bars up to the as-of session (ATR = atr14 that day):
+
+1. Candidate levels, each an anchor with the session it comes from: the moving averages of `buy_anchor_mas`
+   (either side of the close); swing lows and highs of the last `swing_lookback` sessions (a bar whose low/high
+   is the extreme of `swing_window` sessions either side) and that window's lowest low and highest high, so a
+   support and a resistance always exist; the 52-week high; volume-profile nodes (the last
+   `volume_profile_lookback` sessions in `volume_profile_bins` equal price bins, each bar's volume in the bin
+   of its typical price (H+L+C)/3: the node is the busiest bin's middle, either side of the close); and,
+   with at least 1,000 days of valuation history, the valuation bands at `valuation_band_percentiles`
+   (lowest: support, highest: resistance, the others either side).
+2. Basis: the nearest support at or below the close, and the nearest resistance at or above it.
+3. Buy zone = [support - buy_atr_below x ATR, support + buy_atr_above x ATR]; sell zone = resistance +/-
+   sell_atr_band x ATR. Should they overlap, both stop at the midpoint of the two bases. Stop = buy zone's low -
+   stop_atr_below x ATR. Every candidate inside a zone is listed as a confluence anchor beside its basis.
+4. Tradable prices: levels are scaled to the unadjusted price scale of the as-of session (x raw close /
+   adjusted close, so a dividend or bonus issue inside the lookback moves old levels onto today's scale), then
+   rounded to valid ticks: buy bounds and the stop down, sell bounds up. Each zone also carries the part of it
+   that lies inside the next session's price limits (`tradable`; None when none of it can trade that day).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any, Literal, get_args
+
+import polars as pl
+
+from stockbench.analytics.rule_tables import Table, load_rule_tables
+from stockbench.errors import DataUnavailable, Problem
+from stockbench.market.instruments import Instrument
+from stockbench.market.limits import PriceLimits
+from stockbench.market.tables import RuleTables
+from stockbench.market.ticks import round_to_tick, tick_size
+
+ZonePosition = Literal["stop_hit", "below_buy", "in_buy", "between", "in_sell", "above_sell"]
+POSITIONS: tuple[ZonePosition, ...] = get_args(ZonePosition)
+AnchorKind = Literal["ma", "swing_low", "swing_high", "high_52w", "volume_node", "valuation_band", "atr_band"]
+AnchorRole = Literal["basis", "confluence", "width"]
+LevelSide = Literal["support", "resistance", "either"]
+LEVEL_SCHEMA: dict[str, Any] = {
+    "symbol": pl.String,
+    "side": pl.String,
+    "kind": pl.String,
+    "name": pl.String,
+    "value": pl.Float64,
+    "day": pl.Date,
+    "note": pl.String,
+}
+_K = "_k"  # sessions back from the as-of row (0 = the as-of session)
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneParams:
+    """The `zones` rule table's parameters."""
+
+    cite: str
+    mas: tuple[str, ...]
+    buy_atr_below: float
+    buy_atr_above: float
+    stop_atr_below: float
+    sell_atr_band: float
+    swing_lookback: int
+    swing_window: int
+    profile_lookback: int
+    profile_bins: int
+    valuation_percentiles: tuple[float, ...]
+
+    @classmethod
+    def from_table(cls, table: Table | None = None) -> ZoneParams:
+        t = table or load_rule_tables().zones
+        return cls(
+            t.cite(),
+            tuple(t["buy_anchor_mas"]),
+            t.number("buy_atr_below"),
+            t.number("buy_atr_above"),
+            t.number("stop_atr_below"),
+            t.number("sell_atr_band"),
+            t.integer("swing_lookback"),
+            t.integer("swing_window"),
+            t.integer("volume_profile_lookback"),
+            t.integer("volume_profile_bins"),
+            tuple(float(p) for p in t["valuation_band_percentiles"]),
+        )
+
+    @property
+    def window(self) -> int:
+        """Sessions of bars the algorithm reads before the as-of session (included)."""
+        return max(self.swing_lookback + self.swing_window, self.profile_lookback)
+
+
+def with_sessions_back(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame` (sorted by symbol and day) with `_k`: sessions back from each symbol's last row (0 there)."""
+    reverse = frame.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).reverse().alias(_K))
+    return reverse.with_columns(pl.col(_K) - pl.col(_K).min().over("symbol"))
+
+
+def tail_rows(frame: pl.DataFrame, sessions: int) -> pl.DataFrame:
+    """The last `sessions` rows of every symbol of `frame` (sorted by symbol and day), with `_k` sessions back."""
+    return with_sessions_back(frame).filter(pl.col(_K) < sessions)
+
+
+def _levels(frame: pl.DataFrame | pl.LazyFrame, **columns: pl.Expr) -> pl.LazyFrame:
+    return frame.lazy().select(pl.col("symbol"), **columns).select(list(LEVEL_SCHEMA)).cast(LEVEL_SCHEMA)  # type: ignore[arg-type]
+
+
+def _ma_levels(last: pl.DataFrame, params: ZoneParams) -> list[pl.LazyFrame]:
+    return [
+        _levels(
+            last,
+            side=pl.lit("either"),
+            kind=pl.lit("ma"),
+            name=pl.lit(ma),
+            value=pl.col(ma),
+            day=pl.col("day"),
+            note=pl.lit(f"{ma} on the as-of session"),
+        )
+        for ma in params.mas
+        if ma in last.columns
+    ]
+
+
+def _swing_levels(window: pl.DataFrame, params: ZoneParams) -> list[pl.LazyFrame]:
+    span, look = 2 * params.swing_window + 1, params.swing_lookback
+    rows = window.lazy().filter(pl.col(_K) < look + params.swing_window)
+    # One kernel over the column; a window is kept only when both its ends (hence all of it) are one symbol's.
+    whole = pl.col("symbol").shift(params.swing_window) == pl.col("symbol").shift(-params.swing_window)
+    low_min = pl.when(whole).then(pl.col("low").rolling_min(span, center=True))
+    high_max = pl.when(whole).then(pl.col("high").rolling_max(span, center=True))
+    pivots = rows.with_columns(_lo=low_min, _hi=high_max).filter(pl.col(_K) < look)
+    note = f"extreme of {params.swing_window} sessions either side"
+    recent = rows.filter(pl.col(_K) < look)
+    low_day = pl.col("day").filter(pl.col("low") == pl.col("low").min()).max()
+    high_day = pl.col("day").filter(pl.col("high") == pl.col("high").max()).max()
+    ranges = recent.group_by("symbol").agg(
+        _low=pl.col("low").min(), _low_day=low_day, _high=pl.col("high").max(), _high_day=high_day
+    )
+    return [
+        _levels(
+            pivots.filter(pl.col("low") == pl.col("_lo")),
+            side=pl.lit("support"),
+            kind=pl.lit("swing_low"),
+            name=pl.lit("pivot_low"),
+            value=pl.col("low"),
+            day=pl.col("day"),
+            note=pl.lit(note),
+        ),
+        _levels(
+            pivots.filter(pl.col("high") == pl.col("_hi")),
+            side=pl.lit("resistance"),
+            kind=pl.lit("swing_high"),
+            name=pl.lit("pivot_high"),
+            value=pl.col("high"),
+            day=pl.col("day"),
+            note=pl.lit(note),
+        ),
+        _levels(
+            ranges,
+            side=pl.lit("support"),
+            kind=pl.lit("swing_low"),
+            name=pl.lit(f"low_{look}"),
+            value=pl.col("_low"),
+            day=pl.col("_low_day"),
+            note=pl.lit(f"lowest low of the last {look} sessions"),
+        ),
+        _levels(
+            ranges,
+            side=pl.lit("resistance"),
+            kind=pl.lit("swing_high"),
+            name=pl.lit(f"high_{look}"),
+            value=pl.col("_high"),
+            day=pl.col("_high_day"),
+            note=pl.lit(f"highest high of the last {look} sessions"),
+        ),
+    ]
+
+
+def _profile_levels(window: pl.DataFrame, params: ZoneParams) -> list[pl.LazyFrame]:
+    bins, look = params.profile_bins, params.profile_lookback
+    rows = window.lazy().filter(pl.col(_K) < look)
+    rows = rows.with_columns(_lo=pl.col("low").min().over("symbol"), _hi=pl.col("high").max().over("symbol"))
+    width = (pl.col("_hi") - pl.col("_lo")) / bins
+    typical = (pl.col("high") + pl.col("low") + pl.col("close")) / 3
+    index = pl.when(width > 0).then(((typical - pl.col("_lo")) / width).floor().clip(0, bins - 1)).otherwise(0)
+    node = (
+        rows.with_columns(_bin=index, _w=width)
+        .group_by("symbol", "_bin")
+        .agg(_vol=pl.col("volume").sum(), _lo=pl.col("_lo").first(), _w=pl.col("_w").first(), day=pl.col("day").max())
+        .with_columns(_share=pl.col("_vol") / pl.col("_vol").sum().over("symbol"))
+        .sort("symbol", "_vol", "_bin", descending=[False, True, False])
+        .unique("symbol", keep="first", maintain_order=True)
+    )
+    low, high = pl.col("_lo") + pl.col("_bin") * pl.col("_w"), pl.col("_lo") + (pl.col("_bin") + 1) * pl.col("_w")
+    note = pl.format(
+        "busiest of {} price bins over {} sessions ({}-{}), {}% of the volume",
+        pl.lit(bins),
+        pl.lit(look),
+        low.round(2),
+        high.round(2),
+        (pl.col("_share") * 100).round(1),
+    )
+    return [
+        _levels(
+            node,
+            side=pl.lit("either"),
+            kind=pl.lit("volume_node"),
+            name=pl.lit("volume_node"),
+            value=(low + high) / 2,
+            day=pl.col("day"),
+            note=note,
+        )
+    ]
+
+
+def _high_52w(last: pl.DataFrame) -> list[pl.LazyFrame]:
+    if "high_52w" not in last.columns:
+        return []
+    return [
+        _levels(
+            last,
+            side=pl.lit("resistance"),
+            kind=pl.lit("high_52w"),
+            name=pl.lit("high_52w"),
+            value=pl.col("high_52w"),
+            day=pl.col("day"),
+            note=pl.lit("highest high of 250 sessions"),
+        )
+    ]
+
+
+def candidate_levels(
+    window: pl.DataFrame, last: pl.DataFrame, params: ZoneParams, bands: pl.DataFrame | None = None
+) -> pl.DataFrame:
+    """Every candidate anchor level per symbol (columns of LEVEL_SCHEMA), on the frame's (adjusted) price scale.
+
+    `window` holds the last `params.window` rows per symbol (see `tail_rows`); `last` one row per symbol with
+    day, close and the indicator columns; `bands` optional valuation bands with LEVEL_SCHEMA's columns.
+    """
+    parts = [*_ma_levels(last, params), *_swing_levels(window, params), *_profile_levels(window, params)]
+    parts += _high_52w(last)
+    if bands is not None and not bands.is_empty():
+        parts.append(bands.lazy().select(list(LEVEL_SCHEMA)).cast(LEVEL_SCHEMA))  # type: ignore[arg-type]
+    found = pl.concat(parts).filter(pl.col("value").is_finite() & (pl.col("value") > 0))
+    return (
+        found.unique(["symbol", "kind", "name", "value"], keep="last").sort("symbol", "value", "kind", "name").collect()
+    )
+
+
+def _basis(levels: pl.LazyFrame, support: bool) -> pl.LazyFrame:
+    sides = ["support", "either"] if support else ["resistance", "either"]
+    near = pl.col("value") <= pl.col("close") if support else pl.col("value") >= pl.col("close")
+    prefix = "buy" if support else "sell"
+    chosen = (
+        levels.filter(pl.col("side").is_in(sides) & near)
+        .sort("symbol", "value", "kind", "name", descending=[False, support, False, False])
+        .unique("symbol", keep="first", maintain_order=True)
+    )
+    return chosen.select("symbol", **{f"{prefix}_basis": pl.col("value"), f"{prefix}_basis_name": pl.col("name")})
+
+
+def zone_levels(last: pl.DataFrame, levels: pl.DataFrame, params: ZoneParams) -> pl.DataFrame:
+    """Per symbol with an ATR: the raw (adjusted, unrounded) zone bounds and stop, and the names of their bases.
+
+    Columns: symbol, day, close, atr, buy_low, buy_high, sell_low, sell_high, stop, meet (the zones were cut at the
+    midpoint of their bases), buy_basis, buy_basis_name, sell_basis, sell_basis_name.
+    """
+    base = last.lazy().select("symbol", "day", "close", atr=pl.col("atr14")).filter(pl.col("atr") > 0)
+    lv = levels.lazy().join(base.select("symbol", "close"), on="symbol")
+    out = base.join(_basis(lv, True), on="symbol").join(_basis(lv, False), on="symbol")
+    atr, mid = pl.col("atr"), (pl.col("buy_basis") + pl.col("sell_basis")) / 2
+    out = out.with_columns(
+        buy_low=pl.col("buy_basis") - params.buy_atr_below * atr,
+        buy_high=pl.col("buy_basis") + params.buy_atr_above * atr,
+        sell_low=pl.col("sell_basis") - params.sell_atr_band * atr,
+        sell_high=pl.col("sell_basis") + params.sell_atr_band * atr,
+    )
+    overlap = pl.col("buy_high") > pl.col("sell_low")
+    out = out.with_columns(
+        buy_high=pl.when(overlap).then(pl.min_horizontal("buy_high", mid)).otherwise("buy_high"),
+        sell_low=pl.when(overlap).then(pl.max_horizontal("sell_low", mid)).otherwise("sell_low"),
+        meet=overlap,
+    ).with_columns(stop=pl.col("buy_low") - params.stop_atr_below * atr)
+    columns = ["symbol", "day", "close", "atr", "buy_low", "buy_high", "sell_low", "sell_high", "stop", "meet"]
+    return out.select(*columns, "buy_basis", "buy_basis_name", "sell_basis", "sell_basis_name").collect()
+
+
+def position_expr(price: pl.Expr) -> pl.Expr:
+    """Where `price` sits against the columns stop, buy_low, buy_high, sell_low, sell_high (see ZonePosition)."""
+    return (
+        pl.when(price <= pl.col("stop"))
+        .then(pl.lit("stop_hit"))
+        .when(price < pl.col("buy_low"))
+        .then(pl.lit("below_buy"))
+        .when(price <= pl.col("buy_high"))
+        .then(pl.lit("in_buy"))
+        .when(price < pl.col("sell_low"))
+        .then(pl.lit("between"))
+        .when(price <= pl.col("sell_high"))
+        .then(pl.lit("in_sell"))
+        .otherwise(pl.lit("above_sell"))
+    )
+
+
+def compute_levels(
+    frame: pl.DataFrame, params: ZoneParams | None = None, bands: pl.DataFrame | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(zone_levels, candidate_levels) of every symbol on its last row of `frame` (indicator columns present)."""
+    params = params or ZoneParams.from_table()
+    window = tail_rows(frame, params.window)
+    last = window.filter(pl.col(_K) == 0)
+    levels = candidate_levels(window, last, params, bands)
+    return zone_levels(last, levels, params), levels
+
+
+# ---- one symbol, tradable: Decimals on valid ticks, anchors, limits --------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A computed level a zone rests on, on the current (unadjusted) price scale."""
+
+    kind: AnchorKind
+    name: str
+    value: Decimal
+    day: date
+    role: AnchorRole
+    note: str = ""
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "value": self.value,
+            "day": self.day,
+            "role": self.role,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A price range on valid ticks and the anchors that define it; `tradable` is its part inside the next
+    session's limits (the whole zone where there are none; None when no part of it can trade that day)."""
+
+    low: Decimal
+    high: Decimal
+    anchors: tuple[Anchor, ...]
+    tradable: tuple[Decimal, Decimal] | None
+
+    def as_dict(self) -> dict[str, object]:
+        tradable = {"low": self.tradable[0], "high": self.tradable[1]} if self.tradable else None
+        return {
+            "low": self.low,
+            "high": self.high,
+            "anchors": [a.as_dict() for a in self.anchors],
+            "tradable": tradable,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TradeDay:
+    """The session the levels are for (the next one after the as-of session) and its price limits."""
+
+    day: date | None
+    reference: Decimal | None
+    limits: PriceLimits | None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Zones:
+    """Buy zone, sell zone and stop of one symbol as of its last session, and where a price sits."""
+
+    symbol: str
+    as_of: date
+    price: Decimal
+    buy: Zone
+    sell: Zone
+    stop: Decimal
+    stop_anchors: tuple[Anchor, ...]
+    atr: Decimal
+    scale: Decimal
+    trade_day: TradeDay
+    flags: tuple[str, ...] = ()
+    table: str = ""
+    position: ZonePosition = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "position", self.position_of(self.price))
+
+    def position_of(self, price: Decimal) -> ZonePosition:
+        """Where `price` sits: stop_hit, below_buy, in_buy, between, in_sell or above_sell."""
+        if price <= self.stop:
+            return "stop_hit"
+        if price < self.buy.low:
+            return "below_buy"
+        if price <= self.buy.high:
+            return "in_buy"
+        if price < self.sell.low:
+            return "between"
+        return "in_sell" if price <= self.sell.high else "above_sell"
+
+    def as_dict(self) -> dict[str, object]:
+        limits = self.trade_day.limits
+        return {
+            "symbol": self.symbol,
+            "as_of": self.as_of,
+            "price": self.price,
+            "buy": self.buy.as_dict(),
+            "sell": self.sell.as_dict(),
+            "stop": self.stop,
+            "stop_anchors": [a.as_dict() for a in self.stop_anchors],
+            "position": self.position,
+            "atr14": self.atr,
+            "scale": self.scale,
+            "trade_day": {
+                "day": self.trade_day.day,
+                "limit_up": limits.up if limits else None,
+                "limit_down": limits.down if limits else None,
+                "note": self.trade_day.note or (limits.reason if limits else ""),
+            },
+            "flags": list(self.flags),
+            "table": self.table,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Rounder:
+    instrument: Instrument
+    day: date
+    scale: Decimal
+    tables: RuleTables | None
+
+    def level(self, value: float) -> Decimal:
+        """A float level of the adjusted frame on the current price scale (4 places, not a tick)."""
+        return (Decimal(repr(value)) * self.scale).quantize(Decimal("0.0001"))
+
+    def tick(self, value: float, mode: Literal["up", "down"]) -> Decimal:
+        scaled = max(self.level(value), Decimal("0.0001"))
+        return round_to_tick(self.instrument, scaled, self.day, mode, self.tables)
+
+
+def _anchor(row: dict[str, Any], rounder: _Rounder, role: AnchorRole) -> Anchor:
+    return Anchor(row["kind"], row["name"], rounder.level(row["value"]), row["day"], role, row["note"])
+
+
+def _zone_anchors(levels: list[dict[str, Any]], row: dict[str, Any], side: str, rounder: _Rounder) -> list[Anchor]:
+    low, high = row[f"{side}_low"], row[f"{side}_high"]
+    key = (row[f"{side}_basis_name"], row[f"{side}_basis"])
+    basis = [r for r in levels if (r["name"], r["value"]) == key][:1]
+    inside = [r for r in levels if low <= r["value"] <= high and r not in basis]
+    return [_anchor(r, rounder, "basis") for r in basis] + [_anchor(r, rounder, "confluence") for r in inside]
+
+
+def _tradable(low: Decimal, high: Decimal, limits: PriceLimits | None) -> tuple[Decimal, Decimal] | None:
+    if limits is None or limits.up is None or limits.down is None:
+        return (low, high)
+    lo, hi = max(low, limits.down), min(high, limits.up)
+    return (lo, hi) if lo <= hi else None
+
+
+def _width(row: dict[str, Any], rounder: _Rounder, note: str) -> Anchor:
+    return Anchor("atr_band", "atr14", rounder.level(row["atr"]), row["day"], "width", note)
+
+
+def _zone(
+    row: dict[str, Any],
+    side: Literal["buy", "sell"],
+    levels: list[dict[str, Any]],
+    rounder: _Rounder,
+    *,
+    trade: TradeDay,
+    params: ZoneParams,
+) -> Zone:
+    mode: Literal["up", "down"] = "down" if side == "buy" else "up"
+    low, high = rounder.tick(row[f"{side}_low"], mode), rounder.tick(row[f"{side}_high"], mode)
+    anchors = _zone_anchors(levels, row, side, rounder)
+    if side == "buy":
+        note = f"basis - {params.buy_atr_below:g} x ATR14 to basis + {params.buy_atr_above:g} x ATR14"
+    else:
+        note = f"basis +/- {params.sell_atr_band:g} x ATR14"
+    if row["meet"]:
+        note += "; the buy and sell zones meet at the midpoint of their bases"
+    anchors.append(_width(row, rounder, note))
+    return Zone(low, high, tuple(anchors), _tradable(low, high, trade.limits))
+
+
+def _stop(row: dict[str, Any], buy: Zone, rounder: _Rounder, params: ZoneParams) -> tuple[Decimal, tuple[Anchor, ...]]:
+    stop = rounder.tick(row["stop"], "down")
+    step = tick_size(rounder.instrument, buy.low, rounder.day, rounder.tables)
+    if buy.low <= step:
+        raise DataUnavailable(
+            f"the buy zone of {rounder.instrument.symbol} reaches the lowest price ({buy.low}): no stop fits under it"
+        )
+    if stop >= buy.low:  # an ATR smaller than a tick: keep the stop a tick under the zone
+        stop = buy.low - step
+    width = _width(row, rounder, f"stop = buy zone low - {params.stop_atr_below:g} x ATR14")
+    basis = tuple(a for a in buy.anchors if a.role == "basis")
+    return stop, (*basis, width)
+
+
+def zones_for(
+    frame: pl.DataFrame,
+    instrument: Instrument,
+    *,
+    price: Decimal,
+    trade: TradeDay,
+    scale: Decimal = Decimal(1),
+    flags: Sequence[str] = (),
+    bands: pl.DataFrame | None = None,
+    params: ZoneParams | None = None,
+    tables: RuleTables | None = None,
+) -> Zones:
+    """The zones of the one symbol of `frame` (adjusted bars with indicator columns, ending on the as-of session).
+
+    `price` is the unadjusted price to place (the last close, or a live quote); `scale` = raw close / adjusted
+    close of the last row; `bands` valuation bands (LEVEL_SCHEMA) on the frame's adjusted scale.
+    """
+    params = params or ZoneParams.from_table()
+    found, levels = compute_levels(frame, params, bands)
+    if found.is_empty():
+        atr = frame.get_column("atr14")[-1] if "atr14" in frame.columns and not frame.is_empty() else None
+        if atr is None:
+            raise DataUnavailable(
+                f"{instrument.symbol} has too few sessions for zones (ATR14 needs 15; there are {frame.height})",
+                "import or fetch more daily bars",
+            )
+        raise DataUnavailable(f"{instrument.symbol} has not moved in 14 sessions (ATR14 is 0): zones are undefined")
+    row = found.row(0, named=True)
+    rounder = _Rounder(instrument, trade.day or row["day"], scale, tables)
+    rows = levels.to_dicts()
+    buy = _zone(row, "buy", rows, rounder, trade=trade, params=params)
+    sell = _zone(row, "sell", rows, rounder, trade=trade, params=params)
+    stop, stop_anchors = _stop(row, buy, rounder, params)
+    return Zones(
+        instrument.symbol,
+        row["day"],
+        price,
+        buy,
+        sell,
+        stop,
+        stop_anchors,
+        rounder.level(row["atr"]),
+        scale,
+        trade,
+        tuple(flags),
+        params.cite,
+    )
+
+
+def zone_problems(side: Literal["buy", "sell"], low: Decimal, high: Decimal, zones: Zones) -> list[Problem]:
+    """Problems with a proposed zone: it must lie on the computed zone's side and contain one of its anchors."""
+    computed = zones.buy if side == "buy" else zones.sell
+    problems = []
+    if low > high:
+        problems.append(Problem("zone_inverted", f"the {side} zone {low}-{high} ends below its start", "swap them"))
+    levels = [a for a in computed.anchors if a.role != "width"]
+    if not any(low <= a.value <= high for a in levels):
+        names = ", ".join(f"{a.name} {a.value}" for a in levels)
+        problems.append(
+            Problem(
+                "zone_unanchored",
+                f"the {side} zone {low}-{high} contains none of its anchors",
+                f"rest it on one of: {names}",
+                f"{side}_zone",
+            )
+        )
+    return problems

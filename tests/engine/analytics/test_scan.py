@@ -1,0 +1,94 @@
+"""The opportunity scan on real bars (realdata): the as-of snapshot agrees with the indicators module, the zone
+position agrees with the one zone algorithm, data quality keeps stale and short series out of the ranking, and the
+shortlist is ranked deterministically with reasons and carries no prices or quantities."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from stockbench.analytics.frames import bars_from_community_csv
+from stockbench.analytics.indicators import add_indicators
+from stockbench.analytics.scan import as_of_window, load_zone_tables, run_scan, screen, snapshot
+from stockbench.analytics.zones import compute_levels, position_expr
+
+CODES = ("sh600519", "sz000001", "sh688981", "sz300750", "sh600078", "sh601318", "sz000002")
+DATES = (date(2019, 12, 31), date(2020, 9, 30), date(2021, 6, 30))
+
+pytestmark = pytest.mark.realdata
+
+
+@pytest.fixture(scope="module")
+def bars() -> pl.DataFrame:
+    from tests.engine.analytics.test_zones import shared_folder
+
+    folder = shared_folder()
+    frames = [bars_from_community_csv(folder / "ashare_full" / f"{c}.csv") for c in CODES]
+    return pl.concat(frames).filter(pl.col("day") >= date(2017, 1, 1))
+
+
+@pytest.mark.parametrize("as_of", DATES)
+def test_snapshot_agrees_with_the_indicators(bars: pl.DataFrame, as_of: date) -> None:
+    scan = load_zone_tables()["scan"]
+    snap = snapshot(as_of_window(bars, as_of, scan.integer("window_sessions"), scan.integer("calendar_days")), scan)
+    full = add_indicators(bars.filter(pl.col("day") <= as_of)).group_by("symbol").last()
+    joined = snap.join(full, on="symbol", suffix="_full")
+    assert joined.height == snap.height == full.height
+    for column in ("close", "ma5", "ma20", "ma60", "ma120", "ma250", "high_52w", "low_52w"):
+        a, b = joined.get_column(column), joined.get_column(f"{column}_full")
+        assert a.is_null().to_list() == b.is_null().to_list(), column
+        assert ((a - b).abs() <= 1e-9 * b.abs()).all(), column
+    ready = joined.filter(pl.col("bars") >= 200)  # ATR14 is seeded at the window's start: it converges
+    assert ((ready["atr14"] - ready["atr14_full"]).abs() <= 1e-6 * ready["atr14_full"]).all()
+
+
+@pytest.mark.parametrize("as_of", DATES)
+def test_zone_position_is_the_zone_algorithms(bars: pl.DataFrame, as_of: date) -> None:
+    table = screen(bars, as_of)
+    single, _ = compute_levels(add_indicators(bars.filter(pl.col("day") <= as_of)))
+    single = single.with_columns(single_zone=position_expr(pl.col("close"))).select("symbol", "single_zone")
+    joined = table.join(single, on="symbol", how="left")
+    assert joined.get_column("zone").to_list() == joined.get_column("single_zone").to_list()
+
+
+def test_quality_keeps_stale_and_short_series_out(bars: pl.DataFrame) -> None:
+    as_of = date(2020, 9, 30)
+    stale = bars.filter(~((pl.col("symbol") == "000002.SZ") & (pl.col("day") == as_of)))
+    table = screen(stale, as_of)
+    rows = {r["symbol"]: r for r in table.iter_rows(named=True)}
+    assert rows["000002.SZ"]["quality"] == "stale" and rows["000002.SZ"]["score"] is None
+    assert rows["688981.SH"]["quality"] == "short"  # listed 2020-07-16: 53 sessions
+    assert rows["600519.SH"]["quality"] == "ok" and rows["600519.SH"]["score"] is not None
+    suspended = screen(bars, date(2019, 6, 21))  # 600078.SH was suspended from 2019-06-10 to 2019-06-21
+    assert suspended.filter(pl.col("symbol") == "600078.SH")["quality"].to_list() == ["stale"]
+
+
+def test_shortlist_is_ranked_with_reasons_and_no_prices(bars: pl.DataFrame) -> None:
+    result = run_scan(bars, date(2021, 6, 30), top=3)
+    again = run_scan(bars, date(2021, 6, 30), top=3)
+    assert result.shortlist == again.shortlist and result.scanned == len(CODES)
+    scores = [p.score for p in result.shortlist]
+    assert scores == sorted(scores, reverse=True) and len(result.shortlist) <= 3
+    floor = load_zone_tables()["scan"].number("min_score")
+    assert all(p.score >= floor and p.reasons for p in result.shortlist)
+    ranked = result.screen.filter(pl.col("score") >= floor).sort(["score", "symbol"], descending=[True, False])
+    assert [p.symbol for p in result.shortlist] == ranked.get_column("symbol").head(3).to_list()
+    for pick in result.as_dict()["shortlist"]:  # type: ignore[attr-defined]
+        assert set(pick) == {"symbol", "score", "reasons"}
+    parts = result.screen.select(pl.sum_horizontal("p_trend", "p_rs", "p_surge", "p_valuation", "p_zone"))
+    assert result.screen.filter(pl.col("quality") == "ok")["score"].to_list() == [
+        s for s, q in zip(parts.to_series().to_list(), result.screen["quality"], strict=True) if q == "ok"
+    ]
+    assert result.tables == ("scan v1.0", "trend v1.0", "zones v1.0")
+
+
+def test_relative_strength_rank_and_valuation_points(bars: pl.DataFrame, tmp_path: Path) -> None:
+    valuation = pl.DataFrame({"symbol": ["600519.SH"], "valuation_pct": [0.1], "valuation_metric": ["PE TTM"]})
+    table = screen(bars, date(2021, 6, 30), valuation=valuation)
+    ok = table.filter(pl.col("quality") == "ok").sort("ret")
+    assert ok.get_column("rs_rank").to_list() == pytest.approx([(i + 1) / ok.height for i in range(ok.height)])
+    moutai = table.filter(pl.col("symbol") == "600519.SH").row(0, named=True)
+    assert moutai["p_valuation"] == load_zone_tables()["scan"].number("valuation_low_points")
