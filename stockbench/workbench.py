@@ -16,7 +16,6 @@ from stockbench.events import EventBus, WorkspaceClosed, WorkspaceOpened
 from stockbench.store.workspace import Workspace, WorkspaceInfo, WorkspaceKind
 
 if TYPE_CHECKING:
-    from stockbench.research.service import Research
     from stockbench.analytics.service import Analytics
     from stockbench.data.service import DataService
     from stockbench.ledger.book import Ledger
@@ -93,14 +92,6 @@ class Workbench:
         from stockbench.analytics.service import Analytics
 
         return Analytics(self.workspace.db, self.clock, self.market, self.data, self.ledger)
-
-    def _llm_factory(self) -> object:
-        """A factory of model ports for configured LLMs (None when the provider layer is absent)."""
-        try:
-            from stockbench.research.llm_port import port_factory
-        except ImportError:
-            return None
-        return port_factory(self.workspace.settings)
 
     def info(self) -> WorkspaceInfo:
         return self.workspace.info()
