@@ -96,8 +96,10 @@ def sector_map(market: DemoMarket) -> dict[str, object]:
     return {
         "market_index": {"CN": composite},
         "symbols": {s.symbol: by_sector.get(s.sector, composite) for s in seed.stocks if s.instrument.is_a_share},
-        "peers": {s.symbol: sorted(o.symbol for o in seed.stocks if o.sector == s.sector and o.symbol != s.symbol)
-                  for s in seed.stocks},
+        "peers": {
+            s.symbol: sorted(o.symbol for o in seed.stocks if o.sector == s.sector and o.symbol != s.symbol)
+            for s in seed.stocks
+        },
     }
 
 
