@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from stockbench.data.service import DataService
     from stockbench.ledger.book import Ledger
     from stockbench.market.service import MarketRules
+    from stockbench.research.service import Research
 
 
 class Workbench:
@@ -92,6 +93,23 @@ class Workbench:
         from stockbench.analytics.service import Analytics
 
         return Analytics(self.workspace.db, self.clock, self.market, self.data, self.ledger)
+
+    @functools.cached_property
+    def research(self) -> Research:
+        """Research runs and their reports (the offline rules model works with no key)."""
+        from stockbench.research.facts import ProgramFacts
+        from stockbench.research.service import Research
+
+        facts = ProgramFacts(self.workspace.db, self.clock, self.market, self.data, self.analytics, self.ledger)
+        return Research(self.workspace.db, self.clock, self.events, facts, self._llm_factory())
+
+    def _llm_factory(self) -> object:
+        """A factory of model ports for configured LLMs (None when the provider layer is absent)."""
+        try:
+            from stockbench.research.llm_port import port_factory
+        except ImportError:
+            return None
+        return port_factory(self.workspace.settings)
 
     def info(self) -> WorkspaceInfo:
         return self.workspace.info()

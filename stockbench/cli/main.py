@@ -28,12 +28,17 @@ COMMANDS: dict[str, str] = {
     "demo": "stockbench.cli.demo:demo",
     "rules": "stockbench.cli.rules:rules",
     "ledger": "stockbench.cli.ledger:ledger",
+    "analyze": "stockbench.cli.research:analyze",
+    "runs": "stockbench.cli.research:runs",
+    "reports": "stockbench.cli.research:reports",
+    "models": "stockbench.cli.models:models",
     "indicators": "stockbench.cli.analytics_indicators:indicators",
     "backtest": "stockbench.cli.analytics_backtest:backtest",
     "calibrate": "stockbench.cli.analytics_backtest:calibrate",
     "zones": "stockbench.cli.analytics_zones:zones",
     "size": "stockbench.cli.analytics_zones:size",
     "scan": "stockbench.cli.analytics_zones:scan",
+    "handbook": "stockbench.cli.handbook:handbook",
 }
 
 

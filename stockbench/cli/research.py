@@ -1,0 +1,166 @@
+"""`stockbench analyze`, `stockbench runs ...`, `stockbench reports ...`: research runs and their reports."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from stockbench.cli.context import CliContext, pass_cli
+from stockbench.cli.output import message, table
+from stockbench.cli.params import DECIMAL
+
+if TYPE_CHECKING:
+    from stockbench.research.service import Research, RunOutcome
+
+
+def _research(cli: CliContext) -> Research:
+    bench = cli.bench()
+
+    def show(event: Any) -> None:
+        from stockbench.research.events import RunPaused, StageStarted, SubtaskTitle
+
+        if isinstance(event, StageStarted):
+            message(f"== {event.stage}")
+        elif isinstance(event, SubtaskTitle):
+            message(f"   {event.title}")
+        elif isinstance(event, RunPaused):
+            message(f"paused: {event.reason}")
+
+    from stockbench.events import Event
+
+    bench.events.subscribe(Event, show)
+    return bench.research
+
+
+def _outcome_human(data: dict[str, Any]) -> str:
+    lines = [f"run {data['run_id']}: {data['status']}" + (f" ({data['reason']})" if data.get("reason") else "")]
+    if data.get("report_id"):
+        lines.append(f"report {data['report_id']}: {data['action']}")
+    zones = data.get("zones") or {}
+    for name in ("buy", "sell"):
+        if zones.get(name):
+            lines.append(f"  {name} zone {zones[name]['low']} - {zones[name]['high']}")
+    if zones.get("stop"):
+        lines.append(f"  stop {zones['stop']}")
+    for order in data.get("orders") or []:
+        lines.append(f"  order {order['side']} {order['qty']} @ {order['price']}")
+    return "\n".join(lines)
+
+
+def _emit(cli: CliContext, outcome: RunOutcome) -> None:
+    cli.emit(outcome.as_dict(), _outcome_human)
+
+
+@click.command()
+@click.argument("symbol")
+@click.option("--question", help="Your own question: the plan holds only what it needs.")
+@click.option("--model", help="A configured model name, or 'offline' (default: the workspace's default).")
+@click.option("--account", help="The ledger account the advice is sized for.")
+@click.option("--max-cost", type=DECIMAL, help="A cost ceiling for the model calls (the plan must fit or be approved).")
+@click.option("--approve-plan", is_flag=True, help="Approve a plan whose estimate exceeds --max-cost.")
+@pass_cli
+def analyze(
+    cli: CliContext,
+    symbol: str,
+    question: str | None,
+    model: str | None,
+    account: str | None,
+    max_cost: Decimal | None,
+    approve_plan: bool,
+) -> None:
+    """Run a full analysis of SYMBOL (stage titles on stderr); ends in a published report or a pause."""
+    research = _research(cli)
+    outcome = research.analyze(
+        symbol, question=question, model=model, account=account, max_cost=max_cost, approve_plan=approve_plan
+    )
+    _emit(cli, outcome)
+
+
+@click.group()
+def runs() -> None:
+    """Research runs: list, show, resume, stop."""
+
+
+@runs.command("list")
+@pass_cli
+def runs_list(cli: CliContext) -> None:
+    """Every run with its status and stage."""
+    rows = cli.bench().research.runs()
+    cli.emit(rows, lambda d: table(d, ["run_id", "symbol", "status", "stage", "started"]))
+
+
+@runs.command("show")
+@click.argument("run_id")
+@pass_cli
+def runs_show(cli: CliContext, run_id: str) -> None:
+    """A run's plan, status, model calls, cost and journal."""
+    data = cli.bench().research.run_details(run_id)
+    cli.emit(data, _outcome_human)
+
+
+@runs.command("resume")
+@click.argument("run_id")
+@pass_cli
+def runs_resume(cli: CliContext, run_id: str) -> None:
+    """Continue a paused or interrupted run from its journal."""
+    _emit(cli, _research(cli).resume(run_id))
+
+
+@runs.command("stop")
+@click.argument("run_id")
+@pass_cli
+def runs_stop(cli: CliContext, run_id: str) -> None:
+    """Stop a run (it cannot be resumed afterwards)."""
+    _emit(cli, cli.bench().research.stop(run_id))
+
+
+@click.group()
+def reports() -> None:
+    """Published reports: list, show, export, verify."""
+
+
+@reports.command("list")
+@click.option("--symbol")
+@pass_cli
+def reports_list(cli: CliContext, symbol: str | None) -> None:
+    """Published reports, newest first."""
+    rows = cli.bench().research.reports(symbol)
+    cli.emit(rows, lambda d: table(d, ["report_id", "symbol", "published_at", "action", "title"]))
+
+
+@reports.command("show")
+@click.argument("report_id")
+@click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md", show_default=True)
+@pass_cli
+def reports_show(cli: CliContext, report_id: str, fmt: str) -> None:
+    """A report as Markdown or as its structured JSON."""
+    found = cli.bench().research.report(report_id)
+    if fmt == "md" and not cli.as_json:
+        click.echo(found["markdown"])
+        return
+    cli.emit(found)
+
+
+@reports.command("export")
+@click.argument("report_id")
+@click.option(
+    "--to", "target", type=click.Path(dir_okay=False, path_type=Path), required=True, help="A .md or .json path."
+)
+@pass_cli
+def reports_export(cli: CliContext, report_id: str, target: Path) -> None:
+    """Write a report to a file (.md or .json)."""
+    path = cli.bench().research.export(report_id, target)
+    cli.emit({"path": path}, lambda d: f"wrote {d['path']}")
+
+
+@reports.command("verify")
+@click.argument("report_id")
+@pass_cli
+def reports_verify(cli: CliContext, report_id: str) -> None:
+    """Re-check a published report from its frozen evidence alone (nothing is fetched)."""
+    problems = cli.bench().research.verify(report_id)
+    data = {"report_id": report_id, "ok": not problems, "problems": [p.as_dict() for p in problems]}
+    cli.emit(data, lambda d: "ok" if d["ok"] else "\n".join(f"{p['code']}: {p['message']}" for p in d["problems"]))

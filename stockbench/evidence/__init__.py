@@ -1,0 +1,1 @@
+"""Evidence and publication gates: every number traced, every quote verbatim, fail closed."""

@@ -1,0 +1,138 @@
+"""The report draft the publication gates check, and the context they check it against.
+
+A draft is data, not prose: sections of text plus the structured judgments behind them (claims and risks
+with their evidence ids, quotes with their source, zones with their anchors, scenarios with probabilities,
+orders, disclosed gaps and the method steps done or skipped). The research engine builds it; the gates
+only read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from stockbench.errors import Problem
+from stockbench.evidence.numbers import NumberIndex, index_evidence
+from stockbench.evidence.store import Evidence
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    key: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    text: str
+    evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Risk:
+    text: str
+    evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteRef:
+    text: str
+    evidence_id: str
+    location: str
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneBand:
+    low: Decimal
+    high: Decimal
+    anchors: tuple[str, ...]  # anchor ids computed by the program (analytics.zones)
+
+
+@dataclass(frozen=True, slots=True)
+class ZonePlan:
+    buy: ZoneBand | None
+    sell: ZoneBand | None
+    stop: Decimal | None
+    stop_anchors: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioPlan:
+    name: str
+    probability: Decimal
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OrderPlan:
+    """An executable order proposal (sized by the program)."""
+
+    account: str
+    symbol: str
+    side: str
+    qty: int
+    price: Decimal
+    action: str = "new"  # new | keep | modify | cancel
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class MethodStep:
+    step: str
+    status: str  # done | skipped
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ReportDraft:
+    run_id: str
+    symbol: str
+    sections: tuple[Section, ...]
+    claims: tuple[Claim, ...] = ()
+    risks: tuple[Risk, ...] = ()
+    quotes: tuple[QuoteRef, ...] = ()
+    zones: ZonePlan | None = None
+    scenarios: tuple[ScenarioPlan, ...] = ()
+    orders: tuple[OrderPlan, ...] = ()
+    gaps: tuple[Gap, ...] = ()
+    method: tuple[MethodStep, ...] = ()
+    judgments: Mapping[str, str] = field(default_factory=dict)  # judgment type -> evidence-backed summary
+
+    def section(self, key: str) -> Section | None:
+        return next((s for s in self.sections if s.key == key), None)
+
+
+OrderChecker = Callable[[OrderPlan], list[Problem]]
+
+
+@dataclass
+class GateContext:
+    """What the gates check a draft against: this run's evidence and the program's own results."""
+
+    run_id: str
+    evidence: Mapping[str, Evidence]
+    required_sections: tuple[str, ...]
+    required_judgments: tuple[str, ...]
+    required_steps: tuple[str, ...]  # method steps that apply to this run (from the handbook)
+    anchors: Mapping[str, Decimal]  # anchor id -> price level, as the program computed them
+    calibrated: Mapping[str, Decimal]  # scenario name -> calibrated probability
+    probability_tolerance: Decimal = Decimal("0.05")
+    anchor_widths: Mapping[str, Decimal] = field(default_factory=dict)  # width anchors (an ATR band): id -> width
+    # The program's own zone bounds ("buy": (low, high), "sell": (low, high), "stop": (price,)): when given, a
+    # proposed zone must equal them exactly (zones are computed by the program, never by the model).
+    zone_bounds: Mapping[str, tuple[Decimal, ...]] = field(default_factory=dict)
+    check_order: OrderChecker | None = None
+    _index: NumberIndex | None = None
+
+    @property
+    def numbers(self) -> NumberIndex:
+        if self._index is None:
+            self._index = index_evidence((e.evidence_id, e.media_type, e.body) for e in self.evidence.values())
+        return self._index

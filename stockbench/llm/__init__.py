@@ -1,0 +1,37 @@
+"""The model layer: chat requests and responses, configured models, API keys, capabilities, prices, the client.
+
+    messages.py      ChatRequest (canonical bytes for the journal), ChatResponse, ToolCall, Usage
+    models.py        ModelConfig and ModelRegistry (workspace setting "models")
+    keys.py          API keys in the OS keyring only, and redaction of secrets from error text
+    capabilities.py  what each provider/model supports (tool_choice, reasoning echo, context, streaming)
+    prices.py        prices per million tokens (cached and uncached input, output); unknown is None, never zero
+    client.py        LlmClient: our attempt loop over litellm (imported lazily, offline cost map)
+
+Errors raised here (both `UserError`s, safe to show):
+
+    ModelUnavailable    no answer from the model; `network_class` says whether waiting and retrying may help
+    KeyringUnavailable  the OS keyring cannot be used on this machine
+"""
+
+from __future__ import annotations
+
+from stockbench.errors import UserError
+
+
+class ModelUnavailable(UserError):
+    """A model call failed for good. `network_class` is True when the cause was the network or the provider's
+    load (connection, timeout, 429, 5xx, a broken or stalled stream), so a later retry may succeed; False for
+    causes that retrying cannot fix (no key, rejected key, a bad request, a content policy refusal)."""
+
+    code = "model_unavailable"
+
+    def __init__(self, reason: str, *, network_class: bool, hint: str = "") -> None:
+        super().__init__(reason, hint)
+        self.network_class = network_class
+        self.reason = reason
+
+
+class KeyringUnavailable(UserError):
+    """No usable OS keyring: keys cannot be stored or read."""
+
+    code = "keyring_unavailable"

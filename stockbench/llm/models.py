@@ -1,0 +1,156 @@
+"""Configured models: a name the user chose, a provider preset, the provider's model id, an optional API base and
+an optional fallback model. Stored in the workspace setting "models"; keys are not (they live in the keyring).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from stockbench.errors import InvalidInput, NotFound
+from stockbench.llm.capabilities import CapabilityTable, ProviderPreset, default_table
+
+SETTING = "models"
+OFFLINE = "offline"  # the offline rules model's name: never a configured model
+_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,39}$")
+
+
+class SettingsStore(Protocol):
+    """The part of the workspace settings the registry uses (stockbench.store.settings.Settings)."""
+
+    def get(self, key: str, default: Any = None) -> Any: ...
+
+    def set(self, key: str, value: Any) -> None: ...
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """One configured model. `model` is the provider's id (e.g. deepseek-chat); `name` is ours."""
+
+    name: str
+    provider: str
+    model: str
+    api_base: str | None = None
+    fallback: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ModelConfig:
+        return cls(
+            name=str(data["name"]),
+            provider=str(data["provider"]),
+            model=str(data["model"]),
+            api_base=data.get("api_base") or None,
+            fallback=data.get("fallback") or None,
+        )
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where and how a configured model is called."""
+
+    config: ModelConfig
+    preset: ProviderPreset
+    litellm_model: str
+    api_base: str | None
+
+
+class ModelRegistry:
+    """Add, read, list and remove configured models in the workspace settings."""
+
+    def __init__(self, settings: SettingsStore, capabilities: CapabilityTable | None = None) -> None:
+        self._settings = settings
+        self.capabilities = capabilities or default_table()
+
+    def _all(self) -> dict[str, ModelConfig]:
+        stored = self._settings.get(SETTING, {}) or {}
+        return {name: ModelConfig.from_dict(body) for name, body in sorted(stored.items())}
+
+    def _save(self, configs: Mapping[str, ModelConfig]) -> None:
+        self._settings.set(SETTING, {name: c.as_dict() for name, c in sorted(configs.items())})
+
+    def list(self) -> tuple[ModelConfig, ...]:
+        return tuple(self._all().values())
+
+    def get(self, name: str) -> ModelConfig:
+        """The model named `name`; NotFound (with the configured names) otherwise."""
+        found = self._all().get(name)
+        if found is None:
+            known = ", ".join(self._all()) or "none yet"
+            raise NotFound(f"no model named '{name}' is configured (configured: {known})",
+                           f"add it with: stockbench models add {name} --provider P --model M")  # fmt: skip
+        return found
+
+    def add(self, config: ModelConfig, *, replace: bool = False) -> ModelConfig:
+        """Validate and store `config`. An existing name needs `replace`; the fallback must exist already."""
+        configs = self._all()
+        self._validate(config, configs)
+        if config.name in configs and not replace:
+            raise InvalidInput(f"a model named '{config.name}' is already configured", "pass --replace to change it")
+        configs[config.name] = config
+        self._check_no_cycle(config.name, configs)
+        self._save(configs)
+        return config
+
+    def remove(self, name: str) -> ModelConfig:
+        """Remove the model named `name`; refused while another model falls back to it."""
+        configs = self._all()
+        found = self.get(name)
+        users = [c.name for c in configs.values() if c.fallback == name]
+        if users:
+            raise InvalidInput(f"model '{name}' is the fallback of {', '.join(users)}",
+                               "change or remove those models first")  # fmt: skip
+        del configs[name]
+        self._save(configs)
+        return found
+
+    def chain(self, name: str) -> tuple[ModelConfig, ...]:
+        """`name` and then its fallbacks in order (each model at most once)."""
+        chain = [self.get(name)]
+        while chain[-1].fallback and all(c.name != chain[-1].fallback for c in chain):
+            chain.append(self.get(chain[-1].fallback))
+        return tuple(chain)
+
+    def endpoint(self, config: ModelConfig) -> Endpoint:
+        """The litellm model string and API base for `config`."""
+        preset = self.capabilities.provider(config.provider)
+        return Endpoint(config, preset, preset.litellm_model(config.model), config.api_base or preset.api_base)
+
+    def _validate(self, config: ModelConfig, configs: Mapping[str, ModelConfig]) -> None:
+        if not _NAME.match(config.name) or config.name == OFFLINE:
+            raise InvalidInput(f"'{config.name}' cannot name a model",
+                               "use 1-40 lower-case letters, digits, '.', '_' or '-' (and not 'offline')")  # fmt: skip
+        preset = self.capabilities.provider(config.provider)
+        if not config.model.strip() or config.model != config.model.strip():
+            raise InvalidInput(f"model id '{config.model}' is empty or has surrounding spaces")
+        if config.api_base is not None:
+            _check_url(config.api_base)
+        elif preset.api_base is None:
+            raise InvalidInput(f"provider '{config.provider}' has no default endpoint", "pass --api-base URL")
+        if config.fallback is not None:
+            if config.fallback == config.name:
+                raise InvalidInput(f"model '{config.name}' cannot be its own fallback")
+            if config.fallback not in configs:
+                raise InvalidInput(f"fallback model '{config.fallback}' is not configured", "add it first")
+
+    def _check_no_cycle(self, start: str, configs: Mapping[str, ModelConfig]) -> None:
+        seen, name = [start], configs[start].fallback
+        while name is not None:
+            if name in seen:
+                raise InvalidInput(f"fallbacks would form a loop: {' -> '.join([*seen, name])}")
+            seen.append(name)
+            name = configs[name].fallback
+
+
+def _check_url(url: str) -> None:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InvalidInput(f"API base '{url}' is not an http(s) URL", "for example https://api.example.com/v1")
+    if parts.username or parts.password or parts.query:
+        raise InvalidInput(f"API base '{url}' must not carry credentials or a query",
+                           "store the key with: stockbench models key NAME")  # fmt: skip

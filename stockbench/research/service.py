@@ -1,0 +1,309 @@
+"""Research as the workbench offers it: start, resume and stop runs; list runs and reports; verify reports."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from stockbench.clock import Clock, today_in
+from stockbench.errors import InvalidInput, NotFound, Problem, RuleViolation
+from stockbench.events import EventBus
+from stockbench.evidence.frozen import verify
+from stockbench.evidence.store import EvidenceStore
+from stockbench.market.instruments import parse_symbol
+from stockbench.research.compose import publish
+from stockbench.research.engine import ResearchEngine, RunRecord
+from stockbench.research.events import RunEnded, RunStarted
+from stockbench.research.facts import ProgramFacts
+from stockbench.research.handbook import Handbook
+from stockbench.research.journal import Journal
+from stockbench.research.models import ModelPort
+from stockbench.research.offline import OfflineModel
+from stockbench.research.plan import Plan, build_plan, plan_problems
+from stockbench.store.database import Database
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    run_id: str
+    status: str
+    stage: str
+    reason: str
+    report_id: str | None
+    action: str | None
+    zones: dict[str, Any] | None
+    orders: list[dict[str, Any]]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "report_id": self.report_id,
+            "status": self.status,
+            "stage": self.stage,
+            "reason": self.reason,
+            "action": self.action,
+            "zones": self.zones,
+            "orders": self.orders,
+        }
+
+
+class Research:
+    """Runs and reports of one workspace."""
+
+    def __init__(self, db: Database, clock: Clock, events: EventBus, facts: ProgramFacts, models: Any = None) -> None:
+        self.db, self.clock, self.events, self.facts = db, clock, events, facts
+        self.store = EvidenceStore(db)
+        self.journal = Journal(db, self.store, clock)
+        self._llm = models  # an LLM client factory (stockbench.llm), or None: offline only
+        self._ports: dict[str, ModelPort] = {"offline": OfflineModel()}
+        self.engine = ResearchEngine(
+            self.journal, self.store, facts, self.model, events, lambda state: publish(state, facts)
+        )
+
+    # ---- models ------------------------------------------------------------------------------------
+    def default_model(self) -> str:
+        return str(self.facts.settings.get("research.default_model", "offline"))
+
+    def model(self, name: str) -> ModelPort:
+        if name not in self._ports:
+            if self._llm is None:
+                raise NotFound(f"model '{name}' is not configured", "add it with: stockbench models add ...")
+            self._ports[name] = self._llm(name)
+        return self._ports[name]
+
+    def _estimate(self, model: str, input_tokens: int, output_tokens: int) -> Decimal | None:
+        port = self.model(model)
+        if port.offline:
+            return Decimal(0)
+        estimate = getattr(port, "estimate", None)
+        return estimate(input_tokens, output_tokens) if estimate else None
+
+    # ---- runs --------------------------------------------------------------------------------------
+    def start(
+        self,
+        symbol: str,
+        *,
+        question: str | None = None,
+        model: str | None = None,
+        account: str | None = None,
+        max_cost: Decimal | None = None,
+        approve_plan: bool = False,
+    ) -> RunRecord:
+        """Plan a run and record it; refused (and recorded) when the plan may not run."""
+        instrument = parse_symbol(symbol)
+        model = model or self.default_model()
+        self.model(model)
+        if account is not None:
+            self.facts.ledger.account(account)
+        plan = build_plan(
+            model=model,
+            question=question,
+            today=today_in(self.clock, instrument.market),
+            estimate=self._estimate,
+            search_available=self.facts.search_available(),
+        )
+        handbook = Handbook.load()
+        run_id = f"RUN{self.clock.now():%Y%m%d}-{uuid.uuid4().hex[:8]}"
+        run = RunRecord(
+            run_id, instrument.symbol, plan.kind, question, model, account, handbook.version, plan, max_cost
+        )
+        problems = plan_problems(plan, max_cost, approve_plan)
+        handbook.store(self.db, self.clock.now())
+        with self.db.transaction() as cur:
+            cur.execute(
+                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    run_id,
+                    run.symbol,
+                    run.kind,
+                    question,
+                    model,
+                    account,
+                    self.clock.now() if self.clock.is_replay else None,
+                    handbook.version,
+                    plan.to_json(),
+                    max_cost,
+                    approve_plan,
+                    self.clock.now(),
+                ],
+            )
+        if problems:
+            self.journal.set_status(run_id, "failed", "plan", "plan refused: " + "; ".join(p.message for p in problems))
+            raise RuleViolation(f"the plan was refused: {problems[0].message}", problems)
+        self.events.publish(RunStarted(run_id=run_id, symbol=run.symbol, model=model, at=self.clock.now()))
+        return run
+
+    def record(self, run_id: str) -> RunRecord:
+        row = self.db.fetchone(
+            "SELECT run_id, symbol, kind, question, model, account, handbook_version, plan, cost_ceiling "
+            "FROM runs WHERE run_id = ?",
+            [run_id],
+        )
+        if row is None:
+            raise NotFound(f"there is no run '{run_id}'", "list runs with: stockbench runs list")
+        rid, symbol, kind, question, model, account, version, plan, ceiling = row
+        return RunRecord(
+            rid,
+            symbol,
+            kind,
+            question,
+            model,
+            account,
+            version,
+            Plan.from_json(plan),
+            None if ceiling is None else Decimal(ceiling),
+        )
+
+    def execute(self, run_id: str) -> RunOutcome:
+        """Run (or resume) until published, paused or stopped."""
+        run = self.record(run_id)
+        status = self.journal.status(run_id)
+        if status is not None and status.status in {"published", "stopped", "failed"}:
+            return self.outcome(run_id)
+        handbook = Handbook.stored(self.db, run.handbook_version)
+        result = self.engine.run(run, handbook)
+        self.events.publish(RunEnded(run_id=run_id, status=result, at=self.clock.now()))
+        return self.outcome(run_id)
+
+    def analyze(self, symbol: str, **options: Any) -> RunOutcome:
+        return self.execute(self.start(symbol, **options).run_id)
+
+    def resume(self, run_id: str) -> RunOutcome:
+        status = self.journal.status(run_id)
+        if status is not None and status.status == "stopped":
+            raise InvalidInput(f"run {run_id} was stopped", "start a new analysis")
+        return self.execute(run_id)
+
+    def stop(self, run_id: str) -> RunOutcome:
+        self.record(run_id)
+        status = self.journal.status(run_id)
+        if status is not None and status.status in {"published", "failed"}:
+            raise InvalidInput(f"run {run_id} has already ended ({status.status})")
+        self.journal.set_status(run_id, "stopped", status.stage if status else "prepare", "stopped by the user")
+        return self.outcome(run_id)
+
+    def due(self) -> list[str]:
+        """Paused runs whose automatic resume time has come."""
+        rows = self.db.fetchall(
+            """
+            SELECT run_id FROM run_status s
+            WHERE seq = (SELECT max(seq) FROM run_status t WHERE t.run_id = s.run_id)
+              AND status = 'paused' AND resume_at IS NOT NULL AND resume_at <= ?
+            """,
+            [self.clock.now()],
+        )
+        return [str(r[0]) for r in rows]
+
+    def outcome(self, run_id: str) -> RunOutcome:
+        status = self.journal.status(run_id)
+        report = self.db.fetchone("SELECT report_id, action, summary FROM reports WHERE run_id = ?", [run_id])
+        summary = json.loads(report[2]) if report else {}
+        return RunOutcome(
+            run_id,
+            status.status if status else "planned",
+            status.stage if status else "",
+            status.reason if status else "",
+            report[0] if report else None,
+            report[1] if report else None,
+            summary.get("zones"),
+            summary.get("orders", []),
+        )
+
+    def runs(self) -> list[dict[str, Any]]:
+        rows = self.db.fetchall("SELECT run_id, symbol, model, created_at FROM runs ORDER BY created_at DESC")
+        result = []
+        for run_id, symbol, model, created in rows:
+            status = self.journal.status(run_id)
+            result.append(
+                {
+                    "run_id": run_id,
+                    "symbol": symbol,
+                    "status": status.status if status else "planned",
+                    "stage": status.stage if status else "",
+                    "started": created,
+                    "model": model,
+                    "reason": status.reason if status else "",
+                }
+            )
+        return result
+
+    def run_details(self, run_id: str) -> dict[str, Any]:
+        run = self.record(run_id)
+        events = self.db.fetchall(
+            "SELECT key, kind, phase, outcome, cost, logged_at FROM run_events WHERE run_id = ? ORDER BY seq", [run_id]
+        )
+        calls = sum(1 for e in events if e[1] == "model_call" and e[2] == "result")
+        return {
+            **self.outcome(run_id).as_dict(),
+            "symbol": run.symbol,
+            "model": run.model,
+            "plan": json.loads(run.plan.to_json()),
+            "model_calls": calls,
+            "cost": self.journal.spent(run_id),
+            "actions": [
+                {"key": k, "kind": kind, "phase": ph, "outcome": o, "at": at} for k, kind, ph, o, _, at in events
+            ],
+        }
+
+    # ---- reports -----------------------------------------------------------------------------------
+    def reports(self, symbol: str | None = None) -> list[dict[str, Any]]:
+        where, params = ("WHERE symbol = ?", [parse_symbol(symbol).symbol]) if symbol else ("", [])
+        rows = self.db.fetchall(
+            f"SELECT report_id, run_id, symbol, published_at, title, action, model, offline FROM reports {where} "
+            "ORDER BY published_at DESC",
+            params,
+        )
+        keys = ("report_id", "run_id", "symbol", "published_at", "title", "action", "model", "offline")
+        return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    def report(self, report_id: str) -> dict[str, Any]:
+        row = self.db.fetchone(
+            "SELECT report_id, run_id, symbol, published_at, as_of, title, action, model, offline, handbook_version, "
+            "markdown, draft, frozen, summary FROM reports WHERE report_id = ?",
+            [report_id],
+        )
+        if row is None:
+            raise NotFound(f"there is no report '{report_id}'", "list them with: stockbench reports list")
+        keys = (
+            "report_id",
+            "run_id",
+            "symbol",
+            "published_at",
+            "as_of",
+            "title",
+            "action",
+            "model",
+            "offline",
+            "handbook_version",
+            "markdown",
+            "draft",
+            "frozen",
+            "summary",
+        )
+        data = dict(zip(keys, row, strict=True))
+        for key in ("draft", "frozen", "summary"):
+            data[key] = json.loads(data[key])
+        return data
+
+    def verify(self, report_id: str) -> list[Problem]:
+        """Re-check a published report from its frozen record and stored evidence alone."""
+        found = self.report(report_id)
+        return verify(found["draft"], found["frozen"], self.store)
+
+    def export(self, report_id: str, target: Path) -> Path:
+        found = self.report(report_id)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.suffix.lower() == ".json":
+            target.write_text(json.dumps(found, ensure_ascii=False, indent=2, default=str), encoding="utf-8")
+        else:
+            target.write_text(found["markdown"], encoding="utf-8")
+        return target
+
+
+def _now_text(at: datetime) -> str:
+    return at.isoformat(timespec="seconds")

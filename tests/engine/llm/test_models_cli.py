@@ -1,0 +1,134 @@
+"""`stockbench models ...` end to end: add, key (stdin into the keyring), test against the scripted server, list,
+remove, with the contract's JSON keys; the key never reaches the output or the workspace file."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import keyring
+import keyring.backends.fail
+import pytest
+
+from stockbench.cli.main import run
+from tests.engine.llm.conftest import TEST_KEY, MemoryKeyring
+from tests.llm_server.server import LlmServer, Reply, deepseek_usage
+
+
+@pytest.fixture
+def call(home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
+    def invoke(*args: str, code: int = 0, stdin: str | None = None) -> Any:
+        if stdin is not None:
+            monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        result = run(["--json", *args])
+        captured = capsys.readouterr()
+        assert TEST_KEY not in captured.out + captured.err
+        assert result == code, captured.err
+        return json.loads(captured.out) if captured.out.strip() else None
+
+    return invoke
+
+
+def test_add_key_test_list_remove(call: Any, llm_server: LlmServer, home: Path, memory_keyring: MemoryKeyring) -> None:
+    added = call("models", "add", "ds", "--provider", "deepseek", "--model", "deepseek-chat",
+                 "--api-base", llm_server.base_url)  # fmt: skip
+    assert added == {
+        "name": "ds", "provider": "deepseek", "model": "deepseek-chat", "api_base": llm_server.base_url,
+        "fallback": None, "litellm_model": "deepseek/deepseek-chat", "key_required": True, "has_key": False,
+        "context_tokens": 131072, "tool_choice": "any", "reasoning": "echo",
+        "price": {"currency": "USD", "input_uncached": "0.28", "input_cached": "0.028", "output": "0.42",
+                  "per": "million tokens"},
+    }  # fmt: skip
+    assert call("models", "key", "ds", stdin=f"{TEST_KEY}\n") == {"name": "ds", "stored": True}
+    assert memory_keyring.entries == {("stockbench", "ds"): TEST_KEY}
+
+    llm_server.script(Reply.text("ok", usage=deepseek_usage(12, 1, cached=8)))
+    tested = call("models", "test", "ds")
+    assert set(tested) == {"name", "litellm_model", "model", "latency_ms", "streamed", "content", "finish_reason",
+                           "usage", "cost", "notes"}  # fmt: skip
+    assert (tested["content"], tested["model"], tested["streamed"]) == ("ok", "deepseek-chat", True)
+    assert isinstance(tested["latency_ms"], int)
+    assert tested["usage"]["cached_tokens"] == 8 and tested["usage"]["raw"]["prompt_cache_hit_tokens"] == 8
+    # 4 uncached at 0.28, 8 cached at 0.028, 1 output at 0.42 per million
+    assert tested["cost"] == {"amount": "0.000001764", "currency": "USD"}
+    [seen] = llm_server.chats
+    assert seen.authorization_is(f"Bearer {TEST_KEY}") and seen.json["max_tokens"] == 32
+
+    [listed] = call("models", "list")
+    assert (listed["name"], listed["has_key"]) == ("ds", True)
+    assert call("models", "remove", "ds") == {"name": "ds", "removed": True, "key_deleted": True}
+    assert call("models", "list") == [] and memory_keyring.entries == {}
+    assert TEST_KEY.encode() not in (home / "workspace.duckdb").read_bytes()
+
+
+def test_test_without_a_key_says_how_to_store_one(
+    call: Any, llm_server: LlmServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    call("models", "add", "kimi", "--provider", "moonshot", "--model", "kimi-k2.6", "--api-base", llm_server.base_url)
+    failed = call("models", "test", "kimi", code=1)
+    assert failed["error"]["code"] == "model_unavailable"
+    assert failed["error"]["message"] == "no API key is stored for model 'kimi'"
+    assert failed["error"]["hint"] == "store one with: stockbench models key kimi"
+    assert llm_server.chats == []
+
+
+def test_test_of_an_unreachable_endpoint_names_the_cause(call: Any) -> None:
+    call("models", "add", "local", "--provider", "ollama", "--model", "qwen3:8b", "--api-base", "http://127.0.0.1:9/v1")
+    failed = call("models", "test", "local", code=1)
+    assert failed["error"]["message"].startswith("model 'local' failed (connection):")
+    assert "try again later" in failed["error"]["hint"]
+
+
+def test_add_refuses_what_cannot_work(call: Any) -> None:
+    unknown = call("models", "add", "x", "--provider", "anthropic", "--model", "m", code=1)["error"]
+    assert unknown["message"] == "unknown provider 'anthropic'" and "deepseek" in unknown["hint"]
+    no_base = call("models", "add", "x", "--provider", "openai_compatible", "--model", "m", code=1)["error"]
+    assert "has no default endpoint" in no_base["message"] and no_base["hint"] == "pass --api-base URL"
+    keyed_url = "https://user:secret@example.com/v1"
+    assert "credentials" in call("models", "add", "x", "--provider", "openai", "--model", "m", "--api-base",
+                                 keyed_url, code=1)["error"]["message"]  # fmt: skip
+    assert "not configured" in call("models", "add", "x", "--provider", "openai", "--model", "m",
+                                    "--fallback", "nope", code=1)["error"]["message"]  # fmt: skip
+    assert "cannot name a model" in call("models", "add", "offline", "--provider", "openai", "--model", "m",
+                                         code=1)["error"]["message"]  # fmt: skip
+    assert call("models", "list") == []
+
+
+def test_fallbacks_must_exist_and_stay(call: Any) -> None:
+    call("models", "add", "backup", "--provider", "deepseek", "--model", "deepseek-chat")
+    main = call("models", "add", "main", "--provider", "openai", "--model", "gpt-4o", "--fallback", "backup")
+    assert main["fallback"] == "backup" and main["api_base"] == "https://api.openai.com/v1"
+    refused = call("models", "remove", "backup", code=1)["error"]
+    assert refused["message"] == "model 'backup' is the fallback of main"
+    loop = call("models", "add", "backup", "--provider", "deepseek", "--model", "deepseek-chat", "--fallback", "main",
+                "--replace", code=1)["error"]  # fmt: skip
+    assert loop["message"] == "fallbacks would form a loop: backup -> main -> backup"
+    again = call("models", "add", "main", "--provider", "openai", "--model", "gpt-4o", code=1)["error"]
+    assert again["hint"] == "pass --replace to change it"
+
+
+def test_key_input_is_checked(call: Any) -> None:
+    call("models", "add", "ds", "--provider", "deepseek", "--model", "deepseek-chat")
+    assert call("models", "key", "ds", stdin="\n", code=1)["error"]["message"] == "no API key on standard input"
+    two = call("models", "key", "ds", stdin=f"{TEST_KEY}\nsecond-line\n", code=1)["error"]
+    assert two["message"] == "the API key contains spaces or several lines"
+    assert call("models", "key", "nope", stdin=TEST_KEY, code=1)["error"]["code"] == "not_found"
+    assert call("models", "key", "ds", "--delete") == {"name": "ds", "deleted": False}
+
+
+def test_without_an_os_keyring_the_error_says_what_to_do(call: Any) -> None:
+    call("models", "add", "ds", "--provider", "deepseek", "--model", "deepseek-chat")
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    failed = call("models", "key", "ds", stdin=TEST_KEY, code=1)["error"]
+    assert failed["code"] == "keyring_unavailable"
+    assert failed["message"].startswith("the OS keyring is not available")
+    assert "keyring" in failed["hint"]
+    assert call("models", "list")[0]["has_key"] is None
+    assert call("models", "test", "ds", code=1)["error"]["message"].startswith("the OS keyring is not available")
+
+
+def test_providers_lists_every_preset(call: Any) -> None:
+    names = [p["provider"] for p in call("models", "providers")]
+    assert names == ["deepseek", "openai", "moonshot", "qwen", "minimax", "ollama", "openai_compatible"]
