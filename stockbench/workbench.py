@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from stockbench.ledger.book import Ledger
     from stockbench.market.service import MarketRules
     from stockbench.research.service import Research
+    from stockbench.watchlist import Watchlist
 
 
 class Workbench:
@@ -93,6 +94,13 @@ class Workbench:
         from stockbench.analytics.service import Analytics
 
         return Analytics(self.workspace.db, self.clock, self.market, self.data, self.ledger)
+
+    @functools.cached_property
+    def watchlist(self) -> Watchlist:
+        """The user's watchlist: groups of symbols in the user's order, and the symbol search to add to it."""
+        from stockbench.watchlist import Watchlist
+
+        return Watchlist(self.workspace.db, self.clock, self.market, self.events)
 
     @functools.cached_property
     def research(self) -> Research:

@@ -31,6 +31,8 @@ class ErrorPresenter(QObject):
         super().__init__()
         self.parent_widget = parent_widget
         self.interactive = interactive
+        self.presented: list[tuple[str, str]] = []  # (title, text) of everything shown, newest last
+        self._previous_hooks: tuple[object, object] | None = None
         self._deliver.connect(self._show)
 
     def present(self, error: BaseException) -> None:
@@ -46,12 +48,8 @@ class ErrorPresenter(QObject):
 
     @Slot(object)
     def _show(self, error: BaseException) -> None:
-        if isinstance(error, UserError):
-            title, text, details = self.tr("Cannot do that"), error.message, error.hint
-        else:
-            title = self.tr("Something went wrong")
-            text = self.tr("An unexpected error occurred. The details are in the log.")
-            details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        title, text, details = self.describe(error)
+        self.presented.append((title, text))
         if self.interactive and QApplication.instance() is not None:
             box = QMessageBox(QMessageBox.Icon.Warning, title, text, parent=self.parent_widget)
             if details:
@@ -59,10 +57,31 @@ class ErrorPresenter(QObject):
             box.open()
         self.error_presented.emit(title, text)
 
+    def describe(self, error: BaseException) -> tuple[str, str, str]:
+        """(title, text, details) for `error`: a user error's own words and hint (and its problems, if any);
+        anything else as a generic line with the traceback folded into the details. Secrets are redacted."""
+        from stockbench.llm.keys import redact
+
+        if isinstance(error, UserError):
+            problems = getattr(error, "problems", None) or ()
+            lines = [error.hint, *(f"• {getattr(p, 'message', p)}" for p in problems)]
+            return self.tr("Cannot do that"), redact(error.message), redact("\n".join(line for line in lines if line))
+        details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        return (self.tr("Something went wrong"), self.tr("An unexpected error occurred. The details are in the log."),
+                redact(details))  # fmt: skip
+
     def install(self) -> None:
-        """Route `sys.excepthook` and `threading.excepthook` to this presenter."""
+        """Route `sys.excepthook` and `threading.excepthook` to this presenter (`uninstall` puts them back)."""
+        if self._previous_hooks is None:
+            self._previous_hooks = (sys.excepthook, threading.excepthook)
         sys.excepthook = self._sys_hook
         threading.excepthook = self._thread_hook
+
+    def uninstall(self) -> None:
+        """Restore the hooks that were in place before `install`."""
+        if self._previous_hooks is not None:
+            sys.excepthook, threading.excepthook = self._previous_hooks  # type: ignore[assignment]
+            self._previous_hooks = None
 
     def _sys_hook(self, kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
         if issubclass(kind, KeyboardInterrupt):

@@ -39,7 +39,11 @@ COMMANDS: dict[str, str] = {
     "size": "stockbench.cli.analytics_zones:size",
     "scan": "stockbench.cli.analytics_zones:scan",
     "handbook": "stockbench.cli.handbook:handbook",
+    "watchlist": "stockbench.cli.watchlist:watchlist",
 }
+# With no subcommand, `stockbench` opens the desktop shell. It is loaded by name, only then: the engine never
+# imports the shell (Qt stays out of every other command and of `--help`).
+DESKTOP = "ui.app:run_desktop"
 
 
 def _set_global(ctx: click.Context, param: click.Parameter, value: object) -> None:
@@ -120,10 +124,23 @@ class LazyGroup(click.Group):
 @click.option("--as-of", metavar="DATE", help="Research the past: see the market as it stood on DATE.")
 @click.pass_context
 def cli(ctx: click.Context, home: Path | None, as_json: bool, as_of: str | None) -> None:
-    """Stock Workbench: research A-share and Hong Kong stocks against your own ledger."""
+    """Stock Workbench: research A-share and Hong Kong stocks against your own ledger.
+
+    With no command, opens the desktop window.
+    """
     ctx.obj = CliContext(home=home, as_json=as_json, as_of=as_of)
     if ctx.invoked_subcommand is None:
-        click.echo(ctx.get_help())
+        if as_json:
+            click.echo(ctx.get_help())
+            return
+        ctx.exit(open_desktop(home))
+
+
+def open_desktop(home: Path | None) -> int:
+    """Run the desktop window on `home` (else the usual workspace, else the demo market) until it closes."""
+    module, attribute = DESKTOP.split(":")
+    run_desktop = getattr(importlib.import_module(module), attribute)
+    return int(run_desktop([sys.argv[0] if sys.argv else "stockbench"], home))
 
 
 def _report_user_error(error: UserError, as_json: bool) -> None:

@@ -351,8 +351,8 @@ class Ledger:
         if draft.fee is not None:
             items, total, source = (("broker_total", draft.fee),), draft.fee, "broker"
         else:
-            settings = self.fee_settings(account.name, instrument.market, draft.executed_at)
             try:
+                settings = self.fee_settings(account.name, instrument.market, draft.executed_at)
                 breakdown = order_fees(
                     instrument, draft.side, draft.qty, draft.price, day, settings=settings, tables=self.market.tables
                 )

@@ -25,7 +25,7 @@ from stockbench.evidence.untrusted import wrap
 from stockbench.research import judgments as j
 from stockbench.research.calc import calculate
 from stockbench.research.conversation import Conversation, facts_message, stage_message
-from stockbench.research.events import RunPaused, StageFinished, StageStarted, SubtaskTitle
+from stockbench.research.events import CostUpdated, RunPaused, StageFinished, StageStarted, SubtaskTitle
 from stockbench.research.handbook import Handbook
 from stockbench.research.journal import EvidenceItem, Journal, Outcome
 from stockbench.research.plan import Plan
@@ -77,6 +77,7 @@ class RunState:
         self.arguments: dict[str, Any] = {}
         self.main = Conversation()
         self.baseline = Conversation()
+        self.allowed: tuple[str, ...] = ()
         self.side: str = ""
         self._index: NumberIndex | None = None
 
@@ -235,6 +236,15 @@ class ResearchEngine:
         except StopRequested:
             self.journal.set_status(run.run_id, "stopped", stage, "stopped by the user")
             return "stopped"
+        except UserError as error:  # a real failure the user can act on: pause with the reason, wait for Continue
+            self._pause(run.run_id, stage, Paused(error.message))
+            return "paused"
+        except Exception as error:  # a bug: never leave the run "running"; the details go to the log
+            import logging
+
+            logging.getLogger(__name__).exception("run %s failed in %s", run.run_id, stage)
+            self._pause(run.run_id, stage, Paused(f"internal error: {type(error).__name__}: {error}"))
+            return "paused"
         self.journal.set_status(run.run_id, "published", "publish")
         return "published"
 
@@ -396,7 +406,9 @@ class ResearchEngine:
     ) -> None:
         """Model turns until `done()`; each call and each tool result is a journaled action."""
         model = self.models(state.run.model)
+        tools = tuple(name for name in tools if name in state.run.plan.tools)  # only what the plan allows
         schemas = [TOOLS[name].schema() for name in tools]
+        state.allowed = tools
         stall = StallDetector()
         turn = 0
         while not done():
@@ -435,7 +447,15 @@ class ResearchEngine:
         except UserError as error:
             network = bool(getattr(error, "network_class", False))
             raise Paused(error.message, network=network) from error
-        return Outcome(text, cost=cost)
+        return Outcome(text, cost=cost, after=lambda: self._cost_event(state))
+
+    def _cost_event(self, state: RunState) -> None:
+        calls = int(self.journal.db.scalar(
+            "SELECT count(*) FROM run_events WHERE run_id = ? AND kind = 'model_call' AND phase = 'result'",
+            [state.run.run_id],
+        ))  # fmt: skip
+        spent = self.journal.spent(state.run.run_id)
+        self._emit(CostUpdated(run_id=state.run.run_id, spent=spent, calls=calls, at=self.journal.clock.now()))
 
     def _ceiling_left(self, state: RunState) -> Decimal | None:
         if state.run.cost_ceiling is None:
@@ -446,8 +466,14 @@ class ResearchEngine:
         return self._run_tool(state, call)
 
     def _run_tool(self, state: RunState, call: Any) -> Outcome:
+        if call.name in TOOLS and call.name not in state.allowed:
+            refused = rejected([Problem("tool_not_in_plan", f"the tool '{call.name}' is not in this run's plan",
+                                        f"use one of: {', '.join(state.allowed)}")])  # fmt: skip
+            return Outcome(refused.payload())
         result = call_tool(state, call.name, call.arguments, call.parse_error)
         outcome = Outcome(result.payload(), result.evidence)
+        # what a tool fetched or computed (a document, a calc result) is citable from the next submission on
+        outcome.after = lambda: state.add_evidence(outcome.stored)
         return outcome
 
 

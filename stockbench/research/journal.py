@@ -44,6 +44,7 @@ class Outcome:
     cost: Decimal | None = None
     outcome: Literal["ok", "error"] = "ok"
     write: Callable[[duckdb.DuckDBPyConnection], None] | None = None  # more rows, in the result's transaction
+    after: Callable[[], None] | None = None  # runs once the result is committed (e.g. an event)
     stored: list[Evidence] = field(default_factory=list)  # filled in by the journal
 
 
@@ -119,6 +120,8 @@ class Journal:
                     self.clock.now(),
                 ],
             )
+        if outcome.after is not None:
+            outcome.after()
         return outcome.payload
 
     def results(self, run_id: str, prefix: str = "") -> list[tuple[str, str, str]]:

@@ -10,6 +10,7 @@ evidence, so its reports pass the number gate by construction, and they say they
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -17,7 +18,15 @@ from stockbench.research.conversation import current_stage, read_facts, tool_res
 from stockbench.research.models import BasePort, Call, Reply
 
 LABEL = "离线规则模型（未使用大语言模型）"
+_UNTRUSTED = re.compile(r"<<<UNTRUSTED (?P<tag>ev-[0-9a-f]+ [0-9a-f]+)>>>\n(?P<body>.*?)\n<<<END UNTRUSTED (?P=tag)>>>",
+                        re.DOTALL)  # fmt: skip
 DIRECTION_ACTION = {"buy": "buy", "add": "add", "hold": "hold", "reduce": "reduce", "sell": "sell", "avoid": "avoid"}
+
+
+def _unwrapped(text: str) -> str:
+    """The text between an untrusted block's delimiters (the program hands quote candidates over that way)."""
+    match = _UNTRUSTED.search(text)
+    return match["body"] if match else text
 
 
 def _cite(text: str, *evidence: str | None) -> dict[str, Any]:
@@ -135,7 +144,7 @@ class OfflineModel(BasePort):
         quotes = []
         for document in facts.get("collect", {}).get("documents", []):
             if document.get("quote"):
-                quotes.append({"text": document["quote"], "evidence_id": document["evidence_id"]})
+                quotes.append({"text": _unwrapped(document["quote"]), "evidence_id": document["evidence_id"]})
         return "submit_diagnosis", {
             "summary": f"{LABEL}：趋势 {trend}，资金 {capital}，基线方向 {baseline.get('direction', 'hold')}。",
             "causal_chain": chain,
@@ -186,7 +195,7 @@ class OfflineModel(BasePort):
         judgments: dict[str, Any] = {
             "risks": risks,
             "debate_verdict": verdict,
-            "position_state": state.get("suggested") or (state.get("allowed") or ["watching"])[0],
+            "position_state": self._position_state(state, action),
             "zones": {"accept_program_zones": True, "reason": "区间由程序按锚点计算"},
             "scenarios": scenarios,
             "continuity": continuity,
@@ -202,6 +211,19 @@ class OfflineModel(BasePort):
         if last.get("accepted") is False:
             judgments = self._repair(judgments, last)
         return "submit_judgments", judgments
+
+    @staticmethod
+    def _position_state(state: dict[str, Any], action: str) -> str:
+        """The program's suggestion when the action acts on it; otherwise stay put (watching when flat)."""
+        allowed = state.get("allowed") or ["watching"]
+        suggested = state.get("suggested")
+        acting = {"building": {"buy", "add"}, "reducing": {"reduce", "sell"}, "exited": {"sell"}}
+        if suggested in allowed and action in acting.get(str(suggested), {action}):
+            return str(suggested)
+        current = state.get("current")
+        if current in {"no_position", "exited"} and "watching" in allowed:
+            return "watching"
+        return str(current) if current in allowed else allowed[0]
 
     @staticmethod
     def _repair(judgments: dict[str, Any], last: dict[str, Any]) -> dict[str, Any]:

@@ -28,6 +28,16 @@ from stockbench.research.plan import Plan, build_plan, plan_problems
 from stockbench.store.database import Database
 
 
+class PlanRefused(RuleViolation):
+    """A plan that may not run (unknown tool, over its ceiling, unapproved): the refused run and its plan."""
+
+    code = "plan_refused"
+
+    def __init__(self, message: str, problems: list[Problem], *, run_id: str, plan: Plan) -> None:
+        super().__init__(message, problems)
+        self.run_id, self.plan = run_id, plan
+
+
 @dataclass(frozen=True)
 class RunOutcome:
     run_id: str
@@ -134,7 +144,7 @@ class Research:
             )
         if problems:
             self.journal.set_status(run_id, "failed", "plan", "plan refused: " + "; ".join(p.message for p in problems))
-            raise RuleViolation(f"the plan was refused: {problems[0].message}", problems)
+            raise PlanRefused(f"the plan was refused: {problems[0].message}", problems, run_id=run_id, plan=plan)
         self.events.publish(RunStarted(run_id=run_id, symbol=run.symbol, model=model, at=self.clock.now()))
         return run
 
@@ -255,7 +265,7 @@ class Research:
         where, params = ("WHERE symbol = ?", [parse_symbol(symbol).symbol]) if symbol else ("", [])
         rows = self.db.fetchall(
             f"SELECT report_id, run_id, symbol, published_at, title, action, model, offline FROM reports {where} "
-            "ORDER BY published_at DESC",
+            "ORDER BY published_at DESC, rowid DESC",
             params,
         )
         keys = ("report_id", "run_id", "symbol", "published_at", "title", "action", "model", "offline")

@@ -1,12 +1,38 @@
 from __future__ import annotations
 
+import sys
 import threading
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
 
+import pytest
+from PySide6.QtCore import QSettings, Signal
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from stockbench.errors import UserError
+from stockbench.clock import MARKET_TZ, ReplayClock
+from stockbench.errors import RuleViolation, UserError
+from stockbench.workbench import Workbench
+from ui import main_window
 from ui.errors import ErrorPresenter
-from ui.main_window import MainWindow
+from ui.main_window import SCREENS, MainWindow, load_screen
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> Iterator[MainWindow]:
+    made = MainWindow(settings=QSettings())
+    made.presenter.interactive = False
+    qtbot.addWidget(made)
+    yield made
+    made.shutdown()
+
+
+def attach(window: MainWindow, qtbot: QtBot, home: Path, clock: ReplayClock | None = None) -> Workbench:
+    bench = Workbench.open(home, clock=clock, command="tests")
+    with qtbot.waitSignal(window.workspace_attached, timeout=10_000):
+        window.attach_bench(bench)
+    return bench
 
 
 def test_main_window_opens_offscreen(qtbot: QtBot) -> None:
@@ -17,9 +43,175 @@ def test_main_window_opens_offscreen(qtbot: QtBot) -> None:
     assert window.windowTitle() == "Stock Workbench"
 
 
+def test_every_screen_that_exists_is_docked(window: MainWindow, qtbot: QtBot, demo_home: Path) -> None:
+    attach(window, qtbot, demo_home)
+    available = [name for name, _package, _area in SCREENS if load_screen(name) is not None]
+    assert available, "no screen module is importable"
+    assert sorted(window.docks) == sorted(available)
+    assert window.centralWidget() is None
+    assert window.windowTitle() == "demo (demo) — Stock Workbench"
+    assert [a.text() for a in window.panels_menu.actions()] == [window.screen_title(n) for n in window.docks]
+
+
+def test_dock_layout_is_remembered(window: MainWindow, qtbot: QtBot, demo_home: Path) -> None:
+    attach(window, qtbot, demo_home)
+    name = next(iter(window.docks))
+    window.show()
+    window.docks[name].hide()
+    window.shutdown()  # saves the layout and closes the workspace
+    again = MainWindow(settings=QSettings())
+    qtbot.addWidget(again)
+    again.show()
+    attach(again, qtbot, demo_home)
+    assert again.docks[name].isHidden()
+    again.reset_layout()
+    assert not again.docks[name].isHidden()
+    again.shutdown()
+
+
+def test_language_switch_changes_visible_text(window: MainWindow) -> None:
+    window.set_language("en")
+    assert window.menus["file"].title() == "&File"
+    assert window.actions_by_name["record_fill"].text() == "Record &Fill…"
+    window.set_language("zh_CN")
+    assert window.menus["file"].title() == "文件(&F)"
+    assert window.actions_by_name["record_fill"].text() == "记录成交(&F)…"
+    assert window.windowTitle() == "股票研究工作台"
+    assert QSettings().value("ui/language") == "zh_CN"
+    window.set_language("en")
+    assert window.windowTitle() == "Stock Workbench"
+
+
+def test_language_switch_rebuilds_screens_in_the_new_language(
+    window: MainWindow, qtbot: QtBot, demo_home: Path
+) -> None:
+    attach(window, qtbot, demo_home)
+    window.set_language("zh_CN")
+    assert sorted(window.docks) == sorted(n for n, _p, _a in SCREENS if load_screen(n) is not None)
+    titles = {dock.windowTitle() for dock in window.docks.values()}
+    assert titles <= {"自选股", "图表", "总览", "报告", "账本", "扫描", "研究"}
+
+
+def test_theme_switch_changes_the_palette(window: MainWindow) -> None:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    window.set_theme("dark")
+    assert app.palette().window().color().lightness() < 80
+    assert window.actions_by_name["theme_dark"].isChecked()
+    made_after = QWidget(window)  # a screen built right after the switch inherits the new palette at once
+    assert made_after.palette().base().color().lightness() < 80
+    window.set_theme("light")
+    assert app.palette().window().color().lightness() > 200
+    assert QSettings().value("appearance/theme") == "light"
+
+
+BEIJING = MARKET_TZ["CN"]
+PHASE_CASES = [
+    # CN breaks for lunch at 11:30 while HK trades until 12:00
+    (datetime(2024, 3, 5, 11, 45, tzinfo=BEIJING), "A-shares: Lunch break", "HK: Trading"),
+    (
+        datetime(2024, 3, 5, 9, 22, tzinfo=BEIJING),
+        "A-shares: Opening auction (no cancel)",
+        "HK: Opening auction (no cancel)",
+    ),
+    (datetime(2024, 3, 9, 10, 0, tzinfo=BEIJING), "A-shares: Closed today", "HK: Closed today"),  # a Saturday
+]
+
+
+@pytest.fixture
+def no_screens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The status bar alone: no screen competes for the background pool."""
+    monkeypatch.setattr(main_window, "load_screen", lambda _name: None)
+
+
+@pytest.mark.parametrize("case", PHASE_CASES)
+@pytest.mark.usefixtures("no_screens")
+def test_status_bar_shows_cn_and_hk_phases_from_a_replay_clock(
+    window: MainWindow, qtbot: QtBot, demo_home: Path, case: tuple[datetime, str, str]
+) -> None:
+    instant, cn, hk = case
+    attach(window, qtbot, demo_home, ReplayClock(instant))
+    qtbot.waitUntil(lambda: window.status.phase_text("CN") == cn, timeout=15_000)  # the first calendar load is slow
+    assert window.status.phase_text("HK") == hk
+    assert window.status.fields["clock"].text().startswith("Replay clock: 2024-03-")
+    qtbot.waitUntil(lambda: window.status.fields["data"].text().startswith("Data to"), timeout=5000)
+
+
+@pytest.mark.usefixtures("no_screens")
+def test_status_bar_says_when_data_is_current(window: MainWindow, qtbot: QtBot, demo_home: Path) -> None:
+    attach(window, qtbot, demo_home)  # the demo's pinned clock stands after its last session
+    qtbot.waitUntil(lambda: "up to date" in window.status.fields["data"].text(), timeout=15_000)
+    assert window.status.fields["workspace"].text() == "Demo market: demo"
+
+
+class FakeWatchlist(QWidget):
+    screen_name = "watchlist"
+    analyze_requested = Signal(str)
+    chart_requested = Signal(str)
+    fill_requested = Signal(str)
+
+    def __init__(self, ctx: object, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+
+
+class FakeResearch(QWidget):
+    screen_name = "research"
+    open_report_requested = Signal(str)
+
+    def __init__(self, ctx: object, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.started: list[str] = []
+
+    def start(self, symbol: str) -> None:
+        self.started.append(symbol)
+
+
+class FakeReports(QWidget):
+    screen_name = "report"
+
+    def __init__(self, ctx: object, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.opened: list[str] = []
+
+    def open_report(self, report_id: str) -> None:
+        self.opened.append(report_id)
+
+
+def test_screen_requests_are_routed(
+    window: MainWindow, qtbot: QtBot, demo_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fakes = {cls.screen_name: cls for cls in (FakeWatchlist, FakeResearch, FakeReports)}
+    monkeypatch.setattr(main_window, "load_screen", fakes.get)
+    attach(window, qtbot, demo_home)
+    watchlist, research, reports = (window.panels[n] for n in ("watchlist", "research", "report"))
+    assert isinstance(watchlist, FakeWatchlist) and isinstance(research, FakeResearch)
+    assert isinstance(reports, FakeReports)
+    watchlist.analyze_requested.emit("605901.SH")
+    assert research.started == ["605901.SH"]
+    research.open_report_requested.emit("R1")
+    assert reports.opened == ["R1"]
+    watchlist.chart_requested.emit("000690.SH")  # no chart screen here: said in the status bar, nothing raised
+    assert "not available" in window.statusBar().currentMessage()
+    assert window.current_symbol == "000690.SH"
+
+
+def test_shutdown_closes_the_workspace_last(window: MainWindow, qtbot: QtBot, demo_home: Path) -> None:
+    bench = attach(window, qtbot, demo_home)
+    ctx = window.ctx
+    assert ctx is not None
+    finished = threading.Event()
+    ctx.op(lambda _b: finished.wait(0.2) or finished.set(), research=True)
+    window.shutdown()
+    assert finished.is_set()  # the pools were drained before the workspace closed
+    assert window.ctx is None and not window.docks
+    Workbench.open(demo_home, command="tests").close()  # the lock is free again
+    with pytest.raises(RuntimeError, match="closed"):
+        bench.workspace.db.scalar("SELECT 1")
+
+
 def test_thread_exceptions_reach_the_one_presenter(qtbot: QtBot) -> None:
     presenter = ErrorPresenter(interactive=False)
-    old_thread_hook = threading.excepthook
+    before = (sys.excepthook, threading.excepthook)
     presenter.install()
     try:
         with qtbot.waitSignal(presenter.error_presented, timeout=5000) as signal:
@@ -28,10 +220,8 @@ def test_thread_exceptions_reach_the_one_presenter(qtbot: QtBot) -> None:
             worker.join()
         assert signal.args == ["Cannot do that", "no such account"]
     finally:
-        threading.excepthook = old_thread_hook
-        import sys
-
-        sys.excepthook = sys.__excepthook__
+        presenter.uninstall()
+    assert (sys.excepthook, threading.excepthook) == before
 
 
 def test_internal_errors_are_shown_without_their_text(qtbot: QtBot) -> None:
@@ -41,3 +231,15 @@ def test_internal_errors_are_shown_without_their_text(qtbot: QtBot) -> None:
     title, text = signal.args
     assert title == "Something went wrong"
     assert "secret internals" not in text
+
+
+def test_user_error_details_list_problems_and_hide_keys() -> None:
+    from stockbench.errors import Problem
+
+    problem = Problem("lot", "quantity 150 is not a whole lot of 100")
+    error = RuleViolation("the fill was not recorded", [problem])
+    title, text, details = ErrorPresenter(interactive=False).describe(error)
+    assert (title, text) == ("Cannot do that", "the fill was not recorded")
+    assert "quantity 150 is not a whole lot of 100" in details
+    _title, _text, leaked = ErrorPresenter(interactive=False).describe(RuntimeError("api_key=sk-abcdef123456"))
+    assert "sk-abcdef123456" not in leaked

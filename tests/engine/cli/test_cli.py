@@ -60,9 +60,24 @@ def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "No such command" in capsys.readouterr().err
 
 
-def test_no_subcommand_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_subcommand_opens_the_desktop(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    opened: list[Path | None] = []
+
+    def fake(home: Path | None) -> int:
+        opened.append(home)
+        return 0
+
+    monkeypatch.setattr("stockbench.cli.main.open_desktop", fake)
     assert run([]) == 0
-    assert "Usage: stockbench" in capsys.readouterr().out
+    assert run(["--home", str(tmp_path)]) == 0
+    assert opened == [None, tmp_path]
+
+
+def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "Usage: stockbench" in out
+    assert "analyze" in out and "ledger" in out
 
 
 _PROBE = """

@@ -1,0 +1,2118 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>AppearancePage</name>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Red up, green down (China)</source>
+        <translation>红涨绿跌（中国大陆习惯）</translation>
+    </message>
+    <message>
+        <source>Green up, red down</source>
+        <translation>绿涨红跌</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Candle colours</source>
+        <translation>K 线颜色</translation>
+    </message>
+</context>
+<context>
+    <name>ChartPanel</name>
+    <message>
+        <source>Symbol, e.g. 600519 or 00700.HK</source>
+        <translation>代码，例如 600519 或 00700.HK</translation>
+    </message>
+    <message>
+        <source>1M</source>
+        <translation>1月</translation>
+    </message>
+    <message>
+        <source>6M</source>
+        <translation>6月</translation>
+    </message>
+    <message>
+        <source>1Y</source>
+        <translation>1年</translation>
+    </message>
+    <message>
+        <source>3Y</source>
+        <translation>3年</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Analyze</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>No zones: %1</source>
+        <translation>无区间：%1</translation>
+    </message>
+    <message>
+        <source>Zones as of %1: buy %2 – %3, sell %4 – %5, stop %6</source>
+        <translation>%1 的区间：买入 %2 – %3，卖出 %4 – %5，止损 %6</translation>
+    </message>
+</context>
+<context>
+    <name>DashboardModel</name>
+    <message>
+        <source>Stop hit</source>
+        <translation>触及止损</translation>
+    </message>
+    <message>
+        <source>Below buy</source>
+        <translation>低于买入区</translation>
+    </message>
+    <message>
+        <source>In buy zone</source>
+        <translation>在买入区</translation>
+    </message>
+    <message>
+        <source>Between</source>
+        <translation>两区之间</translation>
+    </message>
+    <message>
+        <source>In sell zone</source>
+        <translation>在卖出区</translation>
+    </message>
+    <message>
+        <source>Above sell</source>
+        <translation>高于卖出区</translation>
+    </message>
+    <message>
+        <source>Buy</source>
+        <translation>买入</translation>
+    </message>
+    <message>
+        <source>Sell</source>
+        <translation>卖出</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>未成交</translation>
+    </message>
+    <message>
+        <source>Partly filled</source>
+        <translation>部分成交</translation>
+    </message>
+    <message>
+        <source>KEEP</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>MODIFY</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <source>CANCEL</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Account</source>
+        <translation>账户</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <source>Cash</source>
+        <translation>现金</translation>
+    </message>
+    <message>
+        <source>Market value</source>
+        <translation>市值</translation>
+    </message>
+    <message>
+        <source>Equity</source>
+        <translation>权益</translation>
+    </message>
+    <message>
+        <source>Symbol</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Sellable</source>
+        <translation>可卖</translation>
+    </message>
+    <message>
+        <source>Avg cost</source>
+        <translation>成本价</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>成本</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>P&amp;L</source>
+        <translation>盈亏</translation>
+    </message>
+    <message>
+        <source>P&amp;L %</source>
+        <translation>盈亏 %</translation>
+    </message>
+    <message>
+        <source>Side</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Latest report</source>
+        <translation>最新报告</translation>
+    </message>
+    <message>
+        <source>Report date</source>
+        <translation>报告日期</translation>
+    </message>
+    <message>
+        <source>Day</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>收盘价</translation>
+    </message>
+    <message>
+        <source>Was</source>
+        <translation>此前</translation>
+    </message>
+    <message>
+        <source>Now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+</context>
+<context>
+    <name>DashboardPanel</name>
+    <message>
+        <source>Open orders</source>
+        <translation>未完成委托</translation>
+    </message>
+    <message>
+        <source>Zone alerts (last close against the close before)</source>
+        <translation>区间提醒（最新收盘价对比前一收盘价）</translation>
+    </message>
+    <message>
+        <source>Scan shortlist</source>
+        <translation>扫描候选</translation>
+    </message>
+    <message>
+        <source>Cash and equity</source>
+        <translation>现金与权益</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>持仓</translation>
+    </message>
+    <message>
+        <source>Checking zones and scanning…</source>
+        <translation>正在检查区间并扫描…</translation>
+    </message>
+    <message>
+        <source>the watchlist</source>
+        <translation>自选股</translation>
+    </message>
+    <message>
+        <source>every instrument</source>
+        <translation>全部证券</translation>
+    </message>
+    <message>
+        <source>Scanned %1 symbols of %2 on %3.</source>
+        <translation>已于 %3 扫描%2中的 %1 只证券。</translation>
+    </message>
+    <message>
+        <source>%1 position(s) without a price are valued at cost</source>
+        <translation>%1 个无价格的持仓按成本计值</translation>
+    </message>
+    <message>
+        <source>Open chart</source>
+        <translation>打开图表</translation>
+    </message>
+    <message>
+        <source>Analyze</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>Open latest report</source>
+        <translation>打开最新报告</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorPresenter</name>
+    <message>
+        <source>Cannot do that</source>
+        <translation>无法执行</translation>
+    </message>
+    <message>
+        <source>Something went wrong</source>
+        <translation>出错了</translation>
+    </message>
+    <message>
+        <source>An unexpected error occurred. The details are in the log.</source>
+        <translation>发生了意外错误，详情已写入日志。</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceView</name>
+    <message>
+        <source>Click an evidence id, a number in a claim or a quote to see its source.</source>
+        <translation>点击证据编号、论断中的数字或引文，查看其来源。</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>SHA-256</source>
+        <translation>SHA-256</translation>
+    </message>
+    <message>
+        <source>(body altered!)</source>
+        <translation>（内容已被改动！）</translation>
+    </message>
+    <message>
+        <source>Fetched</source>
+        <translation>获取时间</translation>
+    </message>
+    <message>
+        <source>Location</source>
+        <translation>位置</translation>
+    </message>
+</context>
+<context>
+    <name>FeesPage</name>
+    <message>
+        <source>Exchange fees are included in the commission</source>
+        <translation>交易所规费已含在佣金内</translation>
+    </message>
+    <message>
+        <source>Apply from now</source>
+        <translation>从现在起生效</translation>
+    </message>
+    <message>
+        <source>Account and market</source>
+        <translation>账户与市场</translation>
+    </message>
+    <message>
+        <source>Commission rate (e.g. 0.00025)</source>
+        <translation>佣金费率（例如 0.00025）</translation>
+    </message>
+    <message>
+        <source>Minimum commission per order</source>
+        <translation>每笔最低佣金</translation>
+    </message>
+    <message>
+        <source>No accounts yet: add one in the ledger first.</source>
+        <translation>还没有账户：请先在账本中添加。</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+</context>
+<context>
+    <name>FillDialog</name>
+    <message>
+        <source>commission</source>
+        <translation>佣金</translation>
+    </message>
+    <message>
+        <source>stamp duty</source>
+        <translation>印花税</translation>
+    </message>
+    <message>
+        <source>transfer fee</source>
+        <translation>过户费</translation>
+    </message>
+    <message>
+        <source>handling fee</source>
+        <translation>经手费</translation>
+    </message>
+    <message>
+        <source>regulatory fee</source>
+        <translation>证管费</translation>
+    </message>
+    <message>
+        <source>trading fee</source>
+        <translation>交易费</translation>
+    </message>
+    <message>
+        <source>settlement fee</source>
+        <translation>结算费</translation>
+    </message>
+    <message>
+        <source>SFC levy</source>
+        <translation>证监会征费</translation>
+    </message>
+    <message>
+        <source>AFRC levy</source>
+        <translation>会财局征费</translation>
+    </message>
+    <message>
+        <source>broker&apos;s total</source>
+        <translation>券商合计</translation>
+    </message>
+    <message>
+        <source>Record a fill</source>
+        <translation>记录成交</translation>
+    </message>
+    <message>
+        <source>Record fill</source>
+        <translation>记录成交</translation>
+    </message>
+    <message>
+        <source>e.g. 600519 or 00700.HK</source>
+        <translation>例如 600519 或 00700.HK</translation>
+    </message>
+    <message>
+        <source>Buy</source>
+        <translation>买入</translation>
+    </message>
+    <message>
+        <source>Sell</source>
+        <translation>卖出</translation>
+    </message>
+    <message>
+        <source>shares</source>
+        <translation>股</translation>
+    </message>
+    <message>
+        <source>price per share</source>
+        <translation>每股价格</translation>
+    </message>
+    <message>
+        <source>(no order)</source>
+        <translation>（无委托）</translation>
+    </message>
+    <message>
+        <source>Account</source>
+        <translation>账户</translation>
+    </message>
+    <message>
+        <source>Symbol</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Side</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Fees</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>委托</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>exchange time</source>
+        <translation>交易所时间</translation>
+    </message>
+    <message>
+        <source>computed</source>
+        <translation>计算值</translation>
+    </message>
+    <message>
+        <source>Use computed fees</source>
+        <translation>使用计算的费用</translation>
+    </message>
+    <message>
+        <source>There is no account yet: add one in the ledger first.</source>
+        <translation>还没有账户：请先在账本中添加。</translation>
+    </message>
+    <message>
+        <source>Enter the account, symbol, quantity and price.</source>
+        <translation>请输入账户、代码、数量和价格。</translation>
+    </message>
+    <message>
+        <source>The fill could not be checked.</source>
+        <translation>无法校验这笔成交。</translation>
+    </message>
+    <message>
+        <source>broker&apos;s figure</source>
+        <translation>券商数据</translation>
+    </message>
+    <message>
+        <source>{side} {qty} {symbol} at {price}: {amount:,.2f} {sign} fees {fees:,.2f} = {total:,.2f} {ccy}</source>
+        <translation>{side} {symbol} {qty} 股，价格 {price}：{amount:,.2f} {sign} 费用 {fees:,.2f} = {total:,.2f} {ccy}</translation>
+    </message>
+    <message>
+        <source>Price limits not checked: no reference price is stored for that day.</source>
+        <translation>未检查涨跌幅限制：当日没有存储参考价。</translation>
+    </message>
+    <message>
+        <source>Price limits checked against the reference price {0}.</source>
+        <translation>已按参考价 {0} 检查涨跌幅限制。</translation>
+    </message>
+</context>
+<context>
+    <name>LedgerModel</name>
+    <message>
+        <source>voided: {0}</source>
+        <translation>已作废：{0}</translation>
+    </message>
+    <message>
+        <source>Symbol</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Sellable</source>
+        <translation>可卖</translation>
+    </message>
+    <message>
+        <source>Average cost</source>
+        <translation>平均成本</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>成本</translation>
+    </message>
+    <message>
+        <source>Last close</source>
+        <translation>最新收盘价</translation>
+    </message>
+    <message>
+        <source>Market value</source>
+        <translation>市值</translation>
+    </message>
+    <message>
+        <source>Unrealised P&amp;L</source>
+        <translation>浮动盈亏</translation>
+    </message>
+    <message>
+        <source>Realised P&amp;L</source>
+        <translation>已实现盈亏</translation>
+    </message>
+    <message>
+        <source>Fees</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Dividends</source>
+        <translation>分红</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Side</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>Fees from</source>
+        <translation>费用来源</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>委托</translation>
+    </message>
+    <message>
+        <source>Fill</source>
+        <translation>成交</translation>
+    </message>
+    <message>
+        <source>Placed</source>
+        <translation>下单时间</translation>
+    </message>
+    <message>
+        <source>Filled</source>
+        <translation>已成交</translation>
+    </message>
+    <message>
+        <source>Valid until</source>
+        <translation>有效期至</translation>
+    </message>
+    <message>
+        <source>Report</source>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <source>Ex-date</source>
+        <translation>除权除息日</translation>
+    </message>
+    <message>
+        <source>Cash per share</source>
+        <translation>每股派现</translation>
+    </message>
+    <message>
+        <source>Shares per share</source>
+        <translation>每股送转</translation>
+    </message>
+    <message>
+        <source>Shares credited</source>
+        <translation>到账股数</translation>
+    </message>
+    <message>
+        <source>Cash credited</source>
+        <translation>到账现金</translation>
+    </message>
+    <message>
+        <source>Pay date</source>
+        <translation>派息日</translation>
+    </message>
+</context>
+<context>
+    <name>LedgerPanel</name>
+    <message>
+        <source>Record fill…</source>
+        <translation>记录成交…</translation>
+    </message>
+    <message>
+        <source>Account</source>
+        <translation>账户</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>持仓</translation>
+    </message>
+    <message>
+        <source>Cash</source>
+        <translation>现金</translation>
+    </message>
+    <message>
+        <source>Fills</source>
+        <translation>成交</translation>
+    </message>
+    <message>
+        <source>Orders</source>
+        <translation>委托</translation>
+    </message>
+    <message>
+        <source>Corporate actions</source>
+        <translation>公司行动</translation>
+    </message>
+    <message>
+        <source>Void…</source>
+        <translation>作废…</translation>
+    </message>
+    <message>
+        <source>Cancel order…</source>
+        <translation>撤销委托…</translation>
+    </message>
+    <message>
+        <source>Cash: {0}</source>
+        <translation>现金：{0}</translation>
+    </message>
+    <message>
+        <source>No account yet</source>
+        <translation>还没有账户</translation>
+    </message>
+    <message>
+        <source>Void {0}</source>
+        <translation>作废 {0}</translation>
+    </message>
+    <message>
+        <source>Void {0}? It stays in the history, excluded from every figure. Why?</source>
+        <translation>作废 {0}？它会保留在历史中，但不计入任何数字。原因？</translation>
+    </message>
+    <message>
+        <source>Cancel {0}</source>
+        <translation>撤销 {0}</translation>
+    </message>
+    <message>
+        <source>Record that order {0} was cancelled at the broker. Reason (optional):</source>
+        <translation>记录委托 {0} 已在券商处撤销。原因（可选）：</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Watchlist</source>
+        <translation>自选股</translation>
+    </message>
+    <message>
+        <source>Chart</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Dashboard</source>
+        <translation>总览</translation>
+    </message>
+    <message>
+        <source>Reports</source>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <source>Ledger</source>
+        <translation>账本</translation>
+    </message>
+    <message>
+        <source>Scan</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Research</source>
+        <translation>研究</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>No workspace is open. Use File ▸ Open Workspace or File ▸ Demo Market.</source>
+        <translation>尚未打开工作区。请使用“文件 ▸ 打开工作区”或“文件 ▸ 演示市场”。</translation>
+    </message>
+    <message>
+        <source>&amp;Open Workspace…</source>
+        <translation>打开工作区(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;New Workspace…</source>
+        <translation>新建工作区(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Demo Market</source>
+        <translation>演示市场(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Export Ledger…</source>
+        <translation>导出账本(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Reset &amp;Layout</source>
+        <translation>重置布局(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Analyze Selected…</source>
+        <translation>分析所选(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Research &amp;Runs</source>
+        <translation>研究任务(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Record &amp;Fill…</source>
+        <translation>记录成交(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;About Stock Workbench</source>
+        <translation>关于股票研究工作台(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Analyze the selected symbol (offline model unless another is chosen)</source>
+        <translation>分析所选证券（未另选模型时使用离线模型）</translation>
+    </message>
+    <message>
+        <source>Record a fill you made at your broker</source>
+        <translation>记录你在券商处的一笔成交</translation>
+    </message>
+    <message>
+        <source>Open the fictional demo market</source>
+        <translation>打开虚构的演示市场</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Research</source>
+        <translation>研究(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Ledger</source>
+        <translation>账本(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Panels</source>
+        <translation>面板(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Main toolbar</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>Stock Workbench</source>
+        <translation>股票研究工作台</translation>
+    </message>
+    <message>
+        <source> (demo)</source>
+        <translation>（演示）</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>Open a workspace folder</source>
+        <translation>打开工作区文件夹</translation>
+    </message>
+    <message>
+        <source>Not a workspace</source>
+        <translation>不是工作区</translation>
+    </message>
+    <message>
+        <source>%1 holds no workspace.</source>
+        <translation>%1 中没有工作区。</translation>
+    </message>
+    <message>
+        <source>Choose an empty folder for the new workspace</source>
+        <translation>为新工作区选择一个空文件夹</translation>
+    </message>
+    <message>
+        <source>Folder not empty</source>
+        <translation>文件夹不为空</translation>
+    </message>
+    <message>
+        <source>Choose an empty folder.</source>
+        <translation>请选择一个空文件夹。</translation>
+    </message>
+    <message>
+        <source>The workspace could not be opened. Use File ▸ Open Workspace to choose another.</source>
+        <translation>无法打开该工作区。请使用“文件 ▸ 打开工作区”选择其他工作区。</translation>
+    </message>
+    <message>
+        <source>Closing the workspace…</source>
+        <translation>正在关闭工作区…</translation>
+    </message>
+    <message>
+        <source>The %1 screen is not available.</source>
+        <translation>“%1”界面不可用。</translation>
+    </message>
+    <message>
+        <source>The fill dialog is not available.</source>
+        <translation>成交录入窗口不可用。</translation>
+    </message>
+    <message>
+        <source>Analyze</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>Symbol (for example 600519 or 00700.HK):</source>
+        <translation>证券代码（例如 600519 或 00700.HK）：</translation>
+    </message>
+    <message>
+        <source>Export ledger</source>
+        <translation>导出账本</translation>
+    </message>
+    <message>
+        <source>This workspace has no accounts yet.</source>
+        <translation>此工作区还没有账户。</translation>
+    </message>
+    <message>
+        <source>Account:</source>
+        <translation>账户：</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;Beancount (*.beancount)</source>
+        <translation>CSV (*.csv);;Beancount (*.beancount)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n entries</source>
+        <translation>
+            <numerusform>已导出 %n 条记录</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>About Stock Workbench</source>
+        <translation>关于股票研究工作台</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Stock Workbench %1&lt;/h3&gt;&lt;p&gt;Local-first research of China A-share and Hong Kong stocks against your own ledger.&lt;/p&gt;&lt;p&gt;Output is research, not investment advice. No broker connection, no automatic orders.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;股票研究工作台 %1&lt;/h3&gt;&lt;p&gt;在本机研究 A 股与港股，并结合你自己的账本。&lt;/p&gt;&lt;p&gt;输出内容仅为研究，不构成投资建议。不连接券商，不自动下单。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Research is running</source>
+        <translation>研究正在进行</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n analysis(es) are still running. Stop them and quit? A stopped run keeps its journal.</source>
+        <translation>
+            <numerusform>还有 %n 项分析正在运行。要停止它们并退出吗？停止的任务会保留其日志。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ModelDialog</name>
+    <message>
+        <source>Add a model</source>
+        <translation>添加模型</translation>
+    </message>
+    <message>
+        <source>Stored in the OS keyring, never in the workspace</source>
+        <translation>保存在系统钥匙串中，绝不写入工作区</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <source>Model id</source>
+        <translation>模型 ID</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>接口地址</translation>
+    </message>
+    <message>
+        <source>Fallback model</source>
+        <translation>备用模型</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+</context>
+<context>
+    <name>ModelsPage</name>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>接口地址</translation>
+    </message>
+    <message>
+        <source>Fallback</source>
+        <translation>备用</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <source>Store key…</source>
+        <translation>保存密钥…</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>no ceiling</source>
+        <translation>不设上限</translation>
+    </message>
+    <message>
+        <source>Default model for research</source>
+        <translation>研究默认模型</translation>
+    </message>
+    <message>
+        <source>Default cost ceiling per analysis (model price currency)</source>
+        <translation>每次分析的默认费用上限（按模型计价币种）</translation>
+    </message>
+    <message>
+        <source>The offline rules model needs no key and is always available. A model&apos;s fallback is tried when it keeps failing.</source>
+        <translation>离线规则模型无需密钥，始终可用。模型连续失败时会改用其备用模型。</translation>
+    </message>
+    <message>
+        <source>Offline rules model</source>
+        <translation>离线规则模型</translation>
+    </message>
+    <message>
+        <source>not required</source>
+        <translation>无需</translation>
+    </message>
+    <message>
+        <source>stored</source>
+        <translation>已保存</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>keyring unavailable</source>
+        <translation>钥匙串不可用</translation>
+    </message>
+    <message>
+        <source>Store API key</source>
+        <translation>保存 API 密钥</translation>
+    </message>
+    <message>
+        <source>API key for %1:</source>
+        <translation>%1 的 API 密钥：</translation>
+    </message>
+    <message>
+        <source>Select a model first.</source>
+        <translation>请先选择一个模型。</translation>
+    </message>
+    <message>
+        <source>Testing %1…</source>
+        <translation>正在测试 %1…</translation>
+    </message>
+    <message>
+        <source>%1 answered in %2 ms: “%3” (model %4)</source>
+        <translation>%1 在 %2 毫秒内回复：“%3”（模型 %4）</translation>
+    </message>
+    <message>
+        <source>Connection failed: %1</source>
+        <translation>连接失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>PlanApprovalDialog</name>
+    <message>
+        <source>Approve the research plan</source>
+        <translation>批准研究计划</translation>
+    </message>
+    <message>
+        <source>Approve and run</source>
+        <translation>批准并运行</translation>
+    </message>
+    <message>
+        <source>The plan for {symbol} was refused: {reason}</source>
+        <translation>{symbol} 的研究计划被拒绝：{reason}</translation>
+    </message>
+    <message>
+        <source>The plan for {symbol} is estimated to cost {estimate}, more than the ceiling of {ceiling}. Approve it to run anyway; the ceiling is still checked before every model call.</source>
+        <translation>{symbol} 的研究计划预计花费 {estimate}，超过上限 {ceiling}。批准后仍可运行；每次调用模型前仍会检查上限。</translation>
+    </message>
+    <message>
+        <source>The plan could not be read back; approving re-plans the run.</source>
+        <translation>无法读回该计划；批准将重新规划这次任务。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation>期间</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Estimated cost</source>
+        <translation>预计费用</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+</context>
+<context>
+    <name>ReasonDialog</name>
+    <message>
+        <source>e.g. entered twice</source>
+        <translation>例如：重复录入</translation>
+    </message>
+</context>
+<context>
+    <name>ReportView</name>
+    <message>
+        <source>Quotes and their sources</source>
+        <translation>引文及其来源</translation>
+    </message>
+</context>
+<context>
+    <name>ReportsModel</name>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Symbol</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>复核</translation>
+    </message>
+</context>
+<context>
+    <name>ReportsPanel</name>
+    <message>
+        <source>Search titles and text</source>
+        <translation>搜索标题和正文</translation>
+    </message>
+    <message>
+        <source>Symbol</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>All actions</source>
+        <translation>全部操作</translation>
+    </message>
+    <message>
+        <source>All reviews</source>
+        <translation>全部复核</translation>
+    </message>
+    <message>
+        <source>Review verdicts arrive with report reviews in a later release</source>
+        <translation>复核结论将在后续版本随报告复核功能提供</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <source>Compare with previous</source>
+        <translation>与上一份对比</translation>
+    </message>
+    <message>
+        <source>Verify</source>
+        <translation>校验</translation>
+    </message>
+    <message>
+        <source>Export Markdown…</source>
+        <translation>导出 Markdown…</translation>
+    </message>
+    <message>
+        <source>Export PDF…</source>
+        <translation>导出 PDF…</translation>
+    </message>
+    <message>
+        <source>Review…</source>
+        <translation>复核…</translation>
+    </message>
+    <message>
+        <source>Report</source>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>There is no report on {0} yet.</source>
+        <translation>{0} 还没有报告。</translation>
+    </message>
+    <message>
+        <source>There is no earlier report on this symbol</source>
+        <translation>该证券没有更早的报告</translation>
+    </message>
+    <message>
+        <source>Previous: {0} ({1})</source>
+        <translation>上一份：{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>This: {0} ({1})</source>
+        <translation>本份：{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>未变</translation>
+    </message>
+    <message>
+        <source>Verifying…</source>
+        <translation>正在校验…</translation>
+    </message>
+    <message>
+        <source>{0} does not verify:</source>
+        <translation>{0} 校验未通过：</translation>
+    </message>
+    <message>
+        <source>{0} verifies: every gate passes again on its stored evidence.</source>
+        <translation>{0} 校验通过：所有关卡在已存证据上再次通过。</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>Exported to {0}</source>
+        <translation>已导出到 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>ResearchPanel</name>
+    <message>
+        <source>Symbol, e.g. 600519</source>
+        <translation>代码，例如 600519</translation>
+    </message>
+    <message>
+        <source>Your question (optional)</source>
+        <translation>你的问题（可选）</translation>
+    </message>
+    <message>
+        <source>The model: &apos;offline&apos; is the rules model, which needs no key</source>
+        <translation>模型：&apos;offline&apos; 为规则模型，无需密钥</translation>
+    </message>
+    <message>
+        <source>(no account)</source>
+        <translation>（无账户）</translation>
+    </message>
+    <message>
+        <source>Cost ceiling</source>
+        <translation>费用上限</translation>
+    </message>
+    <message>
+        <source>Analyze</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>Selected run</source>
+        <translation>所选任务</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Open report</source>
+        <translation>打开报告</translation>
+    </message>
+    <message>
+        <source>Quick review of {0} is not available yet: it arrives with the quick-review engine. Start a full analysis instead.</source>
+        <translation>{0} 的快速复盘暂不可用：它将随快速复盘引擎提供。请改为启动完整分析。</translation>
+    </message>
+    <message>
+        <source>The plan check for {0} is not available yet: it arrives with the plan-check engine.</source>
+        <translation>{0} 的计划检查暂不可用：它将随计划检查引擎提供。</translation>
+    </message>
+    <message>
+        <source>Elapsed {elapsed} · model calls {calls} · cost {cost}</source>
+        <translation>已用时 {elapsed} · 模型调用 {calls} 次 · 费用 {cost}</translation>
+    </message>
+    <message>
+        <source>No run selected</source>
+        <translation>未选择任务</translation>
+    </message>
+    <message>
+        <source>Paused: {reason}. Automatic resume at {when}, or press Continue.</source>
+        <translation>已暂停：{reason}。将于 {when} 自动恢复，或点击“继续”。</translation>
+    </message>
+    <message>
+        <source>Paused: {reason}</source>
+        <translation>已暂停：{reason}</translation>
+    </message>
+    <message>
+        <source>Interrupted: it is not running now. Continue resumes it from its journal.</source>
+        <translation>已中断：当前未在运行。点击“继续”将按其日志恢复。</translation>
+    </message>
+</context>
+<context>
+    <name>ResearchStages</name>
+    <message>
+        <source>Preparing: clock, identity, ledger and data gates</source>
+        <translation>准备：时钟、证券识别、账本与数据关卡</translation>
+    </message>
+    <message>
+        <source>Scene: sector index, anchors and peers</source>
+        <translation>场景：行业指数、锚定标的与同业</translation>
+    </message>
+    <message>
+        <source>Collecting what the scene implies</source>
+        <translation>收集场景所需的数据</translation>
+    </message>
+    <message>
+        <source>Computing indicators, states, zones and scenarios</source>
+        <translation>计算指标、状态、区间与情景</translation>
+    </message>
+    <message>
+        <source>Analysing: BULL and BEAR, then the diagnosis</source>
+        <translation>分析：多方与空方研究，然后诊断</translation>
+    </message>
+    <message>
+        <source>Deciding: judgments checked, orders sized</source>
+        <translation>决策：校验判断，计算委托数量</translation>
+    </message>
+    <message>
+        <source>Writing the report</source>
+        <translation>撰写报告</translation>
+    </message>
+    <message>
+        <source>Publishing: every gate in one pass</source>
+        <translation>发布：一次通过全部关卡</translation>
+    </message>
+</context>
+<context>
+    <name>ResearchStatus</name>
+    <message>
+        <source>Planned</source>
+        <translation>已计划</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Published</source>
+        <translation>已发布</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+</context>
+<context>
+    <name>ResearchSubtasks</name>
+    <message>
+        <source>Clock, identity, ledger and data gates</source>
+        <translation>时钟、证券识别、账本与数据关卡</translation>
+    </message>
+    <message>
+        <source>Fetching what the scene implies</source>
+        <translation>获取场景所需的数据</translation>
+    </message>
+    <message>
+        <source>Indicators, states, zones, backtest and scenarios</source>
+        <translation>指标、状态、区间、回测与情景</translation>
+    </message>
+    <message>
+        <source>BULL sub-study</source>
+        <translation>多方子研究</translation>
+    </message>
+    <message>
+        <source>BEAR sub-study</source>
+        <translation>空方子研究</translation>
+    </message>
+    <message>
+        <source>Refreshing the quote</source>
+        <translation>刷新行情</translation>
+    </message>
+    <message>
+        <source>Sizing orders against the ledger</source>
+        <translation>按账本计算委托数量</translation>
+    </message>
+    <message>
+        <source>Publication gates</source>
+        <translation>发布关卡</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewDialog</name>
+    <message>
+        <source>Accept</source>
+        <translation>接受</translation>
+    </message>
+    <message>
+        <source>Revise</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>A number is wrong or misread</source>
+        <translation>数字错误或误读</translation>
+    </message>
+    <message>
+        <source>The evidence does not support the claim</source>
+        <translation>证据不支持该论断</translation>
+    </message>
+    <message>
+        <source>An important announcement or event was missed</source>
+        <translation>遗漏了重要公告或事件</translation>
+    </message>
+    <message>
+        <source>Zones or stop are not where I would put them</source>
+        <translation>区间或止损位置不合理</translation>
+    </message>
+    <message>
+        <source>The action does not follow from the analysis</source>
+        <translation>操作建议与分析不符</translation>
+    </message>
+    <message>
+        <source>The data was stale or incomplete</source>
+        <translation>数据过时或不完整</translation>
+    </message>
+    <message>
+        <source>Unclear or too long</source>
+        <translation>不清楚或过长</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <source>Reasoning</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>Usefulness</source>
+        <translation>实用性</translation>
+    </message>
+    <message>
+        <source>Review report</source>
+        <translation>复核报告</translation>
+    </message>
+    <message>
+        <source>Reasons</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Comment (private: never sent to a model)</source>
+        <translation>备注（私密：绝不发送给模型）</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Saving reviews arrives with `stockbench feedback` in a later release; nothing is saved yet.</source>
+        <translation>复核保存功能将在后续版本随 `stockbench feedback` 提供；目前不会保存任何内容。</translation>
+    </message>
+    <message>
+        <source>Reviews cannot be saved yet in this version.</source>
+        <translation>此版本还不能保存复核。</translation>
+    </message>
+</context>
+<context>
+    <name>RunModel</name>
+    <message>
+        <source>Symbol</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Sub-task</source>
+        <translation>子任务</translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation>用时</translation>
+    </message>
+    <message>
+        <source>Model calls</source>
+        <translation>模型调用</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>任务</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Data sources</source>
+        <translation>数据源</translation>
+    </message>
+    <message>
+        <source>Fees</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+</context>
+<context>
+    <name>SourcesPage</name>
+    <message>
+        <source>Move up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Save order</source>
+        <translation>保存顺序</translation>
+    </message>
+    <message>
+        <source>Where several sources hold a series, reads take the first source in this order. A new order applies the next time the workspace opens.</source>
+        <translation>同一数据序列有多个来源时，读取按此顺序取第一个来源。新顺序在下次打开工作区时生效。</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+</context>
+<context>
+    <name>StatusBar</name>
+    <message>
+        <source>Closed</source>
+        <translation>休市</translation>
+    </message>
+    <message>
+        <source>Opening auction</source>
+        <translation>开盘集合竞价</translation>
+    </message>
+    <message>
+        <source>Opening auction (no cancel)</source>
+        <translation>开盘集合竞价（不可撤单）</translation>
+    </message>
+    <message>
+        <source>About to open</source>
+        <translation>即将开盘</translation>
+    </message>
+    <message>
+        <source>Trading</source>
+        <translation>连续竞价</translation>
+    </message>
+    <message>
+        <source>Lunch break</source>
+        <translation>午间休市</translation>
+    </message>
+    <message>
+        <source>Closing auction</source>
+        <translation>收盘集合竞价</translation>
+    </message>
+    <message>
+        <source>After-hours fixed price</source>
+        <translation>盘后固定价格交易</translation>
+    </message>
+    <message>
+        <source>A-shares</source>
+        <translation>A 股</translation>
+    </message>
+    <message>
+        <source>HK</source>
+        <translation>港股</translation>
+    </message>
+    <message numerus="yes">
+        <source>Research: %n running</source>
+        <translation>
+            <numerusform>研究：%n 项进行中</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Research: idle</source>
+        <translation>研究：空闲</translation>
+    </message>
+    <message>
+        <source>No workspace</source>
+        <translation>未打开工作区</translation>
+    </message>
+    <message>
+        <source>Demo market: %1</source>
+        <translation>演示市场：%1</translation>
+    </message>
+    <message>
+        <source>Workspace: %1</source>
+        <translation>工作区：%1</translation>
+    </message>
+    <message>
+        <source>Replay clock: %1</source>
+        <translation>回放时钟：%1</translation>
+    </message>
+    <message>
+        <source>calendar unknown</source>
+        <translation>日历未知</translation>
+    </message>
+    <message>
+        <source>Closed today</source>
+        <translation>今日休市</translation>
+    </message>
+    <message>
+        <source>(half day)</source>
+        <translation>（半日市）</translation>
+    </message>
+    <message>
+        <source>Data: …</source>
+        <translation>数据：…</translation>
+    </message>
+    <message>
+        <source>Data: none yet</source>
+        <translation>数据：暂无</translation>
+    </message>
+    <message>
+        <source>Data to %1</source>
+        <translation>数据截至 %1</translation>
+    </message>
+    <message>
+        <source>Data to %1 (up to date)</source>
+        <translation>数据截至 %1（已是最新）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Data to %1 (%n session(s) behind)</source>
+        <translation>
+            <numerusform>数据截至 %1（落后 %n 个交易日）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>StockChartWidget</name>
+    <message>
+        <source>Buy zone %1 – %2</source>
+        <translation>买入区 %1 – %2</translation>
+    </message>
+    <message>
+        <source>Sell zone %1 – %2</source>
+        <translation>卖出区 %1 – %2</translation>
+    </message>
+    <message>
+        <source>Stop %1</source>
+        <translation>止损 %1</translation>
+    </message>
+    <message>
+        <source>Buy</source>
+        <translation>买</translation>
+    </message>
+    <message>
+        <source>Sell</source>
+        <translation>卖</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>加仓</translation>
+    </message>
+    <message>
+        <source>Hold</source>
+        <translation>持有</translation>
+    </message>
+    <message>
+        <source>Reduce</source>
+        <translation>减仓</translation>
+    </message>
+    <message>
+        <source>Avoid</source>
+        <translation>回避</translation>
+    </message>
+    <message>
+        <source>O %1</source>
+        <translation>开 %1</translation>
+    </message>
+    <message>
+        <source>H %1</source>
+        <translation>高 %1</translation>
+    </message>
+    <message>
+        <source>L %1</source>
+        <translation>低 %1</translation>
+    </message>
+    <message>
+        <source>C %1</source>
+        <translation>收 %1</translation>
+    </message>
+    <message>
+        <source>Vol %1</source>
+        <translation>量 %1</translation>
+    </message>
+</context>
+<context>
+    <name>SymbolSearch</name>
+    <message>
+        <source>Add: code or name, e.g. 600519 or 茅台</source>
+        <translation>添加：代码或名称，例如 600519 或 茅台</translation>
+    </message>
+</context>
+<context>
+    <name>WatchlistModel</name>
+    <message>
+        <source>Stop hit</source>
+        <translation>触及止损</translation>
+    </message>
+    <message>
+        <source>Below buy</source>
+        <translation>低于买入区</translation>
+    </message>
+    <message>
+        <source>In buy zone</source>
+        <translation>在买入区</translation>
+    </message>
+    <message>
+        <source>Between</source>
+        <translation>两区之间</translation>
+    </message>
+    <message>
+        <source>In sell zone</source>
+        <translation>在卖出区</translation>
+    </message>
+    <message>
+        <source>Above sell</source>
+        <translation>高于卖出区</translation>
+    </message>
+    <message>
+        <source>Buy</source>
+        <translation>买入</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>加仓</translation>
+    </message>
+    <message>
+        <source>Hold</source>
+        <translation>持有</translation>
+    </message>
+    <message>
+        <source>Reduce</source>
+        <translation>减仓</translation>
+    </message>
+    <message>
+        <source>Sell</source>
+        <translation>卖出</translation>
+    </message>
+    <message>
+        <source>Avoid</source>
+        <translation>回避</translation>
+    </message>
+    <message>
+        <source>Live quote</source>
+        <translation>实时行情</translation>
+    </message>
+    <message>
+        <source>Last close</source>
+        <translation>最新收盘价</translation>
+    </message>
+    <message>
+        <source>Symbol</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Last</source>
+        <translation>最新价</translation>
+    </message>
+    <message>
+        <source>Change %</source>
+        <translation>涨跌幅</translation>
+    </message>
+    <message>
+        <source>Zone</source>
+        <translation>区间</translation>
+    </message>
+    <message>
+        <source>Holding</source>
+        <translation>持仓</translation>
+    </message>
+    <message>
+        <source>P&amp;L</source>
+        <translation>盈亏</translation>
+    </message>
+    <message>
+        <source>Report</source>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+</context>
+<context>
+    <name>WatchlistPanel</name>
+    <message>
+        <source>New group…</source>
+        <translation>新建分组…</translation>
+    </message>
+    <message>
+        <source>Create a group</source>
+        <translation>创建分组</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <source>Rename this group</source>
+        <translation>重命名此分组</translation>
+    </message>
+    <message>
+        <source>Delete group</source>
+        <translation>删除分组</translation>
+    </message>
+    <message>
+        <source>Delete this group</source>
+        <translation>删除此分组</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move the symbol up</source>
+        <translation>上移该证券</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Move it down</source>
+        <translation>下移该证券</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove from this group</source>
+        <translation>从此分组移除</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Reload prices, zones and reports</source>
+        <translation>重新载入价格、区间和报告</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n symbol(s)</source>
+        <translation>
+            <numerusform>%n 只证券</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>New group</source>
+        <translation>新建分组</translation>
+    </message>
+    <message>
+        <source>Name of the new group:</source>
+        <translation>新分组名称：</translation>
+    </message>
+    <message>
+        <source>Rename group</source>
+        <translation>重命名分组</translation>
+    </message>
+    <message>
+        <source>New name:</source>
+        <translation>新名称：</translation>
+    </message>
+    <message>
+        <source>Delete the group &apos;%1&apos; and the symbols on it?</source>
+        <translation>删除分组“%1”及其中的证券？</translation>
+    </message>
+    <message>
+        <source>Ask a question</source>
+        <translation>提问</translation>
+    </message>
+    <message>
+        <source>Your question about %1:</source>
+        <translation>你关于 %1 的问题：</translation>
+    </message>
+    <message>
+        <source>Analyze</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>Ask a question…</source>
+        <translation>提问…</translation>
+    </message>
+    <message>
+        <source>Quick review</source>
+        <translation>快速复盘</translation>
+    </message>
+    <message>
+        <source>Check plan</source>
+        <translation>检查计划</translation>
+    </message>
+    <message>
+        <source>Open chart</source>
+        <translation>打开图表</translation>
+    </message>
+    <message>
+        <source>Open latest report</source>
+        <translation>打开最新报告</translation>
+    </message>
+    <message>
+        <source>No report on this symbol yet</source>
+        <translation>该证券还没有报告</translation>
+    </message>
+    <message>
+        <source>Record fill…</source>
+        <translation>记录成交…</translation>
+    </message>
+    <message>
+        <source>Move to group</source>
+        <translation>移到分组</translation>
+    </message>
+    <message>
+        <source>Not available yet: this research feature arrives in a later version</source>
+        <translation>暂不可用：此研究功能将在后续版本提供</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomeDialog</name>
+    <message>
+        <source>Welcome to Stock Workbench</source>
+        <translation>欢迎使用股票研究工作台</translation>
+    </message>
+    <message>
+        <source>Research A-share and Hong Kong stocks against your own ledger. Everything stays on this computer; the built-in offline model works without any API key.</source>
+        <translation>结合你自己的账本研究 A 股与港股。所有数据都留在本机；内置离线模型无需任何 API 密钥即可使用。</translation>
+    </message>
+    <message>
+        <source>Explore the demo market</source>
+        <translation>探索演示市场</translation>
+    </message>
+    <message>
+        <source>A fictional market with six years of prices, ready to research offline (示例 / DEMO).</source>
+        <translation>一个含六年行情的虚构市场，可直接离线研究（示例 / DEMO）。</translation>
+    </message>
+    <message>
+        <source>Create a new workspace…</source>
+        <translation>新建工作区…</translation>
+    </message>
+    <message>
+        <source>An empty workspace in a folder you choose, for your own data.</source>
+        <translation>在你选择的文件夹中新建空白工作区，存放你自己的数据。</translation>
+    </message>
+    <message>
+        <source>Open an existing workspace…</source>
+        <translation>打开已有工作区…</translation>
+    </message>
+    <message>
+        <source>A folder that already holds a Stock Workbench workspace.</source>
+        <translation>一个已包含股票研究工作台工作区的文件夹。</translation>
+    </message>
+    <message>
+        <source>Preparing the demo market…</source>
+        <translation>正在准备演示市场…</translation>
+    </message>
+    <message>
+        <source>%1 holds no workspace. Choose another folder.</source>
+        <translation>%1 中没有工作区，请选择其他文件夹。</translation>
+    </message>
+    <message>
+        <source>Choose an empty folder for a new workspace.</source>
+        <translation>请为新工作区选择一个空文件夹。</translation>
+    </message>
+    <message>
+        <source>Opening the workspace…</source>
+        <translation>正在打开工作区…</translation>
+    </message>
+    <message>
+        <source>Folder for the new workspace</source>
+        <translation>新工作区的文件夹</translation>
+    </message>
+    <message>
+        <source>Workspace folder</source>
+        <translation>工作区文件夹</translation>
+    </message>
+    <message>
+        <source>The workspace could not be opened.</source>
+        <translation>无法打开该工作区。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,85 @@
+"""Shared fixtures for the shell's tests: isolated Qt settings, a demo workspace built once per session and
+copied per test, an opened workbench on the copy, and an `AppContext` factory that shuts down cleanly.
+
+    def test_something(ctx: AppContext, qtbot: QtBot) -> None:
+        panel = WatchlistPanel(ctx)
+        qtbot.addWidget(panel)
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtWidgets import QApplication
+
+from stockbench.data.demo import ensure_demo
+from stockbench.store.workspace import Workspace
+from stockbench.workbench import Workbench
+from ui.context import AppContext
+
+TEST_ORGANIZATION = "StockWorkbenchTests"
+
+
+@pytest.fixture(autouse=True)
+def qt_settings(tmp_path: Path, qapp: QApplication) -> Path:
+    """Every test gets its own QSettings (INI files under tmp, English chosen): no test touches the user's."""
+    folder = tmp_path / "qsettings"
+    QCoreApplication.setOrganizationName(TEST_ORGANIZATION)
+    QCoreApplication.setApplicationName("Stock Workbench")
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
+    QSettings().setValue("ui/language", "en")  # English whatever the machine's locale (a test may switch)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def demo_master(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo market, built once per test session (about ten seconds); tests use copies of it."""
+    home = tmp_path_factory.mktemp("demo-master")
+    with Workspace.open(home, kind="demo", command="tests") as workspace:
+        ensure_demo(workspace)
+    return home
+
+
+@pytest.fixture
+def demo_home(demo_master: Path, tmp_path: Path) -> Path:
+    """A private copy of the demo workspace folder for this test (writes never leak into other tests)."""
+    target = tmp_path / "demo"
+    shutil.copytree(demo_master, target, ignore=shutil.ignore_patterns("*.lock", "*.wal"))
+    return target
+
+
+@pytest.fixture
+def demo_bench(demo_home: Path) -> Iterator[Workbench]:
+    """The workbench opened on this test's demo copy (replay clock pinned at the demo's last session)."""
+    bench = Workbench.open(demo_home, command="tests")
+    yield bench
+    bench.close()
+
+
+@pytest.fixture
+def make_context(qapp: QApplication) -> Iterator[Callable[[Workbench], AppContext]]:
+    """Build `AppContext`s on a workbench; at teardown their pools are drained and bridges closed."""
+    from ui.app import build_context, close_context
+    from ui.errors import ErrorPresenter
+
+    made: list[AppContext] = []
+
+    def make(bench: Workbench) -> AppContext:
+        ctx = build_context(bench, ErrorPresenter(interactive=False))
+        made.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in made:
+        close_context(ctx, close_bench=False)
+
+
+@pytest.fixture
+def ctx(demo_bench: Workbench, make_context: Callable[[Workbench], AppContext]) -> AppContext:
+    """An `AppContext` on this test's demo workspace (errors are recorded, never shown in a message box)."""
+    return make_context(demo_bench)

@@ -1,0 +1,160 @@
+"""The dashboard on the demo market: books after a deposit and a fill recorded through the ledger, open orders with
+the latest report's decisions, zone alerts, the scan shortlist."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from stockbench.clock import MARKET_TZ
+from stockbench.ledger.entries import Order
+from stockbench.ledger.validation import FillDraft
+from stockbench.workbench import Workbench
+from ui.context import AppContext
+from ui.screens.dashboard.dashboard_actions import order_decisions
+from ui.screens.dashboard.dashboard_model import OrderRow
+from ui.screens.dashboard.dashboard_panel import DashboardPanel
+
+CN = MARKET_TZ["CN"]
+WAIT_MS = 60_000  # generous: only a failing test waits this long (first engine calls import slowly)
+SYMBOL, CLOSE = "605903.SH", Decimal("358.53")  # the demo's close on its last session, 2026-11-27
+FILL_PRICE = Decimal("351.64")  # the close of 2026-11-26
+
+
+def _record_books(bench: Workbench) -> None:
+    ledger = bench.ledger
+    ledger.add_account("main", "CNY")
+    ledger.cash("main", "deposit", Decimal("100000"), at=datetime(2026, 11, 2, 9, 0, tzinfo=CN))
+    ledger.record_fill(FillDraft("main", SYMBOL, "buy", 200, FILL_PRICE, datetime(2026, 11, 26, 14, 0, tzinfo=CN)))
+
+
+@pytest.fixture(scope="session")
+def researched_master(demo_master: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo with an account, a holding, two open orders (one inside the buy zone, one outside the sell zone),
+    two watched symbols and a published offline report that decided the orders; built once per session."""
+    home = tmp_path_factory.mktemp("dashboard-researched") / "demo"
+    shutil.copytree(demo_master, home, ignore=shutil.ignore_patterns("*.lock", "*.wal"))
+    with Workbench.open(home, command="tests") as bench:
+        _record_books(bench)
+        zones = bench.analytics.zones(SYMBOL)
+        placed = datetime(2026, 11, 27, 15, 30, tzinfo=CN)
+        bench.ledger.add_order(Order("", "main", SYMBOL, "buy", 100, zones.buy.low, placed))
+        bench.ledger.add_order(Order("", "main", SYMBOL, "sell", 100, zones.sell.high + 10, placed))
+        bench.watchlist.add(SYMBOL)
+        bench.watchlist.add("003901.SZ")
+        assert bench.research.analyze(SYMBOL, account="main").status == "published"
+    return home
+
+
+@pytest.fixture
+def researched_ctx(
+    researched_master: Path, tmp_path: Path, make_context: Callable[[Workbench], AppContext]
+) -> Iterator[AppContext]:
+    home = tmp_path / "researched"
+    shutil.copytree(researched_master, home, ignore=shutil.ignore_patterns("*.lock", "*.wal"))
+    bench = Workbench.open(home, command="tests")
+    made = make_context(bench)
+    yield made
+    made.runner.wait()  # the context's own teardown comes after this one: drain its pools before closing
+    bench.close()
+
+
+@pytest.fixture
+def shown_errors(qtbot: QtBot) -> Iterator[list[tuple[str, str]]]:
+    errors: list[tuple[str, str]] = []
+    yield errors
+    assert errors == [], "the panel presented errors"
+
+
+def _panel(ctx: AppContext, qtbot: QtBot, errors: list[tuple[str, str]]) -> DashboardPanel:
+    ctx.presenter.error_presented.connect(lambda title, text: errors.append((title, text)))
+    panel = DashboardPanel(ctx)
+    qtbot.addWidget(panel)
+    return panel
+
+
+def test_books_appear_after_a_deposit_and_a_fill_through_the_ledger(
+    ctx: AppContext, qtbot: QtBot, shown_errors: list[tuple[str, str]]
+) -> None:
+    panel = _panel(ctx, qtbot, shown_errors)
+    qtbot.waitSignal(panel.books_refreshed, timeout=WAIT_MS).wait()
+    assert panel.accounts.rows == [] and panel.positions.rows == []
+    _record_books(ctx.bench)  # the ledger's events reload the dashboard
+    qtbot.waitUntil(lambda: len(panel.positions.rows) == 1, timeout=WAIT_MS)
+    fill = next(e for e, _ in ctx.bench.ledger.history("main") if getattr(e, "fill_id", None))
+    cost = FILL_PRICE * 200 + fill.fees  # type: ignore[union-attr]
+    cash = Decimal("100000.00") - cost
+    value = CLOSE * 200
+    assert [(r.account, r.currency, r.cash, r.market_value, r.equity) for r in panel.accounts.rows] == [
+        ("main", "CNY", cash, value, cash + value)
+    ]
+    assert panel.text("accounts", 0, "equity") == f"{cash + value:,.2f}"
+    (position,) = panel.positions.rows
+    assert (position.symbol, position.qty, position.sellable, position.cost) == (SYMBOL, 200, 200, cost)
+    assert position.pnl == value - cost
+    assert panel.text("positions", 0, "pnl") == f"{value - cost:+,.2f}"
+    assert panel.orders.rows == []
+
+
+def test_open_orders_carry_the_latest_reports_decision(
+    researched_ctx: AppContext, qtbot: QtBot, shown_errors: list[tuple[str, str]]
+) -> None:
+    panel = _panel(researched_ctx, qtbot, shown_errors)
+    qtbot.waitSignal(panel.books_refreshed, timeout=WAIT_MS).wait()
+    bench = researched_ctx.bench
+    (report,) = bench.research.reports(SYMBOL)
+    decided = {r.side: r for r in panel.orders.rows if isinstance(r, OrderRow)}
+    assert decided["buy"].decision == "KEEP" and decided["sell"].decision == "CANCEL"
+    assert {r.report_id for r in decided.values()} == {report["report_id"]}
+    row = panel.orders.rows.index(decided["buy"])
+    assert panel.text("orders", row, "decision") == "KEEP"
+    assert panel.text("orders", row, "qty") == "0/100"
+
+
+def test_zone_alerts_and_the_scan_of_the_watchlist(
+    researched_ctx: AppContext, qtbot: QtBot, shown_errors: list[tuple[str, str]]
+) -> None:
+    panel = _panel(researched_ctx, qtbot, shown_errors)
+    qtbot.waitSignal(panel.watch_refreshed, timeout=WAIT_MS).wait()
+    bench = researched_ctx.bench
+    # 003901.SZ closed 10.61 then 10.43 on the demo's last two sessions: out of its sell zone, above the buy zone.
+    zones = bench.analytics.zones("003901.SZ")
+    assert zones.sell.low <= Decimal("10.61") <= zones.sell.high
+    assert zones.buy.high < Decimal("10.43") < zones.sell.low
+    alerts = {(a.symbol, a.was, a.now) for a in panel.alerts.rows}
+    assert ("003901.SZ", "in_sell", "between") in alerts
+    assert all(symbol in {SYMBOL, "003901.SZ"} for symbol, _, _ in alerts)
+    assert {p.symbol for p in panel.picks.rows} <= {SYMBOL, "003901.SZ"} and panel.picks.rows
+    assert "2026-11-27" in panel.watch_note.text()
+
+
+def test_order_decisions_prefer_the_summary_and_fall_back_to_the_plan_text() -> None:
+    summary = {"summary": {"open_orders": [{"order_id": "O1", "decision": "MODIFY", "reason": "new zone"}]}}
+    assert order_decisions(summary) == {"O1": ("MODIFY", "new zone")}
+    text = {
+        "summary": {},
+        "markdown": "## 计划\n未成交订单 O2: CANCEL（不在新区间内）\n未成交订单 O3: KEEP（在新区间内）",
+    }
+    assert order_decisions(text) == {"O2": ("CANCEL", "不在新区间内"), "O3": ("KEEP", "在新区间内")}
+    assert order_decisions({"summary": {}, "markdown": "no orders"}) == {}
+
+
+def test_screenshot_books_are_fictional_and_recorded_once(
+    ctx: AppContext, qtbot: QtBot, shown_errors: list[tuple[str, str]]
+) -> None:
+    from ui.screens.dashboard.dashboard_actions import SCREENSHOT_HOLDINGS, demo_books
+    from ui.screens.dashboard.dashboard_panel import screenshot_setup
+
+    panel = _panel(ctx, qtbot, shown_errors)
+    qtbot.waitSignal(panel.books_refreshed, timeout=WAIT_MS).wait()
+    screenshot_setup(panel)
+    # The ledger's events reload the panel while the books are being written; wait for the finished books.
+    qtbot.waitUntil(lambda: len(panel.positions.rows) == 2 and len(panel.orders.rows) == 1, timeout=WAIT_MS)
+    assert [r.symbol for r in panel.positions.rows] == sorted(SCREENSHOT_HOLDINGS)
+    assert demo_books(ctx.bench) == 0  # a workspace with accounts is never touched

@@ -1,0 +1,201 @@
+"""The fill dialog on the demo workspace: each kind of invalid fill is refused with the ledger's own message and
+writes nothing; a valid fill enables OK and is recorded only then (with computed or broker fees, or an order)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QDate, QTime
+from PySide6.QtGui import QTextDocumentFragment
+from pytestqt.qtbot import QtBot
+
+from stockbench.clock import MARKET_TZ
+from stockbench.ledger.entries import Order
+from stockbench.ledger.store import LEDGER_TABLES
+from stockbench.ledger.validation import FillDraft
+from stockbench.workbench import Workbench
+from ui.context import AppContext
+from ui.dialogs.fill_dialog import FillDialog, reference_price
+
+BANK, CHIP = "003901.SZ", "003902.SZ"  # CHIP closed limit-up on the demo's last session
+LAST = date(2026, 11, 27)
+TIMEOUT = 10_000
+
+
+def cn(day: date, clock: str) -> datetime:
+    return datetime.combine(day, time.fromisoformat(clock), tzinfo=MARKET_TZ["CN"])
+
+
+@pytest.fixture
+def books(ctx: AppContext) -> Workbench:
+    """Account "main": 100,000 CNY and 1,000 BANK bought on the day before the demo's last session."""
+    ledger = ctx.bench.ledger
+    ledger.add_account("main", "CNY")
+    ledger.cash("main", "deposit", Decimal("100000"), at=cn(date(2026, 11, 2), "09:00"))
+    ledger.record_fill(FillDraft("main", BANK, "buy", 1000, Decimal("10.50"), cn(date(2026, 11, 26), "10:00")))
+    return ctx.bench
+
+
+def snapshot(bench: Workbench) -> dict[str, list[str]]:
+    return {t: sorted(map(repr, bench.workspace.db.fetchall(f"SELECT * FROM {t}"))) for t in LEDGER_TABLES}
+
+
+@pytest.fixture
+def dialog(qtbot: QtBot, ctx: AppContext, books: Workbench) -> FillDialog:
+    made = FillDialog(ctx, account="main")
+    qtbot.addWidget(made)
+    made.show()
+    qtbot.waitUntil(lambda: made.account_combo.count() == 1, timeout=TIMEOUT)
+    return made
+
+
+def enter(qtbot: QtBot, dialog: FillDialog, *, symbol: str = BANK, side: str = "buy", qty: int = 100,
+          price: str = "10.43", day: date = LAST, clock: str = "10:00:00", fee: str | None = None) -> None:  # fmt: skip
+    """Type a fill into the dialog and wait for the ledger's verdict on exactly that."""
+    dialog.symbol_edit.setText(symbol)
+    dialog.side_combo.setCurrentIndex(dialog.side_combo.findData(side))
+    dialog.qty_edit.setText(str(qty))
+    dialog.price_edit.setText(price)
+    dialog.date_edit.setDate(QDate(day.year, day.month, day.day))
+    hour, minute, second = map(int, clock.split(":"))
+    dialog.time_edit.setTime(QTime(hour, minute, second))
+    if fee is not None:
+        dialog.fee_edit.clear()
+        qtbot.keyClicks(dialog.fee_edit, fee)
+    qtbot.waitUntil(lambda: dialog.current is not None and not dialog.pending(), timeout=TIMEOUT)
+
+
+def refused(qtbot: QtBot, dialog: FillDialog, bench: Workbench, **fields: Any) -> list[tuple[str, str]]:
+    """Enter an invalid fill: OK stays disabled, pressing it writes nothing; returns (code, message) shown."""
+    before = snapshot(bench)
+    enter(qtbot, dialog, **fields)
+    assert dialog.current is not None
+    shown = [(p.code, p.message) for p in dialog.current.problems]
+    assert shown and not dialog.ok_button.isEnabled()
+    on_screen = QTextDocumentFragment.fromHtml(dialog.problems_label.text()).toPlainText()
+    assert all(message in on_screen for _, message in shown)
+    dialog.ok_button.click()
+    dialog._record()  # even a direct call refuses an invalid fill
+    qtbot.wait(50)
+    assert snapshot(bench) == before, "a refused fill writes nothing"
+    return shown
+
+
+def test_lot(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
+    assert refused(qtbot, dialog, books, qty=150) == [
+        ("lot_multiple", f"a buy of {BANK} must be a multiple of 100 shares, not 150")
+    ]
+
+
+def test_tick(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
+    assert refused(qtbot, dialog, books, price="10.435") == [
+        ("price_off_tick", f"10.435 is not a valid price step for {BANK}")
+    ]
+
+
+def test_price_limit_against_the_stored_reference_price(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
+    assert reference_price(books, CHIP, LAST) == Decimal("213.12")
+    shown = refused(qtbot, dialog, books, symbol=CHIP, price="234.44")
+    assert [code for code, _ in shown] == ["above_limit_up"]
+    assert "234.43" in shown[0][1]
+    assert dialog.current is not None and dialog.current.reference == Decimal("213.12")
+    assert "213.12" in dialog.summary_label.text()
+
+
+def test_t_plus_1_sellable(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
+    shown = refused(
+        qtbot, dialog, books, side="sell", qty=1000, price="10.60", day=date(2026, 11, 26), clock="14:00:00"
+    )
+    assert shown == [
+        ("exceeds_sellable", f"selling 1000 {BANK} exceeds the sellable quantity of 0 "
+                             "(1000 bought that day are not sellable until the next session)"),
+    ]  # fmt: skip
+
+
+def test_cash(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
+    shown = refused(qtbot, dialog, books, qty=10000)
+    assert [code for code, _ in shown] == ["insufficient_cash"]
+    assert "the cash balance is 89" in shown[0][1]
+
+
+def test_session(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
+    assert refused(qtbot, dialog, books, clock="12:00:00") == [
+        ("outside_session", f"2026-11-27 12:00:00 is outside trading for {BANK} (phase: lunch break)")
+    ]
+    assert refused(qtbot, dialog, books, day=date(2026, 11, 21)) == [
+        ("outside_session", f"2026-11-21 10:00:00 is not a trading day for {BANK}")
+    ]
+
+
+def test_an_index_or_another_market_is_refused(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
+    assert refused(qtbot, dialog, books, symbol="000690.SH") == [
+        ("not_tradable", "000690.SH is an index and cannot be traded")
+    ]
+    shown = refused(qtbot, dialog, books, symbol="02971.HK", qty=500, price="9.98")
+    assert shown[0] == ("market_not_in_account", "account 'main' does not trade the HK market")
+
+
+def test_a_valid_fill_enables_ok_and_is_recorded_only_on_ok(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
+    before = snapshot(books)
+    enter(qtbot, dialog)
+    assert dialog.current is not None and dialog.current.valid
+    assert dialog.ok_button.isEnabled() and dialog.problems_label.text() == ""
+    fill = dialog.current.fill
+    assert fill is not None and dialog.fee_edit.text() == f"{fill.fees:.2f}" and fill.fees_source == "computed"
+    assert "commission" in dialog.fee_label.text()
+    assert snapshot(books) == before, "checking as you type writes nothing"
+    dialog.qty_edit.setText("200")  # an edit not yet checked disables OK at once
+    assert not dialog.ok_button.isEnabled()
+    qtbot.waitUntil(dialog.ok_button.isEnabled, timeout=TIMEOUT)
+    with qtbot.waitSignal(dialog.fill_recorded, timeout=TIMEOUT) as recorded:
+        dialog.ok_button.click()
+    assert recorded.args[0].qty == 200
+    assert [(f.qty, f.price) for f, _ in books.ledger.history("main") if hasattr(f, "fill_id")][-1] == (
+        200, Decimal("10.43"))  # fmt: skip
+    assert dialog.result() == dialog.DialogCode.Accepted
+
+
+def test_the_brokers_fee_replaces_the_computed_one(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
+    enter(qtbot, dialog)
+    enter(qtbot, dialog, fee="4.99")
+    assert dialog.current is not None and dialog.current.fill is not None
+    assert (dialog.current.fill.fees, dialog.current.fill.fees_source) == (Decimal("4.99"), "broker")
+    assert "broker" in dialog.fee_label.text() and dialog.fee_reset.isEnabled()
+    with qtbot.waitSignal(dialog.fill_recorded, timeout=TIMEOUT) as recorded:
+        qtbot.waitUntil(dialog.ok_button.isEnabled, timeout=TIMEOUT)
+        dialog.ok_button.click()
+    assert recorded.args[0].fees == Decimal("4.99")
+
+
+def test_reset_returns_to_the_computed_fee(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
+    enter(qtbot, dialog, fee="4.99")
+    dialog.fee_reset.click()
+    qtbot.waitUntil(lambda: dialog.current is not None and not dialog.pending(), timeout=TIMEOUT)
+    assert dialog.current is not None and dialog.current.fill is not None
+    assert dialog.current.fill.fees_source == "computed"
+
+
+def test_the_dialog_opens_without_a_symbol(qtbot: QtBot, ctx: AppContext, books: Workbench) -> None:
+    dialog = FillDialog(ctx, None, symbol=None)  # as the main window opens it from the toolbar
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=TIMEOUT)
+    assert dialog.symbol_edit.text() == "" and not dialog.ok_button.isEnabled()
+    assert dialog.date_edit.date() == QDate(2026, 11, 27), "the date defaults to the workbench clock's day"
+
+
+def test_an_order_link_prefills_and_is_checked(qtbot: QtBot, ctx: AppContext, books: Workbench) -> None:
+    order = books.ledger.add_order(Order("", "main", BANK, "buy", 300, Decimal("10.40"), cn(LAST, "09:31")))
+    dialog = FillDialog(ctx, account="main", order_id=order.order_id)
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.current is not None and not dialog.pending(), timeout=TIMEOUT)
+    assert (dialog.symbol_edit.text(), dialog.qty_edit.text(), dialog.price_edit.text()) == (BANK, "300", "10.40")
+    enter(qtbot, dialog, qty=400, price="10.40")
+    assert dialog.current is not None
+    assert [p.code for p in dialog.current.problems] == ["order_overfilled"]
+    enter(qtbot, dialog, qty=300, price="10.40")
+    with qtbot.waitSignal(dialog.fill_recorded, timeout=TIMEOUT):
+        dialog.ok_button.click()
+    assert [s.status for s in books.ledger.orders("main")] == ["filled"]

@@ -1,0 +1,231 @@
+"""The report browser on the demo workspace with published reports: list, filters, search, evidence links,
+compare, verify, export to Markdown and PDF, and the review dialog."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QDate, QUrl
+from pytestqt.qtbot import QtBot
+
+from stockbench.workbench import Workbench
+from ui.context import AppContext
+from ui.screens.reports.report_links import link_report
+from ui.screens.reports.report_view import ReportView
+from ui.screens.reports.reports_model import ReportRow
+from ui.screens.reports.reports_panel import ReportsPanel
+
+BANK, HK = "003901.SZ", "02971.HK"
+TIMEOUT = 15_000
+
+
+@pytest.fixture(scope="session")
+def reports_master(demo_master: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo market with three offline reports: two on the bank (for compare) and one in Hong Kong."""
+    folder = tmp_path_factory.getbasetemp() / "reports-master"
+    shutil.copytree(demo_master, folder, ignore=shutil.ignore_patterns("*.lock", "*.wal"))
+    with Workbench.open(folder, kind="demo") as bench:
+        for symbol in (BANK, BANK, HK):
+            assert bench.research.analyze(symbol).status == "published"
+    return folder
+
+
+@pytest.fixture
+def reports_bench(reports_master: Path, tmp_path: Path) -> Iterator[Workbench]:
+    home = tmp_path / "reports"
+    shutil.copytree(reports_master, home, ignore=shutil.ignore_patterns("*.lock", "*.wal"))
+    with Workbench.open(home, kind="demo") as bench:
+        yield bench
+
+
+@pytest.fixture
+def ctx(reports_bench: Workbench, make_context: Callable[[Workbench], AppContext]) -> AppContext:
+    """An AppContext on a copy of the demo workspace that holds published reports."""
+    return make_context(reports_bench)
+
+
+@pytest.fixture
+def panel(qtbot: QtBot, ctx: AppContext) -> ReportsPanel:
+    made = ReportsPanel(ctx)
+    qtbot.addWidget(made)
+    made.show()
+    qtbot.waitUntil(lambda: made.model.rowCount() == 3, timeout=TIMEOUT)
+    return made
+
+
+def select(qtbot: QtBot, panel: ReportsPanel, symbol: str, nth: int = 0) -> ReportRow:
+    row = [r for r in panel.model.rows() if r.symbol == symbol][nth]
+    with qtbot.waitSignal(panel.report_shown, timeout=TIMEOUT):
+        panel.open_report(row.report_id)
+    return row
+
+
+def test_the_browser_lists_and_renders_reports(qtbot: QtBot, panel: ReportsPanel, ctx: AppContext) -> None:
+    assert sorted(r.symbol for r in panel.visible_rows()) == [BANK, BANK, HK]
+    row = select(qtbot, panel, HK)
+    text = panel.view.toPlainText()
+    assert row.title in text and "Research, not investment advice" in text
+    assert "## " not in text, "markdown is rendered, not shown raw"
+    assert panel.current_row() == row
+    assert not panel.compare_button.isEnabled(), "the only report on a symbol has nothing to compare with"
+
+
+def test_full_text_search_and_filters(qtbot: QtBot, panel: ReportsPanel) -> None:
+    panel.search_edit.setText("02971")  # the symbol appears only in the HK report's text, not in any title
+    assert [r.symbol for r in panel.visible_rows()] == [HK]
+    panel.search_edit.setText("示例商业银行 avoid")  # every term must match
+    assert {r.symbol for r in panel.visible_rows()} <= {BANK}
+    panel.search_edit.setText("no report says this")
+    assert panel.visible_rows() == []
+    panel.search_edit.clear()
+    panel.symbol_edit.setText("003901")
+    assert [r.symbol for r in panel.visible_rows()] == [BANK, BANK]
+    panel.symbol_edit.clear()
+    action = panel.model.rows()[0].action
+    panel.action_combo.setCurrentIndex(panel.action_combo.findData(action))
+    assert {r.action for r in panel.visible_rows()} == {action}
+    panel.action_combo.setCurrentIndex(0)
+    day = panel.model.rows()[0].day
+    panel.since_check.setChecked(True)
+    panel.since_edit.setDate(QDate(day.year, day.month, day.day))
+    assert len(panel.visible_rows()) == 3
+    later = day + timedelta(days=1)
+    panel.since_edit.setDate(QDate(later.year, later.month, later.day))
+    assert panel.visible_rows() == []
+    assert not panel.verdict_combo.isEnabled(), "review verdicts do not exist yet"
+
+
+def test_export_to_markdown_and_pdf(qtbot: QtBot, panel: ReportsPanel, ctx: AppContext, tmp_path: Path) -> None:
+    row = select(qtbot, panel, BANK)
+    markdown, pdf = tmp_path / "out" / "report.md", tmp_path / "out" / "report.pdf"
+    with qtbot.waitSignal(panel.exported, timeout=TIMEOUT):
+        panel.export_markdown(markdown)
+    assert markdown.read_text(encoding="utf-8") == row.markdown
+    with qtbot.waitSignal(panel.exported, timeout=TIMEOUT):
+        panel.export_pdf(pdf)
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and len(data) > 2000
+
+
+def test_clicking_an_evidence_id_shows_its_source_and_hash(qtbot: QtBot, panel: ReportsPanel, ctx: AppContext) -> None:
+    select(qtbot, panel, BANK)
+    anchors = [a for a in panel.view.anchors() if a.startswith("evidence:")]
+    assert anchors, "every evidence id is a link"
+    evidence_id = anchors[0].removeprefix("evidence:")
+    with qtbot.waitSignal(panel.evidence_shown, timeout=TIMEOUT) as shown:
+        panel.view.anchorClicked.emit(QUrl(anchors[0]))
+    stored = ctx.bench.research.store.get(evidence_id)
+    assert [d.evidence_id for d in shown.args[0]] == [evidence_id]
+    text = panel.evidence_view.text()
+    assert stored.source in text and stored.sha256 in text and stored.kind in text
+
+
+def test_clicking_a_number_in_a_claim_shows_the_passage_around_it(qtbot: QtBot, panel: ReportsPanel) -> None:
+    row = select(qtbot, panel, BANK)
+    numbers = [a for a in panel.view.anchors() if a.startswith("number:")]
+    assert len(numbers) >= 2, "the numbers in the claims are links"
+    request = panel.view.linked.request("number", numbers[-1].removeprefix("number:"))
+    assert request is not None and request.number is not None
+    claim = next(c for c in row.draft["claims"] if request.number in c["text"])
+    assert request.evidence_ids == tuple(claim["evidence"])
+    with qtbot.waitSignal(panel.evidence_shown, timeout=TIMEOUT) as shown:
+        panel.view.anchorClicked.emit(QUrl(numbers[-1]))
+    detail = shown.args[0][0]
+    assert detail.found and detail.where and detail.highlight in detail.passage
+    assert detail.source in panel.evidence_view.text()
+
+
+def test_clicking_a_quote_shows_its_passage(qtbot: QtBot, panel: ReportsPanel) -> None:
+    row = select(qtbot, panel, BANK)
+    quotes = [a for a in panel.view.anchors() if a.startswith("quote:")]
+    assert len(quotes) == len(row.draft["quotes"]) > 0
+    with qtbot.waitSignal(panel.evidence_shown, timeout=TIMEOUT) as shown:
+        panel.view.anchorClicked.emit(QUrl(quotes[0]))
+    detail = shown.args[0][0]
+    assert detail.found and detail.evidence_id == row.draft["quotes"][0]["evidence_id"]
+    assert detail.kind and detail.sha256 in panel.evidence_view.text()
+
+
+def test_compare_with_the_previous_report_on_the_symbol(qtbot: QtBot, panel: ReportsPanel) -> None:
+    newer = select(qtbot, panel, BANK, 0)
+    older = panel.model.previous(newer)
+    assert older is not None and older.symbol == BANK
+    assert panel.compare_button.isEnabled()
+    panel.compare_button.click()
+    text = panel.compare_view.toPlainText()
+    assert f"Previous: {older.day.isoformat()} ({older.report_id})" in text
+    assert f"This: {newer.day.isoformat()} ({newer.report_id})" in text
+    assert all(s["title"] in text for s in newer.draft["sections"])
+    assert panel.tabs.currentWidget() is panel.compare_view
+
+
+def test_verify_rechecks_the_report(qtbot: QtBot, panel: ReportsPanel) -> None:
+    row = select(qtbot, panel, HK)
+    with qtbot.waitSignal(panel.verified, timeout=TIMEOUT) as result:
+        panel.verify_button.click()
+    assert result.args == [row.report_id, []]
+    assert "verifies" in panel.status_label.text()
+
+
+def test_the_review_dialog_is_complete_but_cannot_save_yet(qtbot: QtBot, panel: ReportsPanel) -> None:
+    row = select(qtbot, panel, HK)
+    panel.review_button.click()
+    dialog = panel.review_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert not dialog.save_button.isEnabled() and "stockbench feedback" in dialog.save_button.toolTip()
+    dialog.findChild(type(dialog.verdict_group.buttons()[0]), "verdict_reject").setChecked(True)
+    review = dialog.review()
+    assert (review.run_id, review.report_id, review.verdict) == (row.run_id, row.report_id, "reject")
+    assert review.problems(), "a reject needs a reason"
+    dialog.reasons.item(0).setCheckState(dialog.reasons.item(0).checkState().Checked)
+    assert dialog.review().reasons == ("number_wrong",) and dialog.review().problems() == []
+    dialog.reject()
+
+
+def test_a_newly_published_report_appears(qtbot: QtBot, panel: ReportsPanel, ctx: AppContext) -> None:
+    worker = threading.Thread(target=lambda: ctx.bench.research.analyze("003903.SZ"))
+    worker.start()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 4, timeout=TIMEOUT)
+    worker.join()
+    assert "003903.SZ" in [r.symbol for r in panel.model.rows()]
+
+
+def test_open_latest_by_code(qtbot: QtBot, panel: ReportsPanel) -> None:
+    with qtbot.waitSignal(panel.report_shown, timeout=TIMEOUT) as shown:
+        panel.open_latest("02971")
+    assert shown.args == [next(r.report_id for r in panel.model.rows() if r.symbol == HK)]
+
+
+def test_report_text_cannot_render_html_or_follow_foreign_links(qtbot: QtBot) -> None:
+    view = ReportView()
+    qtbot.addWidget(view)
+    markdown = (
+        "# T\n\nSee <b>bold</b> [site](https://example.com) ![x](file:///etc/passwd) [ev-0123456789abcdef01234567]"
+    )
+    row = ReportRow("R1", "RUN1", BANK, date(2026, 1, 5), None, "T", "hold", "offline", True, markdown, {})  # type: ignore[arg-type]
+    view.show_report(row)
+    assert "See <b>bold</b>" in view.toPlainText(), "raw HTML in a report is shown as text, never rendered"
+    assert view.loadResource(2, QUrl("file:///etc/passwd")) is None, "no image or file is ever loaded"
+    assert view.anchors() == ["https://example.com", "evidence:ev-0123456789abcdef01234567"]
+    emitted: list[object] = []
+    view.evidence_requested.connect(emitted.append)
+    view.anchorClicked.emit(QUrl("https://example.com"))
+    view.anchorClicked.emit(QUrl("file:///etc/passwd"))
+    assert emitted == []
+    view.anchorClicked.emit(QUrl("evidence:ev-0123456789abcdef01234567"))
+    assert len(emitted) == 1
+
+
+def test_claim_numbers_and_ids_become_links() -> None:
+    draft = {"claims": [{"text": "回测：期望收益 -0.07%，样本 37 次", "evidence": ["ev-" + "a" * 24]}]}
+    markdown = "## 诊断\n\n- 回测：期望收益 -0.07%，样本 37 次 [ev-" + "a" * 24 + "]"
+    linked = link_report(markdown, draft)
+    assert "[-0.07%](number:0)" in linked.markdown and "[37](number:1)" in linked.markdown
+    assert f"\\[[ev-{'a' * 24}](evidence:ev-{'a' * 24})\\]" in linked.markdown
+    assert [r.number for r in linked.links] == ["-0.07%", "37"]
+    assert linked.request("number", "5") is None and linked.request("mailto", "x") is None

@@ -1,0 +1,194 @@
+"""The research panel on the demo workspace: live stage titles, pause and Continue, Stop, plan approval, history."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from stockbench.llm import ModelUnavailable
+from stockbench.research.engine import STAGES
+from stockbench.research.offline import OfflineModel
+from ui.context import AppContext
+from ui.screens.research.research_panel import ResearchPanel
+from ui.screens.research.run_model import RunRow, stage_title
+
+SYMBOL = "003901.SZ"
+RUN_TIMEOUT = 30_000
+
+
+@pytest.fixture
+def errors(ctx: AppContext) -> list[tuple[str, str]]:
+    """The errors presented during the test (title, text)."""
+    found: list[tuple[str, str]] = []
+    ctx.presenter.error_presented.connect(lambda title, text: found.append((title, text)))
+    return found
+
+
+class FlakyModel(OfflineModel):
+    """The offline model behind a provider that is down (a network-class failure) until `up` is set."""
+
+    name = "flaky"
+
+    def __init__(self) -> None:
+        self.up = False
+
+    def complete(self, request: str, *, ceiling_left: Decimal | None) -> tuple[str, Decimal | None]:
+        if not self.up:
+            raise ModelUnavailable("the provider answered 503 three times", network_class=True)
+        return super().complete(request, ceiling_left=ceiling_left)
+
+
+class CostlyModel(OfflineModel):
+    """The offline model priced like a paid one, so a plan can exceed a cost ceiling."""
+
+    name = "costly"
+    offline = False
+
+    def estimate(self, input_tokens: int, output_tokens: int) -> Decimal:
+        return Decimal("2.40")
+
+
+def panel_for(qtbot: QtBot, ctx: AppContext) -> ResearchPanel:
+    panel = ResearchPanel(ctx)
+    qtbot.addWidget(panel)
+    panel.show()
+    return panel
+
+
+def wait_for_status(qtbot: QtBot, panel: ResearchPanel, status: str, symbol: str = SYMBOL) -> RunRow:
+    def found() -> RunRow | None:
+        return next((r for r in panel.model.rows() if r.symbol == symbol and r.status == status), None)
+
+    qtbot.waitUntil(lambda: found() is not None, timeout=RUN_TIMEOUT)
+    row = found()
+    assert row is not None
+    return row
+
+
+def test_a_run_shows_its_stage_titles_live(qtbot: QtBot, ctx: AppContext, errors: list[tuple[str, str]]) -> None:
+    panel = panel_for(qtbot, ctx)
+    shown: list[str] = []
+    panel.model.dataChanged.connect(lambda *_: shown.append(panel.stage_label.text()))
+    panel.start(SYMBOL)
+    row = wait_for_status(qtbot, panel, "published")
+    lines = panel.timeline_texts()
+    assert [line for line in lines if line.startswith("▶ ")] == ["▶ " + stage_title(s) for s in STAGES]
+    assert "    · BULL sub-study" in lines and "    · Publication gates" in lines
+    assert any(stage_title("scene") in text for text in shown), "the stage title is shown while the run goes"
+    assert row.report_id is not None and panel.report_button.isEnabled()
+    qtbot.waitUntil(lambda: (panel.model.row(row.run_id) or row).calls is not None)
+    assert (panel.model.row(row.run_id) or row).calls > 0  # type: ignore[operator]
+    assert panel.stats_label.text().startswith("Elapsed")
+    assert errors == []
+
+
+def test_a_paused_run_shows_the_reason_and_continue_resumes_it(qtbot: QtBot, ctx: AppContext) -> None:
+    flaky = FlakyModel()
+    ctx.bench.research._ports["flaky"] = flaky
+    panel = panel_for(qtbot, ctx)
+    panel.model_combo.setCurrentText("flaky")
+    panel.start(SYMBOL)
+    row = wait_for_status(qtbot, panel, "paused")
+    assert row.stage == "scene"
+    assert "the provider answered 503 three times" in panel.reason_label.text()
+    assert "automatic resume 1 of 3" in panel.reason_label.text()
+    qtbot.waitUntil(panel.continue_button.isEnabled)  # once the paused call has returned
+    flaky.up = True
+    panel.continue_button.click()
+    done = wait_for_status(qtbot, panel, "published")
+    assert done.run_id == row.run_id and done.report_id is not None
+    assert not panel.continue_button.isEnabled()
+
+
+def test_stop_ends_a_paused_run(qtbot: QtBot, ctx: AppContext) -> None:
+    ctx.bench.research._ports["flaky"] = FlakyModel()
+    panel = panel_for(qtbot, ctx)
+    panel.model_combo.setCurrentText("flaky")
+    panel.start(SYMBOL)
+    row = wait_for_status(qtbot, panel, "paused")
+    assert panel.stop_button.isEnabled()
+    panel.stop_button.click()
+    wait_for_status(qtbot, panel, "stopped")
+    assert ctx.bench.research.outcome(row.run_id).status == "stopped"
+    assert not panel.continue_button.isEnabled()
+
+
+def test_a_plan_over_its_ceiling_asks_for_approval(
+    qtbot: QtBot, ctx: AppContext, errors: list[tuple[str, str]]
+) -> None:
+    ctx.bench.research._ports["costly"] = CostlyModel()
+    panel = panel_for(qtbot, ctx)
+    panel.model_combo.setCurrentText("costly")
+    panel.ceiling_edit.setText("1.00")
+    panel.start(SYMBOL)
+    qtbot.waitUntil(lambda: panel.plan_dialog is not None and panel.plan_dialog.isVisible(), timeout=RUN_TIMEOUT)
+    dialog = panel.plan_dialog
+    assert dialog is not None
+    assert "2.4" in dialog.summary.text() and "1" in dialog.summary.text()
+    assert stage_title("analyze") in dialog.details.toPlainText()
+    assert panel.executing() == set()  # nothing runs before approval
+    dialog.approve_button.click()
+    row = wait_for_status(qtbot, panel, "published")
+    assert row.model == "costly"
+    assert errors == []
+
+
+def test_a_declined_plan_does_not_run(qtbot: QtBot, ctx: AppContext) -> None:
+    ctx.bench.research._ports["costly"] = CostlyModel()
+    panel = panel_for(qtbot, ctx)
+    panel.model_combo.setCurrentText("costly")
+    panel.ceiling_edit.setText("1")
+    panel.start(SYMBOL)
+    qtbot.waitUntil(lambda: panel.plan_dialog is not None and panel.plan_dialog.isVisible(), timeout=RUN_TIMEOUT)
+    assert panel.plan_dialog is not None
+    panel.plan_dialog.reject()
+    qtbot.waitUntil(lambda: any(r.status == "failed" for r in panel.model.rows()))
+    assert [r["status"] for r in ctx.bench.research.runs()] == ["failed"]
+    assert panel.executing() == set()
+
+
+def test_two_runs_proceed_at_once_and_history_lists_them(qtbot: QtBot, ctx: AppContext) -> None:
+    panel = panel_for(qtbot, ctx)
+    panel.start(SYMBOL)
+    panel.start("02971.HK")
+    qtbot.waitUntil(lambda: len(panel.executing()) == 2, timeout=RUN_TIMEOUT)
+    wait_for_status(qtbot, panel, "published")
+    wait_for_status(qtbot, panel, "published", "02971.HK")
+    for row in panel.model.rows():  # each run received only its own events
+        stages = [e.text for e in row.timeline if e.kind == "stage"]
+        assert stages == list(STAGES)
+    fresh = panel_for(qtbot, ctx)
+    qtbot.waitUntil(lambda: len(fresh.model.rows()) == 2)
+    assert {r.status for r in fresh.model.rows()} == {"published"}
+
+
+def test_an_interrupted_run_in_the_history_can_be_continued(qtbot: QtBot, ctx: AppContext) -> None:
+    run = ctx.bench.research.start(SYMBOL)  # recorded, never executed: as if the app had closed at once
+    panel = panel_for(qtbot, ctx)
+    qtbot.waitUntil(lambda: panel.model.row(run.run_id) is not None, timeout=RUN_TIMEOUT)
+    panel.table.selectRow(panel.model.row_index(run.run_id))
+    assert "Interrupted" in panel.reason_label.text() and panel.continue_button.isEnabled()
+    panel.continue_button.click()
+    assert wait_for_status(qtbot, panel, "published").run_id == run.run_id
+
+
+def test_quick_review_and_plan_check_say_they_are_not_there_yet(qtbot: QtBot, ctx: AppContext) -> None:
+    panel = panel_for(qtbot, ctx)
+    panel.quick_review(SYMBOL)
+    assert panel.notice_label.isVisible() and SYMBOL in panel.notice_label.text()
+    panel.check_plan(SYMBOL)
+    assert "plan check" in panel.notice_label.text()
+    assert panel.model.rows() == [] or all(r.status != "queued" for r in panel.model.rows())
+
+
+def test_a_bad_symbol_is_reported_and_nothing_runs(
+    qtbot: QtBot, ctx: AppContext, errors: list[tuple[str, str]]
+) -> None:
+    panel = panel_for(qtbot, ctx)
+    panel.symbol_edit.setText("NOT-A-SYMBOL")
+    panel.analyze_button.click()
+    qtbot.waitUntil(lambda: bool(errors))
+    assert "NOT-A-SYMBOL" in errors[0][1]
+    assert panel.model.rows() == []

@@ -1,0 +1,118 @@
+"""EngineOp: run an engine call on a thread pool and deliver its result, failure or progress on the GUI thread.
+
+    EngineOp(parent=self, op=lambda bench: bench.ledger.positions("main"), success=self.show).run()
+
+The relay object that carries the result back is not parented to any widget and is kept alive until it has
+delivered, so a closed window never loses a callback mid-flight or crashes on one. Research runs go to their
+own pool so a long analysis never starves chart loads.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtWidgets import QWidget
+
+from stockbench.errors import Cancelled
+from stockbench.workbench import Workbench
+
+
+class _Relay(QObject):
+    succeeded = Signal(object)
+    failed = Signal(object)
+    progressed = Signal(object)
+
+
+class OpRunner:
+    """The pools EngineOps run on, and the workbench they run against."""
+
+    def __init__(self, bench: Workbench) -> None:
+        self.bench = bench
+        self.general = QThreadPool()
+        self.general.setMaxThreadCount(4)
+        self.research = QThreadPool()
+        self.research.setMaxThreadCount(3)
+        self.on_error: Callable[[BaseException], None] | None = None
+
+    def wait(self, msecs: int = 30_000) -> bool:
+        return bool(self.general.waitForDone(msecs)) and bool(self.research.waitForDone(msecs))
+
+
+class _Task(QRunnable):
+    def __init__(self, op: EngineOp) -> None:
+        super().__init__()
+        self.op = op
+
+    def run(self) -> None:
+        op = self.op
+        try:
+            result = op.fn(op.runner.bench) if not op.progress else op.fn(op.runner.bench, op.relay.progressed.emit)
+        except BaseException as error:  # delivered to the GUI thread, never lost
+            op.relay.failed.emit(error)
+        else:
+            op.relay.succeeded.emit(result)
+
+
+class EngineOp:
+    """One engine call in the background. `success`, `failure` and `progress` run on the GUI thread."""
+
+    live: ClassVar[set[EngineOp]] = set()
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(
+        self,
+        runner: OpRunner,
+        op: Callable[..., Any],
+        *,
+        success: Callable[[Any], None] | None = None,
+        failure: Callable[[BaseException], None] | None = None,
+        progress: Callable[[Any], None] | None = None,
+        research: bool = False,
+        parent: QWidget | None = None,
+    ) -> None:
+        self.runner, self.fn, self.research, self.parent = runner, op, research, parent
+        self.success, self.failure, self.progress = success, failure, progress
+        self.relay = _Relay()
+        self.relay.succeeded.connect(self._succeeded)
+        self.relay.failed.connect(self._failed)
+        if progress is not None:
+            self.relay.progressed.connect(progress)
+
+    def run(self) -> EngineOp:
+        with EngineOp._lock:
+            EngineOp.live.add(self)
+        pool = self.runner.research if self.research else self.runner.general
+        pool.start(_Task(self))
+        return self
+
+    def _done(self) -> None:
+        with EngineOp._lock:
+            EngineOp.live.discard(self)
+
+    @Slot(object)
+    def _succeeded(self, result: Any) -> None:
+        self._done()
+        if self.success is not None and self._parent_alive():
+            self.success(result)
+
+    @Slot(object)
+    def _failed(self, error: BaseException) -> None:
+        self._done()
+        if isinstance(error, Cancelled):
+            return
+        if self.failure is not None and self._parent_alive():
+            self.failure(error)
+        elif self.runner.on_error is not None:
+            self.runner.on_error(error)
+
+    def _parent_alive(self) -> bool:
+        if self.parent is None:
+            return True
+        try:
+            self.parent.objectName()
+        except RuntimeError:  # the widget was deleted while the op ran
+            return False
+        return True

@@ -1,0 +1,242 @@
+"""The stock chart: candlesticks over volume with moving averages, the zones and stop, fills, open orders and
+report markers, a crosshair whose bar values show above the plot, and x-only zoom and pan with the price axis
+fitting the visible bars. `set_data` only draws: the data is prepared off the GUI thread (ui.charts.chart_data)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from ui.charts.candlestick_item import CandlestickItem, VolumeItem
+from ui.charts.chart_data import AVERAGES, ChartData, ZoneLevels, price_text
+from ui.charts.crosshair import Crosshair
+from ui.charts.palette import DEFAULT_SCHEME, CandleScheme, chart_colors
+from ui.charts.zone_item import PriceLineItem, ZoneBandItem
+
+DEFAULT_VISIBLE = 160  # bars shown when a symbol opens (zoom out to see all of them)
+MIN_VISIBLE = 10
+AVERAGE_COLORS = {5: QColor(240, 160, 40), 20: QColor(170, 90, 220), 60: QColor(40, 150, 220)}
+
+
+class IndexDateAxis(pg.AxisItem):  # type: ignore[misc]
+    """A bottom axis over bar indices that labels each tick with its bar's date."""
+
+    def __init__(self) -> None:
+        super().__init__(orientation="bottom")
+        self.days: np.ndarray = np.empty(0, dtype="datetime64[D]")
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
+        labels = []
+        for value in values:
+            index = round(value)
+            day = str(self.days[index]) if 0 <= index < len(self.days) else ""
+            labels.append(day[:7] if spacing > 40 else day)
+        return labels
+
+
+class StockChartWidget(QWidget):
+    """One symbol's chart. Items are attributes so tests and the panel can reach them."""
+
+    bar_hovered = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None, scheme: CandleScheme = DEFAULT_SCHEME) -> None:
+        super().__init__(parent)
+        self.data: ChartData | None = None
+        self.colors = chart_colors(scheme)
+        self.info = QLabel(self)
+        self.info.setObjectName("chartInfo")
+        self.graphics = pg.GraphicsLayoutWidget(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.info)
+        layout.addWidget(self.graphics, 1)
+        self._build_plots()
+        self.zone_bands: list[ZoneBandItem] = []
+        self.stop_line: PriceLineItem | None = None
+        self.order_lines: list[PriceLineItem] = []
+        self.report_lines: list[pg.InfiniteLine] = []
+        self.crosshair = Crosshair(self.price_plot, self.volume_plot, self._text_color())
+        self.crosshair.moved.connect(self._show_bar)
+        self.apply_theme()
+
+    # ---- construction -----------------------------------------------------------------------------------------
+    def _build_plots(self) -> None:
+        self.axis = IndexDateAxis()
+        self.price_plot: pg.PlotItem = self.graphics.addPlot(row=0, col=0)
+        self.volume_plot: pg.PlotItem = self.graphics.addPlot(row=1, col=0, axisItems={"bottom": self.axis})
+        self.graphics.ci.layout.setRowStretchFactor(0, 4)
+        self.graphics.ci.layout.setRowStretchFactor(1, 1)
+        self.price_plot.hideAxis("bottom")
+        self.price_plot.showAxis("right")
+        self.price_plot.hideAxis("left")
+        self.volume_plot.setXLink(self.price_plot)
+        for plot in (self.price_plot, self.volume_plot):
+            plot.setMenuEnabled(False)
+            plot.vb.setMouseEnabled(x=True, y=False)
+            plot.vb.setAutoVisible(y=True)
+            plot.vb.enableAutoRange(axis="y")
+        self.volume_plot.hideAxis("left")
+        self.volume_plot.showAxis("right")
+        self.candles = CandlestickItem(self.colors.up, self.colors.down)
+        self.volume = VolumeItem(self.colors.up, self.colors.down)
+        self.price_plot.addItem(self.candles)
+        self.volume_plot.addItem(self.volume)
+        self.averages: dict[int, pg.PlotDataItem] = {}
+        for window in AVERAGES:
+            curve = pg.PlotDataItem(pen=pg.mkPen(AVERAGE_COLORS.get(window, QColor("gray")), width=1), connect="finite")
+            curve.setDownsampling(auto=True, method="peak")
+            curve.setClipToView(True)
+            self.price_plot.addItem(curve)
+            self.averages[window] = curve
+        self.fills = pg.ScatterPlotItem(size=11, pxMode=True)
+        self.price_plot.addItem(self.fills)
+
+    def _text_color(self) -> QColor:
+        return self.palette().color(QPalette.ColorRole.Text)
+
+    def apply_theme(self) -> None:
+        """Follow the widget palette (light or dark)."""
+        self.graphics.setBackground(self.palette().color(QPalette.ColorRole.Base))
+        text = self._text_color()
+        for plot in (self.price_plot, self.volume_plot):
+            for name in ("right", "bottom"):
+                axis = plot.getAxis(name)
+                axis.setTextPen(text)
+                axis.setPen(text)
+
+    # ---- data -------------------------------------------------------------------------------------------------
+    def set_data(self, data: ChartData, visible: int = DEFAULT_VISIBLE) -> None:
+        """Draw `data` and show its last `visible` bars."""
+        self.data = data
+        bars = data.bars
+        self.axis.days = bars.days
+        self.candles.set_bars(bars)
+        self.volume.set_bars(bars)
+        x = np.arange(len(bars), dtype=np.float64)
+        for window, curve in self.averages.items():
+            values = data.averages.get(window)
+            curve.setData(x, values) if values is not None else curve.clear()
+        self._set_zones(data.zones)
+        self._set_orders(data)
+        self._set_fills(data)
+        self._set_reports(data)
+        self.crosshair.set_count(len(bars))
+        limits = {"xMin": -2.0, "xMax": len(bars) + 2.0, "minXRange": MIN_VISIBLE}
+        self.price_plot.vb.setLimits(**limits)
+        self.volume_plot.vb.setLimits(**limits)
+        self.show_last(visible)
+        self._show_bar(len(bars) - 1) if len(bars) else self.info.clear()
+
+    def show_last(self, count: int) -> None:
+        """Show the last `count` bars (all of them when `count` exceeds the series)."""
+        n = len(self.data.bars) if self.data else 0
+        if not n:
+            return
+        self.price_plot.vb.setXRange(max(-0.5, n - count - 0.5), n + 0.5, padding=0)
+
+    def set_scheme(self, scheme: CandleScheme) -> None:
+        """Switch the candle colours (red up / green up)."""
+        self.colors = chart_colors(scheme)
+        self.candles.set_colors(self.colors.up, self.colors.down)
+        self.volume.set_colors(self.colors.up, self.colors.down)
+        if self.data is not None:
+            self._set_fills(self.data)
+
+    def _remove(self, items: list[Any]) -> None:
+        for item in items:
+            self.price_plot.removeItem(item)
+        items.clear()
+
+    def _set_zones(self, zones: ZoneLevels | None) -> None:
+        self._remove(self.zone_bands)
+        if self.stop_line is not None:
+            self.price_plot.removeItem(self.stop_line)
+            self.stop_line = None
+        if zones is None:
+            return
+        buy = (
+            self.tr("Buy zone %1 – %2")
+            .replace("%1", price_text(zones.buy_low))
+            .replace("%2", price_text(zones.buy_high))
+        )
+        sell = (
+            self.tr("Sell zone %1 – %2")
+            .replace("%1", price_text(zones.sell_low))
+            .replace("%2", price_text(zones.sell_high))
+        )
+        self.zone_bands = [
+            ZoneBandItem("buy", zones.buy_low, zones.buy_high, self.colors.buy_zone, buy),
+            ZoneBandItem("sell", zones.sell_low, zones.sell_high, self.colors.sell_zone, sell),
+        ]
+        stop = self.tr("Stop %1").replace("%1", price_text(zones.stop))
+        self.stop_line = PriceLineItem(zones.stop, self.colors.stop, stop)
+        for item in (*self.zone_bands, self.stop_line):
+            self.price_plot.addItem(item, ignoreBounds=True)
+
+    def _set_orders(self, data: ChartData) -> None:
+        self._remove(self.order_lines)
+        for order in data.orders:
+            side = self.tr("Buy") if order.side == "buy" else self.tr("Sell")
+            text = f"{side} {order.qty:,} @ {price_text(order.price)}"
+            line = PriceLineItem(order.price, self.colors.order, text)
+            self.order_lines.append(line)
+            self.price_plot.addItem(line, ignoreBounds=True)
+
+    def _set_fills(self, data: ChartData) -> None:
+        spots = [
+            {
+                "pos": (fill.index, fill.price),
+                "symbol": "t1" if fill.side == "buy" else "t",
+                "brush": self.colors.up if fill.side == "buy" else self.colors.down,
+                "pen": pg.mkPen(self._text_color()),
+                "data": fill,
+            }
+            for fill in data.fills
+        ]
+        self.fills.setData(spots)
+
+    def _set_reports(self, data: ChartData) -> None:
+        self._remove(self.report_lines)
+        for report in data.reports:
+            pen = pg.mkPen(self.colors.report, style=Qt.PenStyle.DotLine)
+            options = {"position": 0.04, "color": self.colors.report}
+            line = pg.InfiniteLine(pos=report.index, angle=90, movable=False, pen=pen,
+                                   label=self._action(report.action), labelOpts=options)  # fmt: skip
+            self.report_lines.append(line)
+            self.price_plot.addItem(line, ignoreBounds=True)
+
+    def _action(self, action: str) -> str:
+        titles = {"buy": self.tr("Buy"), "add": self.tr("Add"), "hold": self.tr("Hold"), "reduce": self.tr("Reduce"),
+                  "sell": self.tr("Sell"), "avoid": self.tr("Avoid")}  # fmt: skip
+        return titles.get(action, action)
+
+    # ---- crosshair --------------------------------------------------------------------------------------------
+    def describe(self, index: int) -> str:
+        """The values of bar `index` as one line (date, OHLC, change, volume, averages)."""
+        if self.data is None or not 0 <= index < len(self.data.bars):
+            return ""
+        bars = self.data.bars
+        previous = bars.close[index - 1] if index else bars.open[index]
+        change = (bars.close[index] / previous - 1) * 100 if previous else 0.0
+        parts = [
+            str(bars.days[index]),
+            self.tr("O %1").replace("%1", f"{bars.open[index]:.2f}"),
+            self.tr("H %1").replace("%1", f"{bars.high[index]:.2f}"),
+            self.tr("L %1").replace("%1", f"{bars.low[index]:.2f}"),
+            self.tr("C %1").replace("%1", f"{bars.close[index]:.2f}"),
+            f"{change:+.2f}%",
+            self.tr("Vol %1").replace("%1", f"{int(bars.volume[index]):,}"),
+        ]
+        for window, values in self.data.averages.items():
+            if not np.isnan(values[index]):
+                parts.append(f"MA{window} {values[index]:.2f}")
+        return "  ".join(parts)
+
+    def _show_bar(self, index: int) -> None:
+        self.info.setText(self.describe(index))
+        self.bar_hovered.emit(index)

@@ -1,0 +1,59 @@
+"""The zones on a chart: the buy and sell zones as shaded horizontal bands and the stop as a dashed line, each at the
+exact prices of the one zone algorithm (kept as Decimals on the item, so they can be checked against
+`stockbench zones`), plus open-order lines."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Literal
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPen
+
+ZoneKind = Literal["buy", "sell"]
+
+
+def _line_pen(color: QColor, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
+    pen = QPen(color)
+    pen.setCosmetic(True)
+    pen.setStyle(style)
+    return pen
+
+
+class ZoneBandItem(pg.LinearRegionItem):  # type: ignore[misc]
+    """A shaded band from `low` to `high` across the whole chart; not movable."""
+
+    def __init__(self, kind: ZoneKind, low: Decimal, high: Decimal, color: QColor, label: str) -> None:
+        edge = QColor(color)
+        edge.setAlpha(200)
+        super().__init__(
+            values=(float(low), float(high)),
+            orientation="horizontal",
+            brush=color,
+            pen=_line_pen(edge),
+            movable=False,
+        )
+        self.kind, self.low, self.high = kind, low, high
+        self.setZValue(-10)
+        # The buy zone's label sits under its low edge, the sell zone's over its high edge: never inside the other.
+        edge_line, anchor = (self.lines[0], (0, 0)) if kind == "buy" else (self.lines[1], (0, 1))
+        self.label = pg.InfLineLabel(edge_line, text=label, position=0.02, anchors=[anchor, anchor])
+        self.label.setColor(edge)
+
+
+class PriceLineItem(pg.InfiniteLine):  # type: ignore[misc]
+    """A horizontal line at an exact price: the stop, or an open order."""
+
+    def __init__(self, price: Decimal, color: QColor, label: str, *, dashed: bool = True) -> None:
+        style = Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine
+        super().__init__(
+            pos=float(price),
+            angle=0,
+            pen=_line_pen(color, style),
+            movable=False,
+            label=label,
+            labelOpts={"position": 0.98, "color": color, "anchors": [(1, 1), (1, 1)]},
+        )
+        self.price = price
+        self.setZValue(-5)

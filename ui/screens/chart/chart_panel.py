@@ -1,0 +1,156 @@
+"""The chart screen: a symbol box, range buttons and the stock chart. Loading runs in the background (bars, zones,
+fills, orders, reports are prepared off the GUI thread); only drawing happens here. It reloads when the ledger
+or a report of the shown symbol changes, and re-reads the candle colours on every refresh."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QTimer, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+
+from stockbench.events import Event, LedgerChanged
+from stockbench.research.events import ReportPublished
+from ui.charts.chart_data import ChartData, price_text
+from ui.charts.chart_widget import StockChartWidget
+from ui.charts.palette import CandleScheme, candle_scheme
+from ui.context import AppContext
+from ui.screens.chart import chart_actions as actions
+
+RANGES = ((20, "1M"), (120, "6M"), (250, "1Y"), (750, "3Y"), (0, "All"))  # bars; 0 = every bar
+
+
+class ChartPanel(QWidget):
+    """One symbol's chart. `show_symbol(symbol)` is what other screens ask for (through the main window)."""
+
+    screen_name = "chart"
+    loaded = Signal(str)  # the symbol, once its chart is drawn
+    analyze_requested = Signal(str)
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setObjectName("ChartPanel")
+        self.symbol: str | None = None
+        self._generation = 0
+        self.chart = StockChartWidget(self, candle_scheme(ctx.settings))
+        self._build()
+        self._reload = QTimer(self)
+        self._reload.setSingleShot(True)
+        self._reload.setInterval(300)
+        self._reload.timeout.connect(self.refresh)
+        ctx.bridge.batch.connect(self._on_events)
+        self.refresh()
+
+    def _build(self) -> None:
+        self.symbol_edit = QLineEdit(self)
+        self.symbol_edit.setPlaceholderText(self.tr("Symbol, e.g. 600519 or 00700.HK"))
+        self.symbol_edit.returnPressed.connect(lambda: self.show_symbol(self.symbol_edit.text()))
+        self.title = QLabel(self)
+        self.title.setObjectName("chartTitle")
+        self.zone_label = QLabel(self)
+        self.zone_label.setWordWrap(True)
+        bar = QHBoxLayout()
+        bar.addWidget(self.symbol_edit)
+        bar.addWidget(self.title, 1)
+        titles = {"1M": self.tr("1M"), "6M": self.tr("6M"), "1Y": self.tr("1Y"), "3Y": self.tr("3Y"),
+                  "All": self.tr("All")}  # fmt: skip
+        self.range_buttons: dict[int, QPushButton] = {}
+        for count, key in RANGES:
+            button = QPushButton(titles[key], self)
+            button.setFlat(True)
+            button.clicked.connect(lambda _checked=False, c=count: self.show_range(c))
+            bar.addWidget(button)
+            self.range_buttons[count] = button
+        analyze = QPushButton(self.tr("Analyze"), self)
+        analyze.clicked.connect(self._analyze)
+        bar.addWidget(analyze)
+        layout = QVBoxLayout(self)
+        layout.addLayout(bar)
+        layout.addWidget(self.chart, 1)
+        layout.addWidget(self.zone_label)
+
+    # ---- requests ---------------------------------------------------------------------------------------------
+    def show_symbol(self, symbol: str) -> None:
+        """Load and draw the chart of `symbol`."""
+        cleaned = symbol.strip()
+        if cleaned:
+            self.symbol = cleaned
+            self.refresh()
+
+    def show_range(self, bars: int) -> None:
+        """Show the last `bars` bars (0: all of them)."""
+        data = self.chart.data
+        if data is not None:
+            self.chart.show_last(bars or len(data.bars))
+
+    def refresh(self) -> None:
+        """Re-read the candle colours and reload the shown symbol (the default symbol when none is shown)."""
+        self.set_candle_scheme(candle_scheme(self.ctx.settings))
+        self._generation += 1
+        generation, symbol = self._generation, self.symbol
+        if symbol is None:
+            self.ctx.op(actions.default_symbol, self._default_found, parent=self)
+            return
+        self.ctx.op(lambda bench: actions.chart_data(bench, symbol), lambda data: self._loaded(generation, data),
+                    failure=self._failed, parent=self)  # fmt: skip
+
+    def set_candle_scheme(self, scheme: CandleScheme) -> None:
+        self.chart.set_scheme(scheme)
+
+    def _analyze(self) -> None:
+        if self.symbol:
+            self.analyze_requested.emit(self.symbol)
+
+    # ---- results ----------------------------------------------------------------------------------------------
+    def _failed(self, error: BaseException) -> None:
+        """Show the error and go back to the symbol on screen (a mistyped code must not stick)."""
+        self.symbol = self.chart.data.symbol if self.chart.data is not None else None
+        self.symbol_edit.setText(self.symbol or "")
+        self.ctx.presenter.present(error)
+
+    def _default_found(self, symbol: str | None) -> None:
+        if symbol and self.symbol is None:
+            self.show_symbol(symbol)
+
+    def _loaded(self, generation: int, data: ChartData) -> None:
+        if generation != self._generation:  # a newer request is on its way
+            return
+        same = self.chart.data is not None and self.chart.data.symbol == data.symbol
+        view = self.chart.price_plot.vb.viewRange()[0] if same else None
+        self.chart.set_data(data)
+        if view is not None:  # a reload keeps the user's zoom
+            self.chart.price_plot.vb.setXRange(*view, padding=0)
+        self.symbol = data.symbol
+        self.symbol_edit.setText(data.symbol)
+        self.title.setText(f"{data.symbol}  {data.name or ''}")
+        self.zone_label.setText(self._zone_text(data))
+        self.loaded.emit(data.symbol)
+
+    def _zone_text(self, data: ChartData) -> str:
+        zones = data.zones
+        if zones is None:
+            return self.tr("No zones: %1").replace("%1", data.zone_note)
+        text = (
+            self.tr("Zones as of %1: buy %2 – %3, sell %4 – %5, stop %6")
+            .replace("%1", str(zones.as_of)).replace("%2", price_text(zones.buy_low))
+            .replace("%3", price_text(zones.buy_high)).replace("%4", price_text(zones.sell_low))
+            .replace("%5", price_text(zones.sell_high)).replace("%6", price_text(zones.stop))
+        )  # fmt: skip
+        return f"{text}\n{data.zone_note}" if data.zone_note else text
+
+    def _on_events(self, events: list[Event]) -> None:
+        if self.symbol is None:
+            return
+        for event in events:
+            if isinstance(event, LedgerChanged) or (isinstance(event, ReportPublished) and event.symbol == self.symbol):
+                self._reload.start()
+                return
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.PaletteChange:
+            self.chart.apply_theme()
+        super().changeEvent(event)
+
+
+def screenshot_setup(panel: ChartPanel) -> None:
+    """For screenshots: a demo stock (the load runs in the background; wait for `loaded`)."""
+    panel.show_symbol("605903.SH")

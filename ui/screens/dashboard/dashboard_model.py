@@ -1,0 +1,252 @@
+"""The dashboard's tables: the row records it shows and one table model over any of them, with the columns of each
+table declared as data (key, title, alignment, how a row renders, what colours it up or down)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
+from PySide6.QtGui import QColor
+
+CONTEXT = "DashboardModel"
+Index = QModelIndex | QPersistentModelIndex
+LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+CENTER = Qt.AlignmentFlag.AlignCenter
+
+
+@dataclass(frozen=True)
+class AccountRow:
+    account: str
+    currency: str
+    cash: Decimal
+    market_value: Decimal
+    equity: Decimal
+    unpriced: int = 0  # positions without a price, valued at cost
+
+
+@dataclass(frozen=True)
+class PositionRow:
+    account: str
+    symbol: str
+    name: str | None
+    currency: str
+    qty: int
+    sellable: int
+    avg_cost: Decimal | None
+    cost: Decimal
+    price: Decimal | None
+    market_value: Decimal | None
+    pnl: Decimal | None
+    pnl_pct: Decimal | None
+
+
+@dataclass(frozen=True)
+class OrderRow:
+    order_id: str
+    account: str
+    symbol: str
+    side: str
+    qty: int
+    filled: int
+    price: Decimal
+    status: str
+    decision: str | None  # KEEP | MODIFY | CANCEL from the latest report on the symbol, None when it has none
+    reason: str = ""
+    report_id: str | None = None
+    report_date: date | None = None
+
+
+@dataclass(frozen=True)
+class AlertRow:
+    symbol: str
+    name: str | None
+    day: date
+    previous: Decimal
+    close: Decimal
+    was: str
+    now: str
+
+
+@dataclass(frozen=True)
+class PickRow:
+    symbol: str
+    name: str | None
+    score: float
+    reasons: str
+
+
+ZONE_TITLES: dict[str, str] = {
+    "stop_hit": str(QT_TRANSLATE_NOOP("DashboardModel", "Stop hit")),
+    "below_buy": str(QT_TRANSLATE_NOOP("DashboardModel", "Below buy")),
+    "in_buy": str(QT_TRANSLATE_NOOP("DashboardModel", "In buy zone")),
+    "between": str(QT_TRANSLATE_NOOP("DashboardModel", "Between")),
+    "in_sell": str(QT_TRANSLATE_NOOP("DashboardModel", "In sell zone")),
+    "above_sell": str(QT_TRANSLATE_NOOP("DashboardModel", "Above sell")),
+}
+WORDS: dict[str, str] = {
+    "buy": str(QT_TRANSLATE_NOOP("DashboardModel", "Buy")),
+    "sell": str(QT_TRANSLATE_NOOP("DashboardModel", "Sell")),
+    "open": str(QT_TRANSLATE_NOOP("DashboardModel", "Open")),
+    "partially_filled": str(QT_TRANSLATE_NOOP("DashboardModel", "Partly filled")),
+    "KEEP": str(QT_TRANSLATE_NOOP("DashboardModel", "KEEP")),
+    "MODIFY": str(QT_TRANSLATE_NOOP("DashboardModel", "MODIFY")),
+    "CANCEL": str(QT_TRANSLATE_NOOP("DashboardModel", "CANCEL")),
+}
+
+
+def translate(text: str) -> str:
+    return QCoreApplication.translate(CONTEXT, text)
+
+
+def word(key: str | None) -> str:
+    return translate(WORDS.get(key, key)) if key else "—"
+
+
+def zone_title(position: str) -> str:
+    return translate(ZONE_TITLES.get(position, position))
+
+
+def money(value: Decimal | None) -> str:
+    return "—" if value is None else f"{value:,.2f}"
+
+
+def price(value: Decimal) -> str:
+    """A price without trailing zeros beyond the cent (adjusted closes carry six places)."""
+    text = f"{value.quantize(Decimal('0.0001')):f}".rstrip("0")
+    whole, _, cents = text.partition(".")
+    return f"{whole}.{cents.ljust(2, '0')}"
+
+
+def signed(value: Decimal | None, suffix: str = "") -> str:
+    return "—" if value is None else f"{value:+,.2f}{suffix}"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One table column: key, title (translated at display), alignment, the text of a row, and optionally the
+    value whose sign colours the cell."""
+
+    key: str
+    title: str
+    align: Qt.AlignmentFlag
+    text: Callable[[Any], str]
+    signed: Callable[[Any], Decimal | None] | None = None
+
+
+def _value(row: AccountRow | PositionRow) -> str:
+    return money(row.market_value)
+
+
+def _closes(row: AlertRow) -> str:
+    return f"{price(row.previous)} → {price(row.close)}"
+
+
+ACCOUNT_COLUMNS: tuple[Column, ...] = (
+    Column("account", str(QT_TRANSLATE_NOOP("DashboardModel", "Account")), LEFT, lambda r: r.account),
+    Column("currency", str(QT_TRANSLATE_NOOP("DashboardModel", "Currency")), CENTER, lambda r: r.currency),
+    Column("cash", str(QT_TRANSLATE_NOOP("DashboardModel", "Cash")), RIGHT, lambda r: money(r.cash)),
+    Column("market_value", str(QT_TRANSLATE_NOOP("DashboardModel", "Market value")), RIGHT, _value),
+    Column("equity", str(QT_TRANSLATE_NOOP("DashboardModel", "Equity")), RIGHT, lambda r: money(r.equity)),
+)  # fmt: skip
+POSITION_COLUMNS: tuple[Column, ...] = (
+    Column("account", str(QT_TRANSLATE_NOOP("DashboardModel", "Account")), LEFT, lambda r: r.account),
+    Column("symbol", str(QT_TRANSLATE_NOOP("DashboardModel", "Symbol")), LEFT, lambda r: r.symbol),
+    Column("name", str(QT_TRANSLATE_NOOP("DashboardModel", "Name")), LEFT, lambda r: r.name or ""),
+    Column("qty", str(QT_TRANSLATE_NOOP("DashboardModel", "Quantity")), RIGHT, lambda r: f"{r.qty:,}"),
+    Column("sellable", str(QT_TRANSLATE_NOOP("DashboardModel", "Sellable")), RIGHT, lambda r: f"{r.sellable:,}"),
+    Column("avg_cost", str(QT_TRANSLATE_NOOP("DashboardModel", "Avg cost")), RIGHT, lambda r: money(r.avg_cost)),
+    Column("cost", str(QT_TRANSLATE_NOOP("DashboardModel", "Cost")), RIGHT, lambda r: money(r.cost)),
+    Column("price", str(QT_TRANSLATE_NOOP("DashboardModel", "Price")), RIGHT, lambda r: money(r.price)),
+    Column("market_value", str(QT_TRANSLATE_NOOP("DashboardModel", "Market value")), RIGHT, _value),
+    Column("pnl", str(QT_TRANSLATE_NOOP("DashboardModel", "P&L")), RIGHT, lambda r: signed(r.pnl), lambda r: r.pnl),
+    Column("pnl_pct", str(QT_TRANSLATE_NOOP("DashboardModel", "P&L %")), RIGHT, lambda r: signed(r.pnl_pct, "%"),
+           lambda r: r.pnl_pct),
+)  # fmt: skip
+ORDER_COLUMNS: tuple[Column, ...] = (
+    Column("account", str(QT_TRANSLATE_NOOP("DashboardModel", "Account")), LEFT, lambda r: r.account),
+    Column("symbol", str(QT_TRANSLATE_NOOP("DashboardModel", "Symbol")), LEFT, lambda r: r.symbol),
+    Column("side", str(QT_TRANSLATE_NOOP("DashboardModel", "Side")), CENTER, lambda r: word(r.side)),
+    Column("qty", str(QT_TRANSLATE_NOOP("DashboardModel", "Quantity")), RIGHT, lambda r: f"{r.filled:,}/{r.qty:,}"),
+    Column("price", str(QT_TRANSLATE_NOOP("DashboardModel", "Price")), RIGHT, lambda r: money(r.price)),
+    Column("status", str(QT_TRANSLATE_NOOP("DashboardModel", "Status")), CENTER, lambda r: word(r.status)),
+    Column("decision", str(QT_TRANSLATE_NOOP("DashboardModel", "Latest report")), CENTER, lambda r: word(r.decision)),
+    Column("report_date", str(QT_TRANSLATE_NOOP("DashboardModel", "Report date")), CENTER,
+           lambda r: r.report_date.isoformat() if r.report_date else ""),
+)  # fmt: skip
+ALERT_COLUMNS: tuple[Column, ...] = (
+    Column("symbol", str(QT_TRANSLATE_NOOP("DashboardModel", "Symbol")), LEFT, lambda r: r.symbol),
+    Column("name", str(QT_TRANSLATE_NOOP("DashboardModel", "Name")), LEFT, lambda r: r.name or ""),
+    Column("day", str(QT_TRANSLATE_NOOP("DashboardModel", "Day")), CENTER, lambda r: r.day.isoformat()),
+    Column("close", str(QT_TRANSLATE_NOOP("DashboardModel", "Close")), RIGHT, _closes),
+    Column("was", str(QT_TRANSLATE_NOOP("DashboardModel", "Was")), CENTER, lambda r: zone_title(r.was)),
+    Column("now", str(QT_TRANSLATE_NOOP("DashboardModel", "Now")), CENTER, lambda r: zone_title(r.now)),
+)  # fmt: skip
+PICK_COLUMNS: tuple[Column, ...] = (
+    Column("symbol", str(QT_TRANSLATE_NOOP("DashboardModel", "Symbol")), LEFT, lambda r: r.symbol),
+    Column("name", str(QT_TRANSLATE_NOOP("DashboardModel", "Name")), LEFT, lambda r: r.name or ""),
+    Column("score", str(QT_TRANSLATE_NOOP("DashboardModel", "Score")), RIGHT, lambda r: f"{r.score:g}"),
+    Column("reasons", str(QT_TRANSLATE_NOOP("DashboardModel", "Why")), LEFT, lambda r: r.reasons),
+)  # fmt: skip
+
+
+class RecordModel(QAbstractTableModel):
+    """Rows of one record type under declared columns; colours signed cells up or down."""
+
+    def __init__(self, columns: Sequence[Column], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.columns = tuple(columns)
+        self.rows: list[Any] = []
+        self.up_color, self.down_color = QColor(230, 57, 70), QColor(38, 166, 91)
+        self.tooltip: Callable[[Any], str | None] = lambda _row: None
+
+    def set_rows(self, rows: Sequence[Any]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def set_colors(self, up: QColor, down: QColor) -> None:
+        self.up_color, self.down_color = QColor(up), QColor(down)
+
+    def text(self, row: int, key: str) -> str:
+        """The text shown in row `row`, column `key` (tests read the table through it)."""
+        column = next(c for c in self.columns if c.key == key)
+        return column.text(self.rows[row])
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's signature
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return translate(self.columns[section].title)
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row, column = self.rows[index.row()], self.columns[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.text(row)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(column.align.value)
+        if role == Qt.ItemDataRole.ForegroundRole and column.signed is not None:
+            value = column.signed(row)
+            return None if not value else (self.up_color if value > 0 else self.down_color)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tooltip(row)
+        return None

@@ -1,0 +1,203 @@
+"""The dashboard: cash and equity per account and currency, positions, open orders with the latest report's
+KEEP/MODIFY/CANCEL, zone alerts and the scan shortlist. The books load first; the watch (zones for every
+watched or held symbol, the scan) follows in a second background op. Ledger, watchlist and report events
+reload what they change."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+
+from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGroupBox,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from stockbench.events import Event, LedgerChanged
+from stockbench.research.events import ReportPublished
+from stockbench.watchlist import WatchlistChanged
+from ui.charts.palette import candle_scheme, chart_colors
+from ui.context import AppContext
+from ui.screens.dashboard import dashboard_actions as actions
+from ui.screens.dashboard.dashboard_actions import Books, Watch
+from ui.screens.dashboard.dashboard_model import (
+    ACCOUNT_COLUMNS,
+    ALERT_COLUMNS,
+    ORDER_COLUMNS,
+    PICK_COLUMNS,
+    POSITION_COLUMNS,
+    AccountRow,
+    OrderRow,
+    RecordModel,
+)
+
+RELOAD_MS = 400
+
+
+class DashboardPanel(QWidget):
+    """The user's money, holdings, orders and what to look at today."""
+
+    screen_name = "dashboard"
+    chart_requested = Signal(str)  # symbol
+    analyze_requested = Signal(str)  # symbol
+    report_requested = Signal(str)  # report id
+    books_refreshed = Signal()
+    watch_refreshed = Signal()
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setObjectName("DashboardPanel")
+        self.accounts = RecordModel(ACCOUNT_COLUMNS, self)
+        self.positions = RecordModel(POSITION_COLUMNS, self)
+        self.orders = RecordModel(ORDER_COLUMNS, self)
+        self.alerts = RecordModel(ALERT_COLUMNS, self)
+        self.picks = RecordModel(PICK_COLUMNS, self)
+        self.accounts.tooltip = self._account_tip
+        self.orders.tooltip = lambda row: row.reason or None
+        self.picks.tooltip = lambda row: row.reasons
+        self._generation = {"books": 0, "watch": 0}
+        self._build()
+        self._reload_books = self._timer(self.refresh_books)
+        self._reload_watch = self._timer(self.refresh_watch)
+        ctx.bridge.batch.connect(self._on_events)
+        self.refresh()
+
+    def _timer(self, slot: Callable[[], None]) -> QTimer:
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.setInterval(RELOAD_MS)
+        timer.timeout.connect(slot)
+        return timer
+
+    # ---- layout -----------------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.views: dict[str, QTableView] = {}
+        self.watch_note = QLabel(self)
+        self.watch_note.setWordWrap(True)
+        bottom = QSplitter(Qt.Orientation.Horizontal, self)
+        bottom.addWidget(self._section("orders", self.tr("Open orders"), self.orders))
+        bottom.addWidget(self._section("alerts", self.tr("Zone alerts (last close against the close before)"),
+                                       self.alerts))  # fmt: skip
+        bottom.addWidget(self._section("picks", self.tr("Scan shortlist"), self.picks))
+        column = QSplitter(Qt.Orientation.Vertical, self)
+        column.addWidget(self._section("accounts", self.tr("Cash and equity"), self.accounts))
+        column.addWidget(self._section("positions", self.tr("Positions"), self.positions))
+        column.addWidget(bottom)
+        column.setSizes([120, 260, 320])
+        layout = QVBoxLayout(self)
+        layout.addWidget(column, 1)
+        layout.addWidget(self.watch_note)
+
+    def _section(self, name: str, title: str, model: RecordModel) -> QGroupBox:
+        box = QGroupBox(title, self)
+        view = QTableView(box)
+        view.setObjectName(name)
+        view.setModel(model)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        view.verticalHeader().hide()
+        view.setWordWrap(False)
+        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        view.horizontalHeader().setStretchLastSection(True)
+        view.doubleClicked.connect(partial(self._activated, model))
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        view.customContextMenuRequested.connect(partial(self._show_menu, view, model))
+        layout = QVBoxLayout(box)
+        layout.addWidget(view)
+        self.views[name] = view
+        return box
+
+    # ---- reading ----------------------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Reload the books and the watch."""
+        colors = chart_colors(candle_scheme(self.ctx.settings))
+        for model in (self.accounts, self.positions, self.orders, self.alerts, self.picks):
+            model.set_colors(colors.up, colors.down)
+        self.refresh_books()
+        self.refresh_watch()
+
+    def refresh_books(self) -> None:
+        generation = self._next("books")
+        self.ctx.op(actions.books, partial(self._books_shown, generation), parent=self)
+
+    def refresh_watch(self) -> None:
+        generation = self._next("watch")
+        self.watch_note.setText(self.tr("Checking zones and scanning…"))
+        self.ctx.op(actions.watch, partial(self._watch_shown, generation), parent=self)
+
+    def _next(self, part: str) -> int:
+        self._generation[part] += 1
+        return self._generation[part]
+
+    def _books_shown(self, generation: int, found: Books) -> None:
+        if generation != self._generation["books"]:
+            return
+        self.accounts.set_rows(found.accounts)
+        self.positions.set_rows(found.positions)
+        self.orders.set_rows(found.orders)
+        self.books_refreshed.emit()
+
+    def _watch_shown(self, generation: int, found: Watch) -> None:
+        if generation != self._generation["watch"]:
+            return
+        self.alerts.set_rows(found.alerts)
+        self.picks.set_rows(found.shortlist)
+        universe = self.tr("the watchlist") if found.universe == "watchlist" else self.tr("every instrument")
+        note = self.tr("Scanned %1 symbols of %2 on %3.").replace("%1", str(found.scanned)).replace("%2", universe)
+        note = note.replace("%3", found.as_of.isoformat() if found.as_of else "—")
+        self.watch_note.setText("\n".join([note, *found.problems[:3]]))
+        self.watch_refreshed.emit()
+
+    def _account_tip(self, row: AccountRow) -> str | None:
+        if not row.unpriced:
+            return None
+        return self.tr("%1 position(s) without a price are valued at cost").replace("%1", str(row.unpriced))
+
+    def _on_events(self, events: Sequence[Event]) -> None:
+        if any(isinstance(e, LedgerChanged | ReportPublished) for e in events):
+            self._reload_books.start()
+        if any(isinstance(e, WatchlistChanged | LedgerChanged) for e in events):
+            self._reload_watch.start()
+
+    # ---- requests ---------------------------------------------------------------------------------------------
+    def _activated(self, model: RecordModel, index: QModelIndex) -> None:
+        row = model.rows[index.row()]
+        if isinstance(row, OrderRow) and row.report_id:
+            self.report_requested.emit(row.report_id)
+        elif hasattr(row, "symbol"):
+            self.chart_requested.emit(row.symbol)
+
+    def _show_menu(self, view: QTableView, model: RecordModel, position: QPoint) -> None:
+        index = view.indexAt(position)
+        if not index.isValid() or not hasattr(model.rows[index.row()], "symbol"):
+            return
+        row = model.rows[index.row()]
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.addAction(self.tr("Open chart"), lambda: self.chart_requested.emit(row.symbol))
+        menu.addAction(self.tr("Analyze"), lambda: self.analyze_requested.emit(row.symbol))
+        if isinstance(row, OrderRow) and row.report_id:
+            report_id = row.report_id
+            menu.addAction(self.tr("Open latest report"), lambda: self.report_requested.emit(report_id))
+        menu.popup(view.viewport().mapToGlobal(position))
+
+    def text(self, table: str, row: int, key: str) -> str:
+        """The text shown in `table` (accounts, positions, orders, alerts, picks), row `row`, column `key`."""
+        models = {"accounts": self.accounts, "positions": self.positions, "orders": self.orders,
+                  "alerts": self.alerts, "picks": self.picks}  # fmt: skip
+        return models[table].text(row, key)
+
+
+def screenshot_setup(panel: DashboardPanel) -> None:
+    """For screenshots of a demo workspace without accounts: fictional books (see `dashboard_actions.demo_books`),
+    recorded in the background; the ledger's events then reload the panel (wait for `books_refreshed`)."""
+    panel.ctx.op(actions.demo_books, lambda _n: panel.refresh(), parent=panel)

@@ -1,0 +1,219 @@
+"""The ledger views of one account: positions, cash entries, fills (with void and its reason), orders (with
+cancel) and corporate actions. They re-read the books whenever the engine reports a ledger change."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import Signal, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from stockbench.events import Event, LedgerChanged
+from stockbench.ledger.book import OrderStatus
+from ui.context import AppContext
+from ui.dialogs.fill_dialog import FillDialog
+from ui.screens.ledger import ledger_actions as actions
+from ui.screens.ledger.ledger_model import (
+    ACTION_COLUMNS,
+    CASH_COLUMNS,
+    FILL_COLUMNS,
+    ORDER_COLUMNS,
+    POSITION_COLUMNS,
+    Column,
+    ColumnTableModel,
+    Entry,
+    money,
+)
+from ui.screens.ledger.reason_dialog import ReasonDialog
+
+VOIDABLE = ("cash", "fills", "actions")
+OPEN_ORDER = frozenset({"open", "partially_filled"})
+
+
+@dataclass(frozen=True)
+class Tab:
+    key: str
+    title: str
+    columns: Sequence[Column[Any]]
+
+
+class LedgerPanel(QWidget):
+    """One account's books in five tabs."""
+
+    screen_name = "ledger"
+    refreshed = Signal()  # the books were (re-)read and shown
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setObjectName("LedgerPanel")
+        self.models: dict[str, ColumnTableModel[Any]] = {}
+        self.tables: dict[str, QTableView] = {}
+        self.book: actions.Book | None = None
+        self.reason_dialog: ReasonDialog | None = None
+        self.fill_dialog: FillDialog | None = None
+        self._seq = 0
+        self._build()
+        ctx.bridge.batch.connect(self._on_events)
+        self.refresh()
+
+    # ---- layout ------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.account_combo = QComboBox(self)
+        self.account_combo.currentIndexChanged.connect(lambda _: self.refresh())
+        self.balance_label = QLabel(self)
+        self.balance_label.setObjectName("cashBalance")
+        self.fill_button = QPushButton(self.tr("Record fill…"), self)
+        self.fill_button.clicked.connect(self._fill_clicked)
+        top.addWidget(QLabel(self.tr("Account"), self))
+        top.addWidget(self.account_combo)
+        top.addWidget(self.balance_label, 1)
+        top.addWidget(self.fill_button)
+        layout.addLayout(top)
+        self.tabs = QTabWidget(self)
+        for tab in self._tabs():
+            self.tabs.addTab(self._build_tab(tab), tab.title)
+        layout.addWidget(self.tabs, 1)
+
+    def _tabs(self) -> list[Tab]:
+        return [
+            Tab("positions", self.tr("Positions"), POSITION_COLUMNS),
+            Tab("cash", self.tr("Cash"), CASH_COLUMNS),
+            Tab("fills", self.tr("Fills"), FILL_COLUMNS),
+            Tab("orders", self.tr("Orders"), ORDER_COLUMNS),
+            Tab("actions", self.tr("Corporate actions"), ACTION_COLUMNS),
+        ]
+
+    def _build_tab(self, tab: Tab) -> QWidget:
+        page = QWidget(self)
+        layout = QVBoxLayout(page)
+        model: ColumnTableModel[Any] = ColumnTableModel(tab.columns, self)
+        table = QTableView(page)
+        table.setObjectName(f"ledger_{tab.key}")
+        table.setModel(model)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.verticalHeader().setVisible(False)
+        table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        table.horizontalHeader().setStretchLastSection(True)
+        self.models[tab.key], self.tables[tab.key] = model, table
+        layout.addWidget(table, 1)
+        if tab.key in VOIDABLE:
+            layout.addLayout(self._button_row(page, self.tr("Void…"), lambda: self.void_selected(tab.key)))
+        elif tab.key == "orders":
+            layout.addLayout(self._button_row(page, self.tr("Cancel order…"), self.cancel_selected))
+        return page
+
+    def _button_row(self, page: QWidget, text: str, slot: Any) -> QHBoxLayout:
+        row = QHBoxLayout()
+        button = QPushButton(text, page)
+        button.clicked.connect(slot)
+        row.addStretch(1)
+        row.addWidget(button)
+        return row
+
+    # ---- reading ---------------------------------------------------------------------------------------
+    def account(self) -> str | None:
+        data = self.account_combo.currentData()
+        return str(data) if data else None
+
+    def refresh(self) -> None:
+        """Re-read the selected account's books."""
+        self._seq += 1
+        seq = self._seq
+        actions.load_book(self.ctx, self, self.account(), lambda book: self._on_book(seq, book))
+
+    def _on_book(self, seq: int, book: actions.Book | None) -> None:
+        if seq != self._seq:
+            return  # a newer read is on its way
+        self.book = book
+        self._set_accounts(book.accounts if book else (), book.account if book else None)
+        self.models["positions"].set_rows(book.positions if book else ())
+        self.models["cash"].set_rows(book.cash if book else ())
+        self.models["fills"].set_rows(book.fills if book else ())
+        self.models["orders"].set_rows(book.orders if book else ())
+        self.models["actions"].set_rows(book.actions if book else ())
+        balance = "  ".join(f"{ccy} {money(amount)}" for ccy, amount in book.balance.items()) if book else ""
+        balance = balance or "0.00"
+        self.balance_label.setText(self.tr("Cash: {0}").format(balance) if book else self.tr("No account yet"))
+        self.refreshed.emit()
+
+    def _set_accounts(self, names: Sequence[str], current: str | None) -> None:
+        self.account_combo.blockSignals(True)
+        self.account_combo.clear()
+        for name in names:
+            self.account_combo.addItem(name, name)
+        self.account_combo.setCurrentIndex(max(self.account_combo.findData(current), 0))
+        self.account_combo.blockSignals(False)
+
+    @Slot(list)
+    def _on_events(self, events: list[Event]) -> None:
+        if any(isinstance(e, LedgerChanged) for e in events):
+            self.refresh()
+
+    # ---- writing -----------------------------------------------------------------------------------------
+    def selected(self, key: str) -> Any:
+        rows = self.tables[key].selectionModel().selectedRows()
+        return self.models[key].row_at(rows[0].row()) if rows else None
+
+    def void_selected(self, key: str) -> None:
+        """Ask for a reason, then void the selected entry (the ledger refuses if later history needs it)."""
+        item = self.selected(key)
+        if not isinstance(item, Entry) or item.voided:
+            return
+        entry_id = getattr(item.entry, "fill_id", None) or getattr(item.entry, "entry_id", None) or item.entry.action_id
+        dialog = ReasonDialog(self.tr("Void {0}").format(entry_id),
+                              self.tr("Void {0}? It stays in the history, excluded from every figure. Why?")
+                              .format(entry_id), self)  # fmt: skip
+        dialog.accepted.connect(lambda: actions.void_entry(self.ctx, self, entry_id, dialog.reason(), self._done))
+        self._open(dialog)
+
+    def cancel_selected(self) -> None:
+        """Record that the selected open order was cancelled."""
+        status = self.selected("orders")
+        if not isinstance(status, OrderStatus) or status.status not in OPEN_ORDER:
+            return
+        order_id = status.order.order_id
+        dialog = ReasonDialog(self.tr("Cancel {0}").format(order_id),
+                              self.tr("Record that order {0} was cancelled at the broker. Reason (optional):")
+                              .format(order_id), self, required=False)  # fmt: skip
+        dialog.accepted.connect(lambda: actions.cancel_order(self.ctx, self, order_id, dialog.reason(), self._done))
+        self._open(dialog)
+
+    def _open(self, dialog: ReasonDialog) -> None:
+        dialog.finished.connect(dialog.deleteLater)
+        self.reason_dialog = dialog
+        dialog.open()
+
+    def _done(self, _: object) -> None:
+        self.refresh()  # the LedgerChanged event refreshes too; this covers a bus without the bridge
+
+    def _fill_clicked(self) -> None:
+        self.open_fill_dialog()
+
+    def open_fill_dialog(self, symbol: str = "") -> FillDialog:
+        """Open the fill dialog for the selected account."""
+        dialog = FillDialog(self.ctx, self, symbol=symbol, account=self.account())
+        dialog.finished.connect(dialog.deleteLater)
+        self.fill_dialog = dialog
+        dialog.open()
+        return dialog
+
+
+def screenshot_setup(panel: LedgerPanel) -> None:
+    """For screenshots: nothing to select; the first account is shown."""

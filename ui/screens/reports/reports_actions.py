@@ -1,0 +1,74 @@
+"""EngineOp factories of the report browser: list and read reports, look up evidence, verify and export."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import QWidget
+
+from stockbench.clock import MARKET_TZ
+from stockbench.errors import Problem
+from stockbench.market.instruments import parse_symbol
+from stockbench.workbench import Workbench
+from ui.background import EngineOp
+from ui.context import AppContext
+from ui.screens.reports.evidence_lookup import EvidenceDetail, EvidenceRequest, lookup
+from ui.screens.reports.report_export import write_pdf
+from ui.screens.reports.reports_model import ReportRow
+
+Success = Callable[[Any], None]
+
+
+def _row(found: dict[str, Any]) -> ReportRow:
+    market = parse_symbol(str(found["symbol"])).market
+    published = found["published_at"]
+    return ReportRow(
+        str(found["report_id"]), str(found["run_id"]), str(found["symbol"]),
+        published.astimezone(MARKET_TZ[market]).date(), published, str(found["title"]), str(found["action"] or ""),
+        str(found["model"] or ""), bool(found["offline"]), str(found["markdown"]), found["draft"],
+    )  # fmt: skip
+
+
+def _reports(bench: Workbench) -> list[ReportRow]:
+    research = bench.research
+    return [_row(research.report(str(r["report_id"]))) for r in research.reports()]
+
+
+def load_reports(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
+    """Every stored report with its markdown and draft (for offline search and evidence links)."""
+    return ctx.op(_reports, success, parent=parent)
+
+
+def lookup_evidence(ctx: AppContext, parent: QWidget, request: EvidenceRequest, success: Success) -> EngineOp:
+    """The cited evidence of a clicked link, with the passage around its number or quote."""
+
+    def find(bench: Workbench) -> tuple[EvidenceRequest, list[EvidenceDetail]]:
+        return request, lookup(bench.research.store, request)
+
+    return ctx.op(find, success, parent=parent)
+
+
+def verify_report(ctx: AppContext, parent: QWidget, report_id: str, success: Success) -> EngineOp:
+    """Re-check a report from its frozen record and stored evidence (a list of problems; empty when it holds)."""
+
+    def verify(bench: Workbench) -> tuple[str, list[Problem]]:
+        return report_id, bench.research.verify(report_id)
+
+    return ctx.op(verify, success, parent=parent)
+
+
+def export_markdown(ctx: AppContext, parent: QWidget, report_id: str, target: Path, success: Success) -> EngineOp:
+    """Write the report's markdown to `target`."""
+    return ctx.op(lambda bench: bench.research.export(report_id, target), success, parent=parent)
+
+
+def export_pdf(ctx: AppContext, parent: QWidget, report_id: str, target: Path, success: Success) -> EngineOp:
+    """Lay the report out as a PDF at `target`."""
+
+    def export(bench: Workbench) -> Path:
+        found = bench.research.report(report_id)
+        return write_pdf(str(found["markdown"]), target, title=str(found["title"]), creator="Stock Workbench")
+
+    return ctx.op(export, success, parent=parent)

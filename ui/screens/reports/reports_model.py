@@ -1,0 +1,153 @@
+"""The stored reports as a Qt table, and the filter the report browser applies (symbol, dates, action,
+review verdict, full-text search over titles and markdown)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+
+Index = QModelIndex | QPersistentModelIndex
+ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    """One published report, with what the browser needs to show and search it offline."""
+
+    report_id: str
+    run_id: str
+    symbol: str
+    day: date  # the publication date in the symbol's exchange zone
+    published_at: datetime
+    title: str
+    action: str
+    model: str
+    offline: bool
+    markdown: str
+    draft: dict[str, Any] = field(default_factory=dict, compare=False)
+    verdict: str | None = None  # a human review's verdict, once reviews exist
+
+    def searchable(self) -> str:
+        return f"{self.title}\n{self.markdown}".casefold()
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    title: str  # marked with QT_TRANSLATE_NOOP("ReportsModel", ...)
+    value: Callable[[ReportRow], str]
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("day", str(QT_TRANSLATE_NOOP("ReportsModel", "Date")), lambda r: r.day.isoformat()),
+    Column("symbol", str(QT_TRANSLATE_NOOP("ReportsModel", "Symbol")), lambda r: r.symbol),
+    Column("action", str(QT_TRANSLATE_NOOP("ReportsModel", "Action")), lambda r: r.action),
+    Column("title", str(QT_TRANSLATE_NOOP("ReportsModel", "Title")), lambda r: r.title),
+    Column("model", str(QT_TRANSLATE_NOOP("ReportsModel", "Model")), lambda r: r.model),
+    Column("verdict", str(QT_TRANSLATE_NOOP("ReportsModel", "Review")), lambda r: r.verdict or ""),
+)
+COLUMN_INDEX = {c.key: i for i, c in enumerate(COLUMNS)}
+
+
+class ReportsModel(QAbstractTableModel):
+    """Reports, newest first, as `Research.reports()` lists them."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[ReportRow] = []
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's signature
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = self._rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[index.column()].value(row)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return row.title
+        if role == Qt.ItemDataRole.UserRole:
+            return row.report_id
+        if role == ROW_ROLE:
+            return row
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return QCoreApplication.translate("ReportsModel", COLUMNS[section].title)
+        return None
+
+    def set_rows(self, rows: Sequence[ReportRow]) -> None:
+        self.beginResetModel()
+        self._rows = list(rows)
+        self.endResetModel()
+
+    def rows(self) -> list[ReportRow]:
+        return list(self._rows)
+
+    def find(self, report_id: str) -> ReportRow | None:
+        return next((r for r in self._rows if r.report_id == report_id), None)
+
+    def previous(self, row: ReportRow) -> ReportRow | None:
+        """The report on the same symbol published before `row` (the list is newest first)."""
+        at = self._rows.index(row)
+        return next((r for r in self._rows[at + 1 :] if r.symbol == row.symbol), None)
+
+    def actions(self) -> list[str]:
+        return sorted({r.action for r in self._rows if r.action})
+
+
+@dataclass(frozen=True)
+class ReportFilter:
+    """What the browser's filter bar asks for; empty fields do not filter."""
+
+    symbol: str = ""
+    since: date | None = None
+    until: date | None = None
+    action: str = ""
+    verdict: str = ""
+    search: str = ""
+
+    def accepts(self, row: ReportRow) -> bool:
+        if self.symbol and self.symbol.casefold() not in row.symbol.casefold():
+            return False
+        if (self.since and row.day < self.since) or (self.until and row.day > self.until):
+            return False
+        if (self.action and row.action != self.action) or (self.verdict and row.verdict != self.verdict):
+            return False
+        text = row.searchable()
+        return all(term in text for term in self.search.casefold().split())
+
+
+class ReportsProxy(QSortFilterProxyModel):
+    """Applies a `ReportFilter` to a `ReportsModel`."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._filter = ReportFilter()
+
+    def set_filter(self, wanted: ReportFilter) -> None:
+        self.beginFilterChange()
+        self._filter = wanted
+        self.endFilterChange()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:  # noqa: N802
+        row = self.sourceModel().index(source_row, 0, source_parent).data(ROW_ROLE)
+        return isinstance(row, ReportRow) and self._filter.accepts(row)

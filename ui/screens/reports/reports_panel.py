@@ -1,0 +1,376 @@
+"""The report browser, fully offline: filter and search stored reports, read one with its evidence, compare it
+with the previous report on the same symbol, verify it, export it to Markdown or PDF, and review it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QDate, QItemSelection, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QFileDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from stockbench.errors import Problem
+from stockbench.research.events import ReportPublished
+from ui.context import AppContext
+from ui.screens.reports import reports_actions as actions
+from ui.screens.reports.evidence_lookup import EvidenceDetail, EvidenceRequest
+from ui.screens.reports.report_compare import compare_sections, comparison_html
+from ui.screens.reports.report_view import EvidenceView, ReportView
+from ui.screens.reports.reports_model import COLUMN_INDEX, ROW_ROLE, ReportFilter, ReportRow, ReportsModel, ReportsProxy
+from ui.screens.reports.review_dialog import ReviewDialog
+
+REPORT_TAB, COMPARE_TAB = 0, 1
+
+
+class ReportsPanel(QWidget):
+    """Stored reports: list, filters, search, the rendered report, evidence, compare, verify, export, review."""
+
+    screen_name = "report"
+    report_shown = Signal(str)  # a report id, once rendered
+    evidence_shown = Signal(object)  # the list of EvidenceDetail shown
+    exported = Signal(str)  # the path of a finished export
+    verified = Signal(str, list)  # a report id and its problems (empty when it holds)
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setObjectName("ReportsPanel")
+        self.model = ReportsModel(self)
+        self.proxy = ReportsProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self._wanted: str | None = None  # a report to open once the list has loaded
+        self.review_dialog: ReviewDialog | None = None
+        self._build()
+        ctx.bridge.engine_event.connect(self._on_engine_event)
+        self.refresh()
+
+    # ---- layout ------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        left = QWidget(splitter)
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addLayout(self._build_filters(left))
+        left_layout.addWidget(self._build_table(left), 1)
+        splitter.addWidget(left)
+        splitter.addWidget(self._build_reader(splitter))
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)
+        splitter.setSizes([520, 780])
+        layout.addWidget(splitter)
+
+    def _build_filters(self, parent: QWidget) -> QGridLayout:
+        grid = QGridLayout()
+        self.search_edit = QLineEdit(parent)
+        self.search_edit.setPlaceholderText(self.tr("Search titles and text"))
+        self.search_edit.setClearButtonEnabled(True)
+        self.symbol_edit = QLineEdit(parent)
+        self.symbol_edit.setPlaceholderText(self.tr("Symbol"))
+        self.action_combo = QComboBox(parent)
+        self.action_combo.addItem(self.tr("All actions"), "")
+        self.verdict_combo = QComboBox(parent)
+        self.verdict_combo.addItem(self.tr("All reviews"), "")
+        self.verdict_combo.setEnabled(False)
+        self.verdict_combo.setToolTip(self.tr("Review verdicts arrive with report reviews in a later release"))
+        self.since_check, self.since_edit = self._date_filter(self.tr("From"), parent)
+        self.until_check, self.until_edit = self._date_filter(self.tr("To"), parent)
+        grid.addWidget(self.search_edit, 0, 0, 1, 4)
+        grid.addWidget(self.symbol_edit, 1, 0)
+        grid.addWidget(self.action_combo, 1, 1)
+        grid.addWidget(self.verdict_combo, 1, 2, 1, 2)
+        for column, widget in enumerate((self.since_check, self.since_edit, self.until_check, self.until_edit)):
+            grid.addWidget(widget, 2, column)
+        self.search_edit.textChanged.connect(self._apply_filter)
+        self.symbol_edit.textChanged.connect(self._apply_filter)
+        self.action_combo.currentIndexChanged.connect(self._apply_filter)
+        return grid
+
+    def _date_filter(self, label: str, parent: QWidget) -> tuple[QCheckBox, QDateEdit]:
+        check = QCheckBox(label, parent)
+        edit = QDateEdit(parent)
+        edit.setCalendarPopup(True)
+        edit.setDisplayFormat("yyyy-MM-dd")
+        edit.setEnabled(False)
+        check.toggled.connect(edit.setEnabled)
+        check.toggled.connect(self._apply_filter)
+        edit.dateChanged.connect(self._apply_filter)
+        return check, edit
+
+    def _build_table(self, parent: QWidget) -> QTableView:
+        self.table = QTableView(parent)
+        self.table.setObjectName("reportList")
+        self.table.setModel(self.proxy)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COLUMN_INDEX["title"], QHeaderView.ResizeMode.Stretch)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
+        return self.table
+
+    def _build_reader(self, parent: QWidget) -> QWidget:
+        reader = QWidget(parent)
+        layout = QVBoxLayout(reader)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self._build_toolbar(reader))
+        self.status_label = QLabel(reader)
+        self.status_label.setWordWrap(True)
+        layout.addWidget(self.status_label)
+        self.tabs = QTabWidget(reader)
+        split = QSplitter(Qt.Orientation.Vertical, self.tabs)
+        self.view = ReportView(split)
+        self.view.evidence_requested.connect(self.show_evidence)
+        self.evidence_view = EvidenceView(split)
+        split.addWidget(self.view)
+        split.addWidget(self.evidence_view)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        self.compare_view = QTextBrowser(self.tabs)
+        self.compare_view.setObjectName("compareView")
+        self.compare_view.setOpenLinks(False)
+        self.tabs.addTab(split, self.tr("Report"))
+        self.tabs.addTab(self.compare_view, self.tr("Compare"))
+        layout.addWidget(self.tabs, 1)
+        self._enable_actions(None)
+        return reader
+
+    def _build_toolbar(self, reader: QWidget) -> QHBoxLayout:
+        bar = QHBoxLayout()
+        self.compare_button = QPushButton(self.tr("Compare with previous"), reader)
+        self.verify_button = QPushButton(self.tr("Verify"), reader)
+        self.export_md_button = QPushButton(self.tr("Export Markdown…"), reader)
+        self.export_pdf_button = QPushButton(self.tr("Export PDF…"), reader)
+        self.review_button = QPushButton(self.tr("Review…"), reader)
+        self.compare_button.clicked.connect(self.compare_with_previous)
+        self.verify_button.clicked.connect(self.verify)
+        self.export_md_button.clicked.connect(lambda: self._ask_export("md"))
+        self.export_pdf_button.clicked.connect(lambda: self._ask_export("pdf"))
+        self.review_button.clicked.connect(self.open_review)
+        for button in (self.compare_button, self.verify_button, self.export_md_button, self.export_pdf_button,
+                       self.review_button):  # fmt: skip
+            bar.addWidget(button)
+        bar.addStretch(1)
+        return bar
+
+    # ---- loading and selection ---------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Re-read every stored report (offline: nothing is fetched)."""
+        actions.load_reports(self.ctx, self, self._on_reports)
+
+    def _on_reports(self, rows: list[ReportRow]) -> None:
+        current = self.current_row()
+        self.model.set_rows(rows)
+        chosen = self.action_combo.currentData()
+        self.action_combo.blockSignals(True)
+        self.action_combo.clear()
+        self.action_combo.addItem(self.tr("All actions"), "")
+        for action in self.model.actions():
+            self.action_combo.addItem(action, action)
+        self.action_combo.setCurrentIndex(max(self.action_combo.findData(chosen), 0))
+        self.action_combo.blockSignals(False)
+        self._set_date_range(rows)
+        self._apply_filter()
+        wanted = self._wanted or (current.report_id if current else None)
+        self._wanted = None
+        if wanted:
+            self.open_report(wanted)
+
+    def _set_date_range(self, rows: list[ReportRow]) -> None:
+        """Unchecked date filters follow the listed reports' range, so checking one starts from a real date."""
+        if not rows:
+            return
+        for check, edit, day in ((self.since_check, self.since_edit, min(r.day for r in rows)),
+                                 (self.until_check, self.until_edit, max(r.day for r in rows))):  # fmt: skip
+            if not check.isChecked():
+                edit.blockSignals(True)
+                edit.setDate(QDate(day.year, day.month, day.day))
+                edit.blockSignals(False)
+
+    @Slot(str)
+    def open_report(self, report_id: str) -> None:
+        """Select and show `report_id` (after the next load when it is not listed yet)."""
+        if self.model.find(report_id) is None:
+            self._wanted = report_id
+            self.refresh()
+            return
+        self._clear_filter_hiding(report_id)
+        for at in range(self.proxy.rowCount()):
+            if self.proxy.index(at, 0).data(Qt.ItemDataRole.UserRole) == report_id:
+                self.table.selectRow(at)
+                return
+
+    @Slot(str)
+    def open_latest(self, symbol: str) -> None:
+        """Show the newest report on `symbol` (its code or full symbol)."""
+        wanted = symbol.strip().casefold()
+        found = next((r for r in self.model.rows() if r.symbol.casefold().startswith(wanted)), None)
+        if found is not None:
+            self.open_report(found.report_id)
+        else:
+            self.status_label.setText(self.tr("There is no report on {0} yet.").format(symbol))
+
+    def _clear_filter_hiding(self, report_id: str) -> None:
+        row = self.model.find(report_id)
+        if row is not None and not self.current_filter().accepts(row):
+            for edit in (self.search_edit, self.symbol_edit):
+                edit.clear()
+            self.action_combo.setCurrentIndex(0)
+            self.since_check.setChecked(False)
+            self.until_check.setChecked(False)
+
+    def current_filter(self) -> ReportFilter:
+        return ReportFilter(
+            symbol=self.symbol_edit.text().strip(),
+            since=self.since_edit.date().toPython() if self.since_check.isChecked() else None,  # type: ignore[arg-type]
+            until=self.until_edit.date().toPython() if self.until_check.isChecked() else None,  # type: ignore[arg-type]
+            action=str(self.action_combo.currentData() or ""),
+            verdict=str(self.verdict_combo.currentData() or ""),
+            search=self.search_edit.text(),
+        )
+
+    def _apply_filter(self) -> None:
+        self.proxy.set_filter(self.current_filter())
+
+    def visible_rows(self) -> list[ReportRow]:
+        """The reports the list shows now, in order."""
+        return [self.proxy.index(i, 0).data(ROW_ROLE) for i in range(self.proxy.rowCount())]
+
+    def current_row(self) -> ReportRow | None:
+        rows = self.table.selectionModel().selectedRows()
+        found = rows[0].data(ROW_ROLE) if rows else None
+        return found if isinstance(found, ReportRow) else None
+
+    def _on_selection(self, selected: QItemSelection, deselected: QItemSelection) -> None:
+        row = self.current_row()
+        self.view.show_report(row)
+        self.evidence_view.clear()
+        self.compare_view.clear()
+        self.tabs.setCurrentIndex(REPORT_TAB)
+        self.status_label.clear()
+        self._enable_actions(row)
+        if row is not None:
+            self.report_shown.emit(row.report_id)
+
+    def _enable_actions(self, row: ReportRow | None) -> None:
+        for button in (self.verify_button, self.export_md_button, self.export_pdf_button, self.review_button):
+            button.setEnabled(row is not None)
+        has_previous = row is not None and self.model.previous(row) is not None
+        self.compare_button.setEnabled(has_previous)
+        self.compare_button.setToolTip("" if has_previous else self.tr("There is no earlier report on this symbol"))
+
+    # ---- evidence, compare, verify ---------------------------------------------------------------------
+    @Slot(object)
+    def show_evidence(self, request: EvidenceRequest) -> None:
+        """Look up the evidence behind a clicked link and show it below the report."""
+        actions.lookup_evidence(self.ctx, self, request, self._on_evidence)
+
+    def _on_evidence(self, found: tuple[EvidenceRequest, list[EvidenceDetail]]) -> None:
+        request, details = found
+        self.evidence_view.show_details(request, details)
+        self.evidence_shown.emit(details)
+
+    def compare_with_previous(self) -> None:
+        """Show what changed, section by section, since the previous report on the same symbol."""
+        row = self.current_row()
+        previous = self.model.previous(row) if row is not None else None
+        if row is None or previous is None:
+            return
+        labels = (self.tr("Previous: {0} ({1})").format(previous.day.isoformat(), previous.report_id),
+                  self.tr("This: {0} ({1})").format(row.day.isoformat(), row.report_id))  # fmt: skip
+        changes = compare_sections(previous.draft, row.draft)
+        self.compare_view.setHtml(comparison_html(changes, labels, self.tr("unchanged")))
+        self.tabs.setCurrentIndex(COMPARE_TAB)
+
+    def verify(self) -> None:
+        """Re-check the report from its frozen record and stored evidence alone."""
+        row = self.current_row()
+        if row is not None:
+            self.status_label.setText(self.tr("Verifying…"))
+            actions.verify_report(self.ctx, self, row.report_id, self._on_verified)
+
+    def _on_verified(self, result: tuple[str, list[Problem]]) -> None:
+        report_id, problems = result
+        if problems:
+            lines = "\n".join(f"• {p.message}" for p in problems[:10])
+            self.status_label.setText(self.tr("{0} does not verify:").format(report_id) + "\n" + lines)
+        else:
+            self.status_label.setText(
+                self.tr("{0} verifies: every gate passes again on its stored evidence.").format(report_id)
+            )
+        self.verified.emit(report_id, problems)
+
+    # ---- export and review ---------------------------------------------------------------------------
+    def _ask_export(self, kind: str) -> None:
+        row = self.current_row()
+        if row is None:
+            return
+        folder = Path(str(self.ctx.bench.home)) / "exports"
+        suggested = str(folder / f"{row.symbol}-{row.day.isoformat()}-{row.report_id}.{kind}")
+        filters = self.tr("Markdown (*.md)") if kind == "md" else self.tr("PDF (*.pdf)")
+        chosen, _ = QFileDialog.getSaveFileName(self, self.tr("Export report"), suggested, filters)
+        if chosen:
+            (self.export_markdown if kind == "md" else self.export_pdf)(Path(chosen))
+
+    def export_markdown(self, target: Path) -> None:
+        """Write the selected report's markdown to `target` (in the background)."""
+        row = self.current_row()
+        if row is not None:
+            actions.export_markdown(self.ctx, self, row.report_id, target, self._on_exported)
+
+    def export_pdf(self, target: Path) -> None:
+        """Write the selected report as a PDF to `target` (in the background)."""
+        row = self.current_row()
+        if row is not None:
+            actions.export_pdf(self.ctx, self, row.report_id, target, self._on_exported)
+
+    def _on_exported(self, path: Path) -> None:
+        self.status_label.setText(self.tr("Exported to {0}").format(str(path)))
+        self.exported.emit(str(path))
+
+    def open_review(self) -> None:
+        """Open the review dialog for the selected report (saving arrives with the engine's review API)."""
+        row = self.current_row()
+        if row is None:
+            return
+        dialog = ReviewDialog(row.run_id, row.report_id, row.title, self, can_save=False)
+        dialog.finished.connect(dialog.deleteLater)
+        self.review_dialog = dialog
+        dialog.open()
+
+    # ---- engine events ---------------------------------------------------------------------------------
+    @Slot(object)
+    def _on_engine_event(self, event: object) -> None:
+        if isinstance(event, ReportPublished):
+            self.refresh()
+
+
+def screenshot_setup(panel: ReportsPanel) -> None:
+    """For screenshots: the newest report, with the evidence of the last number in its claims shown."""
+    rows = panel.model.rows()
+    if not rows:
+        return
+    panel.open_report(rows[0].report_id)
+    numbers = [a for a in panel.view.anchors() if a.startswith("number:")]
+    request = panel.view.linked.request("number", numbers[-1].removeprefix("number:")) if numbers else None
+    if request is not None:
+        panel.show_evidence(request)

@@ -1,0 +1,299 @@
+"""The research runs as a Qt table: live runs updated from engine events, earlier runs from the run history.
+
+Only titles are kept (stage titles and the engine's sub-task titles), never drafts. Elapsed time is measured
+on this machine's monotonic clock while a run executes here, because the engine's clock may be a replay clock.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, Literal
+
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
+
+from stockbench.events import Event
+from stockbench.research.events import (
+    CostUpdated,
+    ReportPublished,
+    RunEnded,
+    RunEvent,
+    RunPaused,
+    RunStarted,
+    StageStarted,
+    SubtaskTitle,
+)
+
+Index = QModelIndex | QPersistentModelIndex
+TimelineKind = Literal["stage", "subtask", "pause", "note"]
+
+STAGE_TITLES: dict[str, str] = {
+    "prepare": str(QT_TRANSLATE_NOOP("ResearchStages", "Preparing: clock, identity, ledger and data gates")),
+    "scene": str(QT_TRANSLATE_NOOP("ResearchStages", "Scene: sector index, anchors and peers")),
+    "collect": str(QT_TRANSLATE_NOOP("ResearchStages", "Collecting what the scene implies")),
+    "preprocess": str(QT_TRANSLATE_NOOP("ResearchStages", "Computing indicators, states, zones and scenarios")),
+    "analyze": str(QT_TRANSLATE_NOOP("ResearchStages", "Analysing: BULL and BEAR, then the diagnosis")),
+    "decide": str(QT_TRANSLATE_NOOP("ResearchStages", "Deciding: judgments checked, orders sized")),
+    "report": str(QT_TRANSLATE_NOOP("ResearchStages", "Writing the report")),
+    "publish": str(QT_TRANSLATE_NOOP("ResearchStages", "Publishing: every gate in one pass")),
+}
+STATUS_TITLES: dict[str, str] = {
+    "planned": str(QT_TRANSLATE_NOOP("ResearchStatus", "Planned")),
+    "queued": str(QT_TRANSLATE_NOOP("ResearchStatus", "Queued")),
+    "running": str(QT_TRANSLATE_NOOP("ResearchStatus", "Running")),
+    "paused": str(QT_TRANSLATE_NOOP("ResearchStatus", "Paused")),
+    "published": str(QT_TRANSLATE_NOOP("ResearchStatus", "Published")),
+    "stopped": str(QT_TRANSLATE_NOOP("ResearchStatus", "Stopped")),
+    "failed": str(QT_TRANSLATE_NOOP("ResearchStatus", "Failed")),
+    "error": str(QT_TRANSLATE_NOOP("ResearchStatus", "Error")),
+}
+ENDED = frozenset({"published", "stopped", "failed"})
+# The engine's sub-task titles are English text, not keys; the known ones are marked here so that they can be
+# translated (an unknown title is shown as the engine wrote it).
+KNOWN_SUBTASKS = (
+    QT_TRANSLATE_NOOP("ResearchSubtasks", "Clock, identity, ledger and data gates"),
+    QT_TRANSLATE_NOOP("ResearchSubtasks", "Fetching what the scene implies"),
+    QT_TRANSLATE_NOOP("ResearchSubtasks", "Indicators, states, zones, backtest and scenarios"),
+    QT_TRANSLATE_NOOP("ResearchSubtasks", "BULL sub-study"),
+    QT_TRANSLATE_NOOP("ResearchSubtasks", "BEAR sub-study"),
+    QT_TRANSLATE_NOOP("ResearchSubtasks", "Refreshing the quote"),
+    QT_TRANSLATE_NOOP("ResearchSubtasks", "Sizing orders against the ledger"),
+    QT_TRANSLATE_NOOP("ResearchSubtasks", "Publication gates"),
+)
+
+
+def stage_title(stage: str) -> str:
+    """The user-facing title of an engine stage key (the key itself when unknown)."""
+    return QCoreApplication.translate("ResearchStages", STAGE_TITLES[stage]) if stage in STAGE_TITLES else stage
+
+
+def subtask_title(title: str) -> str:
+    """An engine sub-task title in the user's language when it is a known one."""
+    return QCoreApplication.translate("ResearchSubtasks", title)
+
+
+def status_title(status: str) -> str:
+    return QCoreApplication.translate("ResearchStatus", STATUS_TITLES[status]) if status in STATUS_TITLES else status
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    kind: TimelineKind
+    text: str  # a stage key for "stage", otherwise a title or reason as the engine gave it
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """One run as the panel shows it."""
+
+    run_id: str
+    symbol: str
+    model: str = ""
+    status: str = "planned"
+    stage: str = ""
+    subtask: str = ""
+    reason: str = ""
+    resume_at: datetime | None = None
+    calls: int | None = None
+    cost: Decimal | None = None
+    report_id: str | None = None
+    action: str | None = None
+    question: str | None = None
+    started: datetime | None = None
+    elapsed: float = 0.0  # seconds executed here before `running_since`
+    running_since: float | None = None  # time.monotonic() when it last started executing here
+    timeline: tuple[TimelineEntry, ...] = field(default=())
+
+    def elapsed_now(self, now: float | None = None) -> float:
+        if self.running_since is None:
+            return self.elapsed
+        return self.elapsed + ((time.monotonic() if now is None else now) - self.running_since)
+
+    def executing(self) -> bool:
+        return self.running_since is not None
+
+    def with_entry(self, kind: TimelineKind, text: str) -> RunRow:
+        return replace(self, timeline=(*self.timeline, TimelineEntry(kind, text)))
+
+    def started_executing(self) -> RunRow:
+        if self.running_since is not None:
+            return self
+        return replace(self, running_since=time.monotonic(), status="running", reason="", resume_at=None)
+
+    def stopped_executing(self) -> RunRow:
+        if self.running_since is None:
+            return self
+        return replace(self, elapsed=self.elapsed_now(), running_since=None)
+
+
+def format_elapsed(seconds: float) -> str:
+    whole = int(seconds)
+    return (
+        f"{whole // 3600:d}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+        if whole >= 3600
+        else f"{whole // 60:d}:{whole % 60:02d}"
+    )
+
+
+def format_cost(cost: Decimal | None) -> str:
+    return "" if cost is None else f"{cost.quantize(Decimal('0.0001')).normalize():f}"
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    title: str  # marked with QT_TRANSLATE_NOOP("RunModel", ...)
+    value: Callable[[RunRow], str]
+    align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("symbol", str(QT_TRANSLATE_NOOP("RunModel", "Symbol")), lambda r: r.symbol),
+    Column("status", str(QT_TRANSLATE_NOOP("RunModel", "Status")), lambda r: status_title(r.status)),
+    Column("stage", str(QT_TRANSLATE_NOOP("RunModel", "Stage")), lambda r: stage_title(r.stage) if r.stage else ""),
+    Column("subtask", str(QT_TRANSLATE_NOOP("RunModel", "Sub-task")), lambda r: subtask_title(r.subtask)),
+    Column(
+        "elapsed",
+        str(QT_TRANSLATE_NOOP("RunModel", "Elapsed")),
+        lambda r: format_elapsed(r.elapsed_now()) if r.elapsed or r.running_since else "",
+        Qt.AlignmentFlag.AlignRight,
+    ),
+    Column(
+        "calls",
+        str(QT_TRANSLATE_NOOP("RunModel", "Model calls")),
+        lambda r: "" if r.calls is None else str(r.calls),
+        Qt.AlignmentFlag.AlignRight,
+    ),
+    Column(
+        "cost", str(QT_TRANSLATE_NOOP("RunModel", "Cost")), lambda r: format_cost(r.cost), Qt.AlignmentFlag.AlignRight
+    ),
+    Column("model", str(QT_TRANSLATE_NOOP("RunModel", "Model")), lambda r: r.model),
+    Column("action", str(QT_TRANSLATE_NOOP("RunModel", "Action")), lambda r: r.action or ""),
+    Column("run_id", str(QT_TRANSLATE_NOOP("RunModel", "Run")), lambda r: r.run_id),
+)
+COLUMN_INDEX = {c.key: i for i, c in enumerate(COLUMNS)}
+
+
+def _on_event(row: RunRow, event: RunEvent) -> RunRow:
+    """`row` after one engine event (titles only)."""
+    if isinstance(event, StageStarted):
+        status = row.status if row.status == "error" else "running"
+        return replace(row, stage=event.stage, subtask="", status=status).with_entry("stage", event.stage)
+    if isinstance(event, SubtaskTitle):
+        return replace(row, subtask=event.title).with_entry("subtask", event.title)
+    if isinstance(event, RunPaused):
+        paused = replace(row.stopped_executing(), status="paused", stage=event.stage, reason=event.reason,
+                         resume_at=event.resume_at)  # fmt: skip
+        return paused.with_entry("pause", event.reason)
+    if isinstance(event, CostUpdated):
+        return replace(row, cost=event.spent, calls=event.calls)
+    if isinstance(event, ReportPublished):
+        return replace(row, report_id=event.report_id, action=event.action)
+    if isinstance(event, RunEnded):
+        ended = row.stopped_executing()
+        return replace(ended, status=event.status if event.status != "paused" else ended.status, subtask="")
+    return row
+
+
+class RunModel(QAbstractTableModel):
+    """Runs by id: the live ones first (in the order they were started here), then the history."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[RunRow] = []
+
+    # ---- Qt model --------------------------------------------------------------------------------
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's signature
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row, column = self._rows[index.row()], COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.value(row)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(column.align | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and column.key == "status" and row.reason:
+            return row.reason
+        if role == Qt.ItemDataRole.UserRole:
+            return row.run_id
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return QCoreApplication.translate("RunModel", COLUMNS[section].title)
+        return None
+
+    # ---- rows --------------------------------------------------------------------------------------
+    def rows(self) -> list[RunRow]:
+        return list(self._rows)
+
+    def row(self, run_id: str) -> RunRow | None:
+        return next((r for r in self._rows if r.run_id == run_id), None)
+
+    def row_index(self, run_id: str) -> int:
+        return next((i for i, r in enumerate(self._rows) if r.run_id == run_id), -1)
+
+    def upsert(self, row: RunRow, *, first: bool = False) -> None:
+        """Replace the row with `row.run_id`, or add it (at the top when `first`)."""
+        at = self.row_index(row.run_id)
+        if at >= 0:
+            self._rows[at] = row
+            self.dataChanged.emit(self.index(at, 0), self.index(at, len(COLUMNS) - 1))
+            return
+        at = 0 if first else len(self._rows)
+        self.beginInsertRows(QModelIndex(), at, at)
+        self._rows.insert(at, row)
+        self.endInsertRows()
+
+    def update(self, run_id: str, change: Callable[[RunRow], RunRow]) -> RunRow | None:
+        found = self.row(run_id)
+        if found is None:
+            return None
+        changed = change(found)
+        self.upsert(changed)
+        return changed
+
+    def apply(self, events: Iterable[Event]) -> set[str]:
+        """Apply engine events to their runs; returns the run ids that changed."""
+        touched: set[str] = set()
+        for event in events:
+            if not isinstance(event, RunEvent):
+                continue
+            if isinstance(event, RunStarted) and self.row(event.run_id) is None:
+                self.upsert(RunRow(event.run_id, event.symbol, event.model, started=event.at), first=True)
+            if self.update(event.run_id, lambda r, e=event: _on_event(r, e)) is not None:  # type: ignore[misc]
+                touched.add(event.run_id)
+        return touched
+
+    def merge_history(self, history: Iterable[Mapping[str, Any]]) -> None:
+        """Add or refresh runs from `Research.runs()`; runs executing here keep their live state."""
+        for item in history:
+            known = self.row(str(item["run_id"]))
+            if known is not None and (known.executing() or known.status == "error"):
+                continue
+            base = known or RunRow(str(item["run_id"]), str(item["symbol"]), str(item.get("model") or ""))
+            self.upsert(replace(base, status=str(item["status"]), stage=str(item.get("stage") or ""),
+                                reason=str(item.get("reason") or ""), started=item.get("started")))  # fmt: skip
+
+    def tick(self) -> None:
+        """Refresh the elapsed column of executing runs (called once a second)."""
+        column = COLUMN_INDEX["elapsed"]
+        for i, row in enumerate(self._rows):
+            if row.executing():
+                self.dataChanged.emit(self.index(i, column), self.index(i, column))

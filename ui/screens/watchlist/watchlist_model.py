@@ -1,0 +1,254 @@
+"""The watchlist table: one row per symbol of the shown group, columns declared as data, rows reordered by drag and
+drop (the model asks for the move through `move_requested`; the panel writes it through the engine)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QByteArray,
+    QCoreApplication,
+    QMimeData,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor
+
+MIME = "application/x-stockbench-symbol"
+CONTEXT = "WatchlistModel"
+Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True)
+class WatchRow:
+    """What one watchlist row shows. `zone_position` is None until computed (or when no zones can be had)."""
+
+    symbol: str
+    name: str | None = None
+    currency: str = ""
+    last: Decimal | None = None
+    change_pct: Decimal | None = None
+    price_label: str = "none"  # live | last_close | none
+    price_note: str = ""
+    zone_position: str | None = None
+    zone_note: str = ""
+    holding: int = 0
+    pnl: Decimal | None = None
+    report_date: date | None = None
+    report_action: str | None = None
+    report_id: str | None = None
+
+
+ZONE_TITLES: dict[str, str] = {
+    "stop_hit": str(QT_TRANSLATE_NOOP("WatchlistModel", "Stop hit")),
+    "below_buy": str(QT_TRANSLATE_NOOP("WatchlistModel", "Below buy")),
+    "in_buy": str(QT_TRANSLATE_NOOP("WatchlistModel", "In buy zone")),
+    "between": str(QT_TRANSLATE_NOOP("WatchlistModel", "Between")),
+    "in_sell": str(QT_TRANSLATE_NOOP("WatchlistModel", "In sell zone")),
+    "above_sell": str(QT_TRANSLATE_NOOP("WatchlistModel", "Above sell")),
+}
+ACTION_TITLES: dict[str, str] = {
+    "buy": str(QT_TRANSLATE_NOOP("WatchlistModel", "Buy")),
+    "add": str(QT_TRANSLATE_NOOP("WatchlistModel", "Add")),
+    "hold": str(QT_TRANSLATE_NOOP("WatchlistModel", "Hold")),
+    "reduce": str(QT_TRANSLATE_NOOP("WatchlistModel", "Reduce")),
+    "sell": str(QT_TRANSLATE_NOOP("WatchlistModel", "Sell")),
+    "avoid": str(QT_TRANSLATE_NOOP("WatchlistModel", "Avoid")),
+}
+
+PRICE_LABELS: dict[str, str] = {
+    "live": str(QT_TRANSLATE_NOOP("WatchlistModel", "Live quote")),
+    "last_close": str(QT_TRANSLATE_NOOP("WatchlistModel", "Last close")),
+}
+
+
+def translate(text: str) -> str:
+    return QCoreApplication.translate(CONTEXT, text)
+
+
+def _money(value: Decimal | None) -> str:
+    return "" if value is None else f"{value:,.2f}"
+
+
+def _signed(value: Decimal | None, suffix: str = "") -> str:
+    return "" if value is None else f"{value:+,.2f}{suffix}"
+
+
+def _zone(row: WatchRow) -> str:
+    if row.zone_position is None:
+        return "…" if not row.zone_note else "—"
+    return translate(ZONE_TITLES.get(row.zone_position, row.zone_position))
+
+
+@dataclass(frozen=True)
+class Column:
+    """One table column: its key, title (translated at display), alignment and how a row renders in it."""
+
+    key: str
+    title: str
+    align: Qt.AlignmentFlag
+    text: Callable[[WatchRow], str]
+    signed: Callable[[WatchRow], Decimal | None] | None = None  # coloured up/down by this value
+
+
+LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+CENTER = Qt.AlignmentFlag.AlignCenter
+
+
+def _report_day(row: WatchRow) -> str:
+    return row.report_date.isoformat() if row.report_date else ""
+
+
+def _action(row: WatchRow) -> str:
+    return translate(ACTION_TITLES.get(row.report_action, row.report_action)) if row.report_action else ""
+
+
+def _holding(row: WatchRow) -> str:
+    return f"{row.holding:,}" if row.holding else ""
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("symbol", str(QT_TRANSLATE_NOOP("WatchlistModel", "Symbol")), LEFT, lambda r: r.symbol),
+    Column("name", str(QT_TRANSLATE_NOOP("WatchlistModel", "Name")), LEFT, lambda r: r.name or ""),
+    Column("last", str(QT_TRANSLATE_NOOP("WatchlistModel", "Last")), RIGHT, lambda r: _money(r.last)),
+    Column("change_pct", str(QT_TRANSLATE_NOOP("WatchlistModel", "Change %")), RIGHT,
+           lambda r: _signed(r.change_pct, "%"), lambda r: r.change_pct),
+    Column("zone", str(QT_TRANSLATE_NOOP("WatchlistModel", "Zone")), CENTER, _zone),
+    Column("holding", str(QT_TRANSLATE_NOOP("WatchlistModel", "Holding")), RIGHT, _holding),
+    Column("pnl", str(QT_TRANSLATE_NOOP("WatchlistModel", "P&L")), RIGHT, lambda r: _signed(r.pnl), lambda r: r.pnl),
+    Column("report_date", str(QT_TRANSLATE_NOOP("WatchlistModel", "Report")), CENTER, _report_day),
+    Column("report_action", str(QT_TRANSLATE_NOOP("WatchlistModel", "Action")), CENTER, _action),
+)  # fmt: skip
+COLUMN_KEYS = tuple(c.key for c in COLUMNS)
+
+
+class WatchlistModel(QAbstractTableModel):
+    """The rows of one group in the user's order."""
+
+    move_requested = Signal(str, int)  # symbol, new 0-based position (from a drag and drop)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.rows: list[WatchRow] = []
+        self.up_color, self.down_color = QColor(230, 57, 70), QColor(38, 166, 91)
+
+    # ---- content ----------------------------------------------------------------------------------------------
+    def set_rows(self, rows: Sequence[WatchRow]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def set_colors(self, up: QColor, down: QColor) -> None:
+        self.up_color, self.down_color = QColor(up), QColor(down)
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(COLUMNS) - 1))
+
+    def set_zone(self, symbol: str, position: str | None, note: str = "") -> None:
+        """Fill the zone column of `symbol` (computed after the rest of the row)."""
+        for number, row in enumerate(self.rows):
+            if row.symbol == symbol:
+                self.rows[number] = replace(row, zone_position=position, zone_note=note)
+                cell = self.index(number, COLUMN_KEYS.index("zone"))
+                self.dataChanged.emit(cell, cell)
+
+    def row_of(self, symbol: str) -> int:
+        return next((i for i, r in enumerate(self.rows) if r.symbol == symbol), -1)
+
+    def symbols(self) -> list[str]:
+        return [r.symbol for r in self.rows]
+
+    def move_row(self, source: int, target: int) -> bool:
+        """Move row `source` so that it ends at `target` (both 0-based)."""
+        if source == target or not (0 <= source < len(self.rows) and 0 <= target < len(self.rows)):
+            return False
+        self.beginMoveRows(QModelIndex(), source, source, QModelIndex(), target + 1 if target > source else target)
+        self.rows.insert(target, self.rows.pop(source))
+        self.endMoveRows()
+        return True
+
+    # ---- Qt model ---------------------------------------------------------------------------------------------
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's signature
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return translate(COLUMNS[section].title)
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row, column = self.rows[index.row()], COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.text(row)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(column.align.value)
+        if role == Qt.ItemDataRole.ForegroundRole and column.signed is not None:
+            value = column.signed(row)
+            return None if not value else (self.up_color if value > 0 else self.down_color)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(row, column.key)
+        if role == Qt.ItemDataRole.UserRole:
+            return row.symbol
+        return None
+
+    def _tooltip(self, row: WatchRow, key: str) -> str | None:
+        if key == "zone" and row.zone_note:
+            return row.zone_note
+        if key == "last":
+            label = translate(PRICE_LABELS[row.price_label]) if row.price_label in PRICE_LABELS else ""
+            return "\n".join(t for t in (label, row.price_note) if t) or None
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.ItemIsDropEnabled
+        return (
+            Qt.ItemFlag.ItemIsEnabled
+            | Qt.ItemFlag.ItemIsSelectable
+            | Qt.ItemFlag.ItemIsDragEnabled
+            | Qt.ItemFlag.ItemIsDropEnabled
+        )
+
+    def supportedDropActions(self) -> Qt.DropAction:  # noqa: N802
+        return Qt.DropAction.MoveAction
+
+    def mimeTypes(self) -> list[str]:  # noqa: N802
+        return [MIME]
+
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:  # noqa: N802
+        data = QMimeData()
+        rows = sorted({i.row() for i in indexes if i.isValid()})
+        if rows:
+            data.setData(MIME, QByteArray(self.rows[rows[0]].symbol.encode()))
+        return data
+
+    def dropMimeData(  # noqa: N802
+        self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: Index
+    ) -> bool:
+        """Ask for the move; return False so the view never removes rows itself (the panel moves them)."""
+        if action != Qt.DropAction.MoveAction or not data.hasFormat(MIME):
+            return False
+        symbol = bytes(data.data(MIME).data()).decode()
+        source = self.row_of(symbol)
+        if row >= 0:  # between rows: before `row`
+            target = row - 1 if row > source else row
+        else:  # onto a row: take its place; onto empty space: the end
+            target = parent.row() if parent.isValid() else len(self.rows) - 1
+        target = max(0, min(target, len(self.rows) - 1))
+        if source >= 0 and target != source:
+            self.move_requested.emit(symbol, target)
+        return False

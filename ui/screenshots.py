@@ -1,0 +1,258 @@
+"""Render each main screen offscreen on the demo market, in Chinese and English: `python -m ui.screenshots OUTDIR`.
+
+Files are named `<screen>-<lang>.png` (`watchlist-zh.png`, `chart-en.png`, ...), plus `main-<lang>.png` (the whole
+window) and `main-dark-<lang>.png`. The demo market is built in a temporary folder (or copied from `--demo DIR`)
+and given a small showcase: an account with cash and two holdings, and offline reports on three stocks. A screen
+module's `screenshot_setup(widget)` hook, if it has one, selects what to show; rendering waits until every
+background operation has finished. The user's own settings and workspaces are never touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from datetime import time as clock_time
+from decimal import Decimal
+from pathlib import Path
+from typing import cast
+
+from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QSize, QTimer
+from PySide6.QtWidgets import QWidget
+
+from stockbench.clock import MARKET_TZ
+from stockbench.workbench import Workbench
+from ui.background import EngineOp
+from ui.context import AppContext
+
+LANGUAGES: dict[str, str] = {"zh": "zh_CN", "en": "en"}
+log = logging.getLogger("ui.screenshots")
+SHOWCASE_ACCOUNT = "main"
+HOLDINGS = (("003901.SZ", 2000), ("605903.SH", 100))
+REPORTED = ("003901.SZ", "605903.SH", "02971.HK")
+QUIET_MS = 400
+LIMIT_S = 90.0
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One screenshot: the file stem, how to build the widget, and its size (None: the widget's own)."""
+
+    name: str
+    build: Callable[[AppContext], QWidget]
+    size: tuple[int, int] | None = (1280, 780)
+
+
+def _screen(name: str) -> Callable[[AppContext], QWidget]:
+    def build(ctx: AppContext) -> QWidget:
+        from ui.main_window import load_screen
+
+        panel_class = load_screen(name)
+        if panel_class is None:
+            raise LookupError(f"screen {name!r} does not exist")
+        return cast(Callable[..., QWidget], panel_class)(ctx, None)
+
+    return build
+
+
+def _fill(ctx: AppContext) -> QWidget:
+    from ui.dialogs.fill_dialog import FillDialog
+
+    return FillDialog(ctx, None, account=SHOWCASE_ACCOUNT)
+
+
+def _settings(ctx: AppContext) -> QWidget:
+    from ui.dialogs.settings_dialog import SettingsDialog
+
+    return SettingsDialog(ctx, None)
+
+
+def _welcome(_ctx: AppContext) -> QWidget:
+    from ui.dialogs.welcome_dialog import WelcomeDialog
+
+    return WelcomeDialog(None)
+
+
+SHOTS: tuple[Shot, ...] = (
+    Shot("watchlist", _screen("watchlist"), (1100, 560)),
+    Shot("dashboard", _screen("dashboard")),
+    Shot("chart", _screen("chart")),
+    Shot("research", _screen("research"), (1100, 720)),
+    Shot("report", _screen("report")),
+    Shot("ledger", _screen("ledger"), (1200, 640)),
+    Shot("fill", _fill, None),
+    Shot("settings", _settings, (820, 540)),
+    Shot("welcome", _welcome, None),
+)
+
+
+# ---- the showcase workspace -------------------------------------------------------------------------------------
+def prepare_home(folder: Path, source: Path | None) -> Path:
+    """A demo workspace in `folder`: a copy of `source`, else freshly built (about ten seconds)."""
+    from ui.app import open_workbench
+
+    home = folder / "demo"
+    if source is not None:
+        shutil.copytree(source, home, ignore=shutil.ignore_patterns("*.lock"))
+    open_workbench(home, "demo").close()
+    return home
+
+
+def _session_close(bench: Workbench, symbol: str, day: date) -> Decimal:
+    bars = bench.data.cache.bars(symbol, end=day)
+    return Decimal(str(bars.get_column("close")[-1]))
+
+
+def seed_showcase(bench: Workbench) -> None:
+    """An account with cash and two holdings bought a week before the demo's last session, three reports, and a
+    configured model (without a key) for the settings screen."""
+    ledger = bench.ledger
+    if any(a.name == SHOWCASE_ACCOUNT for a in ledger.accounts()):
+        return
+    calendar = bench.market.calendars.calendar("CN")
+    today = bench.clock.now().astimezone(MARKET_TZ["CN"]).date()
+    bought = calendar.session_offset(today, -5)
+    ledger.add_account(SHOWCASE_ACCOUNT, "CNY")
+    ledger.cash(SHOWCASE_ACCOUNT, "deposit", Decimal(500_000), at=_at(calendar.session_offset(bought, -1), 9))
+    from stockbench.ledger.validation import FillDraft
+
+    for symbol, qty in HOLDINGS:
+        price = _session_close(bench, symbol, bought)
+        ledger.record_fill(FillDraft(SHOWCASE_ACCOUNT, symbol, "buy", qty, price, _at(bought, 14)))
+    for symbol in REPORTED:
+        bench.research.analyze(symbol)
+    from stockbench.llm.models import ModelConfig, ModelRegistry
+
+    ModelRegistry(bench.workspace.settings).add(ModelConfig("deepseek", "deepseek", "deepseek-chat"))  # no key
+
+
+def _at(day: date, hour: int) -> datetime:
+    return datetime.combine(day, clock_time(hour, 0), tzinfo=MARKET_TZ["CN"])
+
+
+# ---- rendering ---------------------------------------------------------------------------------------------------
+def settle(ctx: AppContext, quiet_ms: int = QUIET_MS, limit_s: float = LIMIT_S) -> None:
+    """Run the event loop until no background operation has been running for `quiet_ms`."""
+    deadline, quiet_since = time.monotonic() + limit_s, None
+    while time.monotonic() < deadline:
+        loop = QEventLoop()
+        QTimer.singleShot(25, loop.quit)
+        loop.exec()
+        pools = ctx.runner.general.activeThreadCount() + ctx.runner.research.activeThreadCount()
+        if pools or EngineOp.live:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.monotonic()
+        elif (time.monotonic() - quiet_since) * 1000 >= quiet_ms:
+            return
+
+
+def render(widget: QWidget, ctx: AppContext, target: Path, size: tuple[int, int] | None) -> Path:
+    """Show `widget` offscreen, let its screen hook select what to show, wait, and save it as PNG."""
+    if size is not None:
+        widget.resize(QSize(*size))
+    widget.show()
+    settle(ctx)
+    hook = getattr(sys.modules[type(widget).__module__], "screenshot_setup", None)
+    if callable(hook):
+        hook(widget)
+        settle(ctx)
+    if size is None:
+        widget.adjustSize()
+        settle(ctx, quiet_ms=100)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not widget.grab().save(str(target)):
+        raise OSError(f"could not write {target}")
+    widget.close()
+    widget.deleteLater()
+    return target
+
+
+def render_window(ctx: AppContext, target: Path, *, dark: bool = False) -> Path:
+    """The whole main window on `ctx` (light or dark), with a chart shown."""
+    from ui.main_window import MainWindow
+
+    window = MainWindow(settings=QSettings())
+    window.presenter.interactive = False
+    window.set_theme("dark" if dark else "light")
+    window.resize(1600, 960)
+    window.show()
+    window.attach(ctx)
+    settle(ctx)
+    window.show_chart(HOLDINGS[0][0])
+    settle(ctx)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    window.grab().save(str(target))
+    window.set_theme("light")
+    window.detach(close_workspace=False)
+    window.translations.uninstall()  # the next language's screens must not see this window's catalogue
+    window.deleteLater()
+    return target
+
+
+def render_all(ctx: AppContext, outdir: Path, languages: Sequence[str], only: set[str]) -> list[Path]:
+    """Every shot in every language; returns the files written."""
+    from ui.i18n.language import Translations
+
+    translations, written = Translations(), []
+    for tag in languages:
+        translations.install(LANGUAGES[tag])  # type: ignore[arg-type]
+        QSettings().setValue("ui/language", LANGUAGES[tag])  # the main window reads it
+        for shot in SHOTS:
+            if only and shot.name not in only:
+                continue
+            written.append(render(shot.build(ctx), ctx, outdir / f"{shot.name}-{tag}.png", shot.size))
+            log.info("wrote %s", written[-1])
+        if not only or "main" in only:
+            written.append(render_window(ctx, outdir / f"main-{tag}.png"))
+            written.append(render_window(ctx, outdir / f"main-dark-{tag}.png", dark=True))
+    translations.install("en")
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ui.screenshots", description=__doc__.splitlines()[0])
+    parser.add_argument("outdir", type=Path, help="where the PNG files go")
+    parser.add_argument("--demo", type=Path, help="copy this demo workspace instead of building one")
+    parser.add_argument("--lang", nargs="+", choices=sorted(LANGUAGES), default=["zh", "en"])
+    parser.add_argument("--only", nargs="+", default=[], help="screen names (and/or 'main') to render")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from ui.app import build_context, close_context, create_app
+    from ui.errors import ErrorPresenter
+
+    app = create_app([sys.argv[0]])
+    with tempfile.TemporaryDirectory(prefix="stockbench-shots-") as folder:
+        _isolate_settings(Path(folder))
+        home = prepare_home(Path(folder), args.demo)
+        bench = Workbench.open(home, command="ui.screenshots")
+        seed_showcase(bench)
+        ctx = build_context(bench, ErrorPresenter(interactive=False))
+        try:
+            written = render_all(ctx, args.outdir, args.lang, set(args.only))
+        finally:
+            close_context(ctx)
+        app.processEvents()
+    errors = ctx.presenter.presented
+    for title, text in errors:
+        log.error("error shown while rendering: %s: %s", title, text)
+    log.info("%d screenshots in %s", len(written), args.outdir)
+    return 1 if errors else 0
+
+
+def _isolate_settings(folder: Path) -> None:
+    QCoreApplication.setOrganizationName("StockWorkbenchScreenshots")
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder / "settings"))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
