@@ -40,6 +40,8 @@ COMMANDS: dict[str, str] = {
     "scan": "stockbench.cli.analytics_zones:scan",
     "handbook": "stockbench.cli.handbook:handbook",
     "watchlist": "stockbench.cli.watchlist:watchlist",
+    "review-quick": "stockbench.cli.quick:review_quick",
+    "check-plan": "stockbench.cli.quick:check_plan",
 }
 # With no subcommand, `stockbench` opens the desktop shell. It is loaded by name, only then: the engine never
 # imports the shell (Qt stays out of every other command and of `--help`).

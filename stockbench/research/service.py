@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stockbench.clock import Clock, today_in
 from stockbench.errors import InvalidInput, NotFound, Problem, RuleViolation
@@ -26,6 +26,9 @@ from stockbench.research.models import ModelPort
 from stockbench.research.offline import OfflineModel
 from stockbench.research.plan import Plan, build_plan, plan_problems
 from stockbench.store.database import Database
+
+if TYPE_CHECKING:
+    from stockbench.research.quick_review import QuickReview
 
 
 class PlanRefused(RuleViolation):
@@ -172,6 +175,9 @@ class Research:
     def execute(self, run_id: str) -> RunOutcome:
         """Run (or resume) until published, paused or stopped."""
         run = self.record(run_id)
+        if run.kind == "quick_review":
+            self.quick_reviews().resume(run_id)
+            return self.outcome(run_id)
         status = self.journal.status(run_id)
         if status is not None and status.status in {"published", "stopped", "failed"}:
             return self.outcome(run_id)
@@ -196,6 +202,24 @@ class Research:
             raise InvalidInput(f"run {run_id} has already ended ({status.status})")
         self.journal.set_status(run_id, "stopped", status.stage if status else "prepare", "stopped by the user")
         return self.outcome(run_id)
+
+    # ---- after the report --------------------------------------------------------------------------
+    def quick_reviews(self) -> QuickReview:
+        from stockbench.research.quick_review import QuickReview
+
+        return QuickReview(self, self.facts.data, self.facts.market, self.facts.ledger)
+
+    def quick_review(self, symbol: str, *, model: str | None = None, account: str | None = None) -> dict[str, Any]:
+        """Re-check the day's report against fresh data, change by change (see research/quick_review.py)."""
+        return self.quick_reviews().review(symbol, model=model, account=account).as_dict()
+
+    def check_plan(self, symbol: str, *, account: str | None = None) -> dict[str, Any]:
+        """The latest plan's rules against current data, with no model at all (see research/plan_check.py)."""
+        from stockbench.research.plan_check import PlanCheck
+
+        return PlanCheck(self.db, self.clock, self.facts.market, self.facts.data, self.facts.ledger).check(
+            symbol, account=account
+        )
 
     def due(self) -> list[str]:
         """Paused runs whose automatic resume time has come."""

@@ -174,13 +174,15 @@ def test_an_interrupted_run_in_the_history_can_be_continued(qtbot: QtBot, ctx: A
     assert wait_for_status(qtbot, panel, "published").run_id == run.run_id
 
 
-def test_quick_review_and_plan_check_say_they_are_not_there_yet(qtbot: QtBot, ctx: AppContext) -> None:
+def test_quick_review_and_plan_check_after_a_report(qtbot: QtBot, ctx: AppContext) -> None:
     panel = panel_for(qtbot, ctx)
-    panel.quick_review(SYMBOL)
-    assert panel.notice_label.isVisible() and SYMBOL in panel.notice_label.text()
+    panel.start(SYMBOL)
+    wait_for_status(qtbot, panel, "published")
     panel.check_plan(SYMBOL)
-    assert "plan check" in panel.notice_label.text()
-    assert panel.model.rows() == [] or all(r.status != "queued" for r in panel.model.rows())
+    qtbot.waitUntil(lambda: "Plan check of report" in panel.notice_label.text(), timeout=RUN_TIMEOUT)
+    panel.quick_review(SYMBOL)
+    qtbot.waitUntil(lambda: "Quick review:" in panel.notice_label.text(), timeout=RUN_TIMEOUT)
+    assert panel.notice_label.isVisible()
 
 
 def test_a_bad_symbol_is_reported_and_nothing_runs(

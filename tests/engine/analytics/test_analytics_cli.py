@@ -94,8 +94,10 @@ def test_scan_json(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
         assert set(pick) == {"symbol", "score", "reasons"} and pick["reasons"]
     one = cli_json(capsys, home, "scan", "--symbol", "600519")
     assert one["scanned"] == 1
-    error = cli_json(capsys, home, "scan", "--universe", "watchlist", code=1)
-    assert error["error"]["code"] == "invalid_input" and "watchlist" in error["error"]["message"]
+    assert run(["--home", str(home), "--json", "watchlist", "add", "600519"]) == 0
+    capsys.readouterr()
+    watched = cli_json(capsys, home, "scan", "--universe", "watchlist")
+    assert watched["scanned"] == 1
 
 
 def test_scan_during_a_session_ranks_on_the_last_completed_one(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from PySide6.QtCore import QItemSelection, QModelIndex, QRegularExpression, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QRegularExpressionValidator
@@ -195,15 +196,47 @@ class ResearchPanel(QWidget):
 
     @Slot(str)
     def quick_review(self, symbol: str) -> None:
-        """A quick review against the day's report: not in this release yet, so the panel says so."""
-        self._notice(self.tr("Quick review of {0} is not available yet: it arrives with the quick-review engine. "
-                             "Start a full analysis instead.").format(symbol))  # fmt: skip
+        """A quick review against the day's report: the change list, and the model's answer to each change."""
+        self._notice(self.tr("Quick review of {0} is running...").format(symbol))
+        self.ctx.op(
+            lambda bench: bench.research.quick_review(symbol, model=self._model_name()),
+            self._show_quick_review,
+            failure=self._after_check_failure,
+            research=True,
+            parent=self,
+        )
 
     @Slot(str)
     def check_plan(self, symbol: str) -> None:
-        """An intraday plan check (rules only): not in this release yet, so the panel says so."""
-        self._notice(self.tr("The plan check for {0} is not available yet: it arrives with the plan-check engine.")
-                     .format(symbol))  # fmt: skip
+        """An intraday plan check: the latest plan's rules against current data, with no model at all."""
+        self._notice(self.tr("Checking the plan of {0}...").format(symbol))
+        self.ctx.op(lambda bench: bench.research.check_plan(symbol), self._show_plan_check,
+                    failure=self._after_check_failure, parent=self)  # fmt: skip
+
+    def _show_quick_review(self, result: dict[str, Any]) -> None:
+        changes: list[dict[str, Any]] = result.get("changes") or []
+        answers = {str(a.get("change")): a for a in result.get("answers") or []}
+        lines = [self.tr("Quick review: {0} change(s)").format(len(changes))]
+        for change in changes:
+            answer = answers.get(str(change.get("id")), {})
+            lines.append(f"[{change.get('level')}] {change.get('detail')} -> {answer.get('action', '')}: "
+                         f"{answer.get('response', '')}")  # fmt: skip
+        if result.get("full_analysis_required"):
+            lines.append(self.tr("A full analysis is required (thesis-level news or an act-level change)."))
+        self._notice("\n".join(lines))
+        self.refresh()
+
+    def _show_plan_check(self, result: dict[str, Any]) -> None:
+        checks: list[dict[str, Any]] = result.get("checks") or []
+        lines = [self.tr("Plan check of report {0}").format(result.get("report_id"))]
+        lines += [f"[{c.get('status')}] {c.get('rule')}: {c.get('detail')}" for c in checks]
+        if result.get("recommend_full_analysis"):
+            lines.append(self.tr("The plan conflicts with current data: a full analysis is recommended."))
+        self._notice("\n".join(lines))
+
+    def _after_check_failure(self, error: BaseException) -> None:
+        self._notice("")
+        self.ctx.presenter.present(error)
 
     def _notice(self, text: str) -> None:
         self.notice_label.setText(text)
