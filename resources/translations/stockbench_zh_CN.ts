@@ -1346,12 +1346,36 @@
         <translation>打开报告</translation>
     </message>
     <message>
+        <source>Quick review of {0} is running...</source>
+        <translation>正在对 {0} 做快速复核……</translation>
+    </message>
+    <message>
+        <source>Checking the plan of {0}...</source>
+        <translation>正在检查 {0} 的计划……</translation>
+    </message>
+    <message>
+        <source>Quick review: {0} change(s)</source>
+        <translation>快速复核：{0} 项变化</translation>
+    </message>
+    <message>
+        <source>A full analysis is required (thesis-level news or an act-level change).</source>
+        <translation>需要完整分析（出现论点级消息或需行动级别的变化）。</translation>
+    </message>
+    <message>
+        <source>Plan check of report {0}</source>
+        <translation>报告 {0} 的计划检查</translation>
+    </message>
+    <message>
+        <source>The plan conflicts with current data: a full analysis is recommended.</source>
+        <translation>计划与当前数据冲突：建议做一次完整分析。</translation>
+    </message>
+    <message>
         <source>Quick review of {0} is not available yet: it arrives with the quick-review engine. Start a full analysis instead.</source>
-        <translation>{0} 的快速复盘暂不可用：它将随快速复盘引擎提供。请改为启动完整分析。</translation>
+        <translation type="vanished">{0} 的快速复盘暂不可用：它将随快速复盘引擎提供。请改为启动完整分析。</translation>
     </message>
     <message>
         <source>The plan check for {0} is not available yet: it arrives with the plan-check engine.</source>
-        <translation>{0} 的计划检查暂不可用：它将随计划检查引擎提供。</translation>
+        <translation type="vanished">{0} 的计划检查暂不可用：它将随计划检查引擎提供。</translation>
     </message>
     <message>
         <source>Elapsed {elapsed} · model calls {calls} · cost {cost}</source>
