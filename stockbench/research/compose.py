@@ -69,6 +69,8 @@ def sections(state: RunState) -> list[d.Section]:
     plan_lines += [f"未成交订单 {o['order_id']}: {o['decision']}（{o['reason']}）" for o in a.get("open_orders", [])]
     gates_text = [f"- {g['name']}: {g['status']} — {g['reason']}" for g in prepare.get("gates", [])]
     gates_text += [f"- 缺口披露 {g['gap']}: {g['disclosure']}" for g in a.get("gaps", [])]
+    if not state.run.plan.search:  # without a search provider the report discloses that no search was run
+        gates_text.append("- 搜索: 未配置搜索服务，本次未进行搜索 (no search provider: no search was run)")
     continuity = a.get("continuity", {})
     text = {
         "conclusion": "\n".join(

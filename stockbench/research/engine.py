@@ -406,8 +406,10 @@ class ResearchEngine:
     ) -> None:
         """Model turns until `done()`; each call and each tool result is a journaled action."""
         model = self.models(state.run.model)
-        tools = tuple(name for name in tools if name in state.run.plan.tools)  # only what the plan allows
-        schemas = [TOOLS[name].schema() for name in tools]
+        # Every call offers the same tools (all the plan allows), so the prompt prefix stays byte-identical from
+        # stage to stage and provider caches hit; what this stage may use is enforced when a tool is called.
+        schemas = [TOOLS[name].schema() for name in TOOLS if name in state.run.plan.tools]
+        tools = tuple(name for name in tools if name in state.run.plan.tools)
         state.allowed = tools
         stall = StallDetector()
         turn = 0
@@ -467,7 +469,10 @@ class ResearchEngine:
 
     def _run_tool(self, state: RunState, call: Any) -> Outcome:
         if call.name in TOOLS and call.name not in state.allowed:
-            refused = rejected([Problem("tool_not_in_plan", f"the tool '{call.name}' is not in this run's plan",
+            planned = call.name in state.run.plan.tools
+            refused = rejected([Problem("tool_not_in_stage" if planned else "tool_not_in_plan",
+                                        f"the tool '{call.name}' is not " + ("used in this stage" if planned else
+                                                                             "in this run's plan"),
                                         f"use one of: {', '.join(state.allowed)}")])  # fmt: skip
             return Outcome(refused.payload())
         result = call_tool(state, call.name, call.arguments, call.parse_error)

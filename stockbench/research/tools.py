@@ -7,6 +7,7 @@ is ever rewritten by the program.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -78,11 +79,17 @@ class Tool:
     handler_name: str  # a RunState method; bound at call time
 
     def schema(self) -> dict[str, Any]:
-        description = (self.params.__doc__ or self.name).strip()
-        return {
-            "type": "function",
-            "function": {"name": self.name, "description": description, "parameters": self.params.model_json_schema()},
-        }
+        found: dict[str, Any] = json.loads(_schema_text(self.name, self.params))  # a fresh copy for each request
+        return found
+
+
+@functools.cache
+def _schema_text(name: str, params: type[BaseModel]) -> str:
+    """A tool's JSON schema, generated once per process (pydantic takes milliseconds per model, every turn)."""
+    description = (params.__doc__ or name).strip()
+    function = {"name": name, "description": description, "parameters": params.model_json_schema()}
+    schema = {"type": "function", "function": function}
+    return json.dumps(schema, ensure_ascii=False)
 
 
 TOOLS: dict[str, Tool] = {

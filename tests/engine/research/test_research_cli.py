@@ -1,0 +1,120 @@
+"""The research commands' contract: `analyze` (stage titles on stderr, the JSON keys), `runs list|show|resume|stop`,
+`reports list|show|export|verify`, `--account`, `--question` and research of the past with `--as-of`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stockbench.cli.main import run
+from stockbench.workbench import Workbench
+from tests.engine.research.conftest import BUY_SYMBOL, DEMO_SYMBOL, Lab, holding_account
+
+OUTCOME_KEYS = {"run_id", "report_id", "status", "action", "zones", "orders"}
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str, code: int = 0) -> tuple[Any, str]:
+    exit_code = run(["--json", *argv])
+    captured = capsys.readouterr()
+    assert exit_code == code, captured.err
+    return (json.loads(captured.out) if captured.out.strip() else None), captured.err
+
+
+def test_analyze_prints_stage_titles_and_the_outcome_keys(demo_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    outcome, err = cli(capsys, "analyze", DEMO_SYMBOL)
+    assert set(outcome) >= OUTCOME_KEYS and outcome["status"] == "published"
+    stages = [line[3:] for line in err.splitlines() if line.startswith("== ")]
+    assert stages == ["prepare", "scene", "collect", "preprocess", "analyze", "decide", "report", "publish"]
+    assert "BULL sub-study" in err and "BEAR sub-study" in err and "Publication gates" in err
+    assert "诊断" not in err and "submit_" not in err  # titles only, never drafts
+
+    runs, _ = cli(capsys, "runs", "list")
+    assert [{k: r[k] for k in ("run_id", "symbol", "status", "stage")} for r in runs] == [
+        {"run_id": outcome["run_id"], "symbol": DEMO_SYMBOL, "status": "published", "stage": "publish"}]  # fmt: skip
+    assert {"run_id", "symbol", "status", "stage", "started"} <= set(runs[0])
+    shown, _ = cli(capsys, "runs", "show", outcome["run_id"])
+    assert shown["report_id"] == outcome["report_id"] and shown["plan"]["kind"] == "full"
+    resumed, _ = cli(capsys, "runs", "resume", outcome["run_id"])  # a published run: the same outcome, nothing run
+    assert {k: resumed[k] for k in OUTCOME_KEYS} == {k: outcome[k] for k in OUTCOME_KEYS}
+
+
+def test_reports_list_show_export_and_verify(
+    demo_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outcome, _ = cli(capsys, "analyze", DEMO_SYMBOL)
+    report_id = outcome["report_id"]
+    listed, _ = cli(capsys, "reports", "list")
+    assert [r["report_id"] for r in listed] == [report_id] and listed[0]["offline"] is True
+    assert cli(capsys, "reports", "list", "--symbol", BUY_SYMBOL)[0] == []
+    shown, _ = cli(capsys, "reports", "show", report_id, "--format", "json")
+    assert shown["report_id"] == report_id and shown["draft"]["run_id"] == outcome["run_id"]
+    assert run(["reports", "show", report_id]) == 0
+    markdown = capsys.readouterr().out
+    assert markdown.startswith("# ") and "## 结论" in markdown
+    for suffix in ("md", "json"):
+        target = tmp_path / f"report.{suffix}"
+        exported, _ = cli(capsys, "reports", "export", report_id, "--to", str(target))
+        assert Path(exported["path"]) == target and target.stat().st_size > 0
+    assert (tmp_path / "report.md").read_text(encoding="utf-8").rstrip("\n") == markdown.rstrip("\n")
+    assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["report_id"] == report_id
+    verified, _ = cli(capsys, "reports", "verify", report_id)
+    assert verified == {"report_id": report_id, "ok": True, "problems": []}
+
+
+def test_a_tampered_report_fails_verification(demo_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    outcome, _ = cli(capsys, "analyze", DEMO_SYMBOL)
+    with Workbench.open(demo_home) as bench:
+        draft = bench.research.report(outcome["report_id"])["draft"]
+        risk = draft["risks"][0]
+        risk["text"] = risk["text"] + "，目标价 999.99 元"
+        bench.workspace.db.execute("UPDATE reports SET draft = ? WHERE report_id = ?",
+                                   [json.dumps(draft, ensure_ascii=False), outcome["report_id"]])  # fmt: skip
+    verified, _ = cli(capsys, "reports", "verify", outcome["report_id"])
+    assert verified["ok"] is False and "number_ungrounded" in {p["code"] for p in verified["problems"]}
+
+
+def test_analyze_with_an_account_sizes_orders_and_a_question_routes_the_plan(
+    bench: Workbench, capsys: pytest.CaptureFixture[str]
+) -> None:
+    holding_account(bench, BUY_SYMBOL, qty=1000)
+    bench.close()
+    outcome, _ = cli(capsys, "analyze", BUY_SYMBOL, "--account", "main")
+    assert outcome["status"] == "published" and outcome["orders"]
+    assert {"account", "symbol", "side", "qty", "price"} <= set(outcome["orders"][0])
+    asked, _ = cli(capsys, "analyze", DEMO_SYMBOL, "--question", "MACD 和均线怎么看？")
+    shown, _ = cli(capsys, "runs", "show", asked["run_id"])
+    assert shown["plan"]["kind"] == "question" and shown["plan"]["routes"] == ["technical"]
+    refused, _ = cli(capsys, "analyze", DEMO_SYMBOL, "--account", "nobody", code=1)
+    assert refused["error"]["code"] == "not_found" and "nobody" in refused["error"]["message"]
+
+
+def test_research_of_the_past_with_as_of(demo_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    later, _ = cli(capsys, "analyze", DEMO_SYMBOL)
+    past, _ = cli(capsys, "--as-of", "2026-06-30", "analyze", DEMO_SYMBOL)
+    assert past["status"] == "published" and past["zones"] != later["zones"]
+    report, _ = cli(capsys, "reports", "show", past["report_id"], "--format", "json")
+    assert report["as_of"].startswith("2026-06-30")
+    with Workbench.open(demo_home) as bench:
+        prepare = json.loads(bench.research.journal.stored(past["run_id"], "prepare/facts", "result") or "{}")
+    assert prepare["previous_report"] is None  # a report published later is not visible in the past
+    assert prepare["quote"]["day"] == "2026-06-30" and prepare["clock"]["now_local"].startswith("2026-06-30")
+
+
+def test_stop_ends_a_paused_run_for_good(lab: Lab, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.engine.research.scripted import fault
+    from tests.llm_server.server import Reply
+
+    lab.add_model()
+    lab.model.on("decide", fault(Reply.failing(401, "refused", kind="authentication_error")))
+    paused = lab.research().analyze(DEMO_SYMBOL, model="scripted")
+    assert paused.status == "paused"
+    lab.bench.close()
+    stopped, _ = cli(capsys, "runs", "stop", paused.run_id)
+    assert stopped["status"] == "stopped"
+    refused, _ = cli(capsys, "runs", "resume", paused.run_id, code=1)
+    assert "was stopped" in refused["error"]["message"]
+    missing, _ = cli(capsys, "runs", "stop", "RUN-NOPE", code=1)
+    assert "there is no run" in missing["error"]["message"]
