@@ -40,6 +40,9 @@ COMMANDS: dict[str, str] = {
     "scan": "stockbench.cli.analytics_zones:scan",
     "handbook": "stockbench.cli.handbook:handbook",
     "watchlist": "stockbench.cli.watchlist:watchlist",
+    "feedback": "stockbench.cli.feedback:feedback",
+    "track-record": "stockbench.cli.feedback:track_record",
+    "replay": "stockbench.cli.feedback:replay",
     "review-quick": "stockbench.cli.quick:review_quick",
     "check-plan": "stockbench.cli.quick:check_plan",
 }

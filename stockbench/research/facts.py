@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from stockbench.clock import Clock, Market, now_in, today_in
 from stockbench.errors import Problem, UserError
 from stockbench.evidence.documents import OrderPlan
-from stockbench.evidence.store import canonical_json, evidence_id_for
+from stockbench.evidence.store import Evidence, canonical_json, digest, evidence_id_for
+from stockbench.evidence.untrusted import wrap
 from stockbench.market.instruments import Instrument, SecurityType
 from stockbench.research.handbook import Handbook
 from stockbench.research.journal import EvidenceItem
@@ -149,6 +150,12 @@ class ProgramFacts:
         facts["announcements"], ann_item = self._announcements(instrument, plan, handbook)
         if ann_item:
             items.append(ann_item)
+        for name, (data, label) in {
+            "reviews": (self._reviews(instrument), f"review aggregates {instrument.symbol}"),
+            "track_record": (self._track_record(instrument), f"track record {instrument.symbol}"),
+        }.items():
+            facts[name], item = block("computation", name, data, label)
+            items.append(item)
         previous = self._previous(instrument)
         if previous is not None:
             facts["previous_report"], item = block("report", "reports", previous, "previous report")
@@ -294,11 +301,21 @@ class ProgramFacts:
         data, item = block("announcement_list", "cache.announcements", {"announcements": rows}, "announcement list")
         return [r | {"list_evidence_id": data["evidence_id"]} for r in rows], item
 
+    def _reviews(self, instrument: Instrument) -> dict[str, Any]:
+        from stockbench.research.reviews import Reviews
+
+        return Reviews(self.db, self.clock).facts(instrument.symbol)
+
+    def _track_record(self, instrument: Instrument) -> dict[str, Any]:
+        from stockbench.research.track_record import TrackRecords
+
+        return TrackRecords(self.db, self.clock, self.market, self.data).facts(instrument.symbol)
+
     def _previous(self, instrument: Instrument) -> dict[str, Any] | None:
-        row = self.db.fetchone(
-            "SELECT report_id, published_at, action, summary FROM reports WHERE symbol = ? "
-            "ORDER BY published_at DESC LIMIT 1",
-            [instrument.symbol],
+        row = self.db.fetchone(  # published by the clock: research of the past never sees a later report
+            "SELECT report_id, published_at, action, summary FROM reports WHERE symbol = ? AND published_at <= ? "
+            "ORDER BY published_at DESC, rowid DESC LIMIT 1",
+            [instrument.symbol, self.clock.now()],
         )
         if row is None:
             return None
@@ -333,7 +350,8 @@ class ProgramFacts:
                 "computation", "analytics.peers", self._peers([symbol, *peers], sector), "peer comparison"
             )
             items.append(item)
-        for announcement_id in scene.get("announcements_to_read", [])[:5]:
+        reading = scene.get("announcements_to_read", []) if "announcements" in plan.data else []  # routed out
+        for announcement_id in reading[:5]:
             document, read = self._document(symbol, announcement_id)
             if document is not None and read is not None:
                 facts["documents"].append(document)
@@ -385,6 +403,10 @@ class ProgramFacts:
         item = EvidenceItem("announcement_text", f"announcement:{announcement_id}", body, f"{title}")
         first = re.split(r"(?<=[。；！？])", body.strip())
         quote = next((s.strip() for s in first if 8 <= len(s.strip()) <= 80), None)
+        if quote is not None:  # a candidate span of fetched text: it reaches the model only inside its delimiters
+            source = Evidence(evidence_id_for(body), digest(body), item.kind, item.source, "text/plain",
+                              self.clock.now(), body)  # fmt: skip
+            quote = wrap(source, quote)
         return {"id": announcement_id, "title": title, "evidence_id": evidence_id_for(body), "quote": quote}, item
 
     def _fetch_text(self, symbol: str, announcement_id: str) -> tuple[str, str] | None:
@@ -470,4 +492,14 @@ class ProgramFacts:
             },
             "scenarios": state.accepted.get("scenarios", []),
             "gaps": state.facts.get("prepare", {}).get("gaps", []),
+            "revision_of": (state.facts.get("prepare", {}).get("reviews") or {}).get("revision_of"),
+            "open_orders": [
+                {
+                    "order_id": o["order_id"],
+                    "decision": o["decision"],
+                    "new_price": o.get("new_price"),
+                    "reason": o.get("reason", ""),
+                }
+                for o in state.accepted.get("open_orders", [])
+            ],
         }
