@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "feedback": "stockbench.cli.feedback:feedback",
     "track-record": "stockbench.cli.feedback:track_record",
     "replay": "stockbench.cli.feedback:replay",
+    "eval": "stockbench.cli.evals:evaluate",
     "review-quick": "stockbench.cli.quick:review_quick",
     "check-plan": "stockbench.cli.quick:check_plan",
 }
