@@ -52,6 +52,8 @@ def wait(signal, limit_ms=60000):
 
 chart.show_symbol(symbol)
 wait(chart.loaded)
+from ui.app import settle_heap
+settle_heap()  # as the main window does once a workspace is attached
 view = chart.chart.price_plot.vb
 chart.chart.show_last(120)
 gaps, last, step = [], [time.perf_counter()], [0]

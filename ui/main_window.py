@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from stockbench import __version__
 from stockbench.config import WorkspacePaths, resources_dir
-from ui.app import LAST_HOME_SETTING, OpenKind, WorkspaceOpener, build_context, close_context
+from ui.app import LAST_HOME_SETTING, OpenKind, WorkspaceOpener, build_context, close_context, settle_heap
 from ui.errors import ErrorPresenter
 from ui.i18n.language import SETTING as LANGUAGE_SETTING
 from ui.i18n.language import Choice, Translations, chosen_language, stored_choice
@@ -346,6 +346,7 @@ class MainWindow(QMainWindow):
         self._build_screens()
         self.status.attach(ctx)
         self._update_title()
+        QTimer.singleShot(0, settle_heap)
         self.workspace_attached.emit()
 
     def detach(self, *, close_workspace: bool = True) -> None:
