@@ -17,6 +17,7 @@ import contextlib
 import itertools
 import json
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -154,6 +155,14 @@ class SeenRequest:
 Responder = Callable[[SeenRequest], Reply]
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A client that hangs up (a killed process, a cut stream) is expected here: no traceback for it."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class LlmServer:
     """The scripted server on 127.0.0.1. Queued replies go first, then `responder`, else a 400 saying so."""
 
@@ -165,7 +174,7 @@ class LlmServer:
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._stopping = threading.Event()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._server = _QuietServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.01}, name="llm-test-server", daemon=True
