@@ -20,7 +20,9 @@ if TYPE_CHECKING:
     from stockbench.data.service import DataService
     from stockbench.ledger.book import Ledger
     from stockbench.market.service import MarketRules
+    from stockbench.research.reviews import Reviews
     from stockbench.research.service import Research
+    from stockbench.research.track_record import TrackRecords
     from stockbench.watchlist import Watchlist
 
 
@@ -110,6 +112,24 @@ class Workbench:
 
         facts = ProgramFacts(self.workspace.db, self.clock, self.market, self.data, self.analytics, self.ledger)
         return Research(self.workspace.db, self.clock, self.events, facts, self._llm_factory())
+
+    @functools.cached_property
+    def reviews(self) -> Reviews:
+        """Human reviews of published reports: append-only verdicts with reason codes and scores, and lineage."""
+        from stockbench.research.reviews import Reviews
+
+        return Reviews(self.workspace.db, self.clock)
+
+    @property
+    def track_records(self) -> TrackRecords:
+        """How published calls turned out at the clock: hit rates, calibration, cost per report.
+
+        A fresh service on each use (unlike the cached services above): it keeps the closes it reads, which must
+        not outlive one computation in a long-lived shell, nor be shared by two background computations.
+        """
+        from stockbench.research.track_record import TrackRecords
+
+        return TrackRecords(self.workspace.db, self.clock, self.market, self.data)
 
     def _llm_factory(self) -> object:
         """A factory of model ports for configured LLMs (None when the provider layer is absent)."""

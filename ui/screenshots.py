@@ -2,9 +2,10 @@
 
 Files are named `<screen>-<lang>.png` (`watchlist-zh.png`, `chart-en.png`, ...), plus `main-<lang>.png` (the whole
 window) and `main-dark-<lang>.png`. The demo market is built in a temporary folder (or copied from `--demo DIR`)
-and given a small showcase: an account with cash and two holdings, and offline reports on three stocks. A screen
-module's `screenshot_setup(widget)` hook, if it has one, selects what to show; rendering waits until every
-background operation has finished. The user's own settings and workspaces are never touched.
+and given a small showcase: an account with cash and two holdings, offline reports on three stocks, and offline
+analyses as of past sessions (matured calls for the track record). A screen module's `screenshot_setup(widget)`
+hook, if it has one, selects what to show; rendering waits until every background operation has finished. The
+user's own settings and workspaces are never touched.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ log = logging.getLogger("ui.screenshots")
 SHOWCASE_ACCOUNT = "main"
 HOLDINGS = (("003901.SZ", 2000), ("605903.SH", 100))
 REPORTED = ("003901.SZ", "605903.SH", "02971.HK")
+REPLAYED = ("003901.SZ", "605903.SH", "301903.SZ")  # analysed as of past sessions: matured calls to score
+REPLAY_SESSIONS = (-100, -40, 20)  # from, to (sessions before the last one), and sessions between analyses
 QUIET_MS = 400
 LIMIT_S = 90.0
 
@@ -87,6 +90,7 @@ SHOTS: tuple[Shot, ...] = (
     Shot("research", _screen("research"), (1100, 720)),
     Shot("report", _screen("report")),
     Shot("ledger", _screen("ledger"), (1200, 640)),
+    Shot("track_record", _screen("track_record"), (1200, 720)),
     Shot("fill", _fill, None),
     Shot("settings", _settings, (820, 540)),
     Shot("welcome", _welcome, None),
@@ -111,8 +115,8 @@ def _session_close(bench: Workbench, symbol: str, day: date) -> Decimal:
 
 
 def seed_showcase(bench: Workbench) -> None:
-    """An account with cash and two holdings bought a week before the demo's last session, three reports, and a
-    configured model (without a key) for the settings screen."""
+    """An account with cash and two holdings bought a week before the demo's last session, three reports, a few
+    analyses as of past sessions, and a configured model (without a key) for the settings screen."""
     ledger = bench.ledger
     if any(a.name == SHOWCASE_ACCOUNT for a in ledger.accounts()):
         return
@@ -126,11 +130,24 @@ def seed_showcase(bench: Workbench) -> None:
     for symbol, qty in HOLDINGS:
         price = _session_close(bench, symbol, bought)
         ledger.record_fill(FillDraft(SHOWCASE_ACCOUNT, symbol, "buy", qty, price, _at(bought, 14)))
+    replay_history(bench, today)
     for symbol in REPORTED:
         bench.research.analyze(symbol)
     from stockbench.llm.models import ModelConfig, ModelRegistry
 
     ModelRegistry(bench.workspace.settings).add(ModelConfig("deepseek", "deepseek", "deepseek-chat"))  # no key
+
+
+def replay_history(bench: Workbench, today: date) -> None:
+    """Offline analyses as of past sessions, so the track record has matured calls to show."""
+    from stockbench.research.replay import Replayer
+
+    calendar = bench.market.calendars.calendar("CN")
+    start, end, every = REPLAY_SESSIONS
+    Replayer(bench.workspace.db, bench.market).run(
+        REPLAYED, calendar.session_offset(today, start), calendar.session_offset(today, end), clock=bench.clock,
+        every=every,
+    )  # fmt: skip
 
 
 def _at(day: date, hour: int) -> datetime:

@@ -15,9 +15,6 @@ from stockbench.cli.params import DATE
 
 if TYPE_CHECKING:
     from stockbench.research.replay import ReplayRun
-    from stockbench.research.reviews import Reviews
-    from stockbench.research.track_record import TrackRecords
-    from stockbench.workbench import Workbench
 
 
 class _AddByDefault(click.Group):
@@ -27,18 +24,6 @@ class _AddByDefault(click.Group):
         if args and args[0] not in self.commands and not args[0].startswith("-"):
             args = ["add", *args]
         return super().parse_args(ctx, args)
-
-
-def _reviews(bench: Workbench) -> Reviews:
-    from stockbench.research.reviews import Reviews
-
-    return Reviews(bench.workspace.db, bench.clock)
-
-
-def _track_records(bench: Workbench) -> TrackRecords:
-    from stockbench.research.track_record import TrackRecords
-
-    return TrackRecords(bench.workspace.db, bench.clock, bench.market, bench.data)
 
 
 @click.group(cls=_AddByDefault)
@@ -73,7 +58,7 @@ def feedback_add(
     from stockbench.research.reviews import parse_scores
 
     parsed = parse_scores(scores)
-    review = _reviews(cli.bench()).add(
+    review = cli.bench().reviews.add(
         run, verdict, reasons=reasons, scores=parsed, comment=comment, revised_by=revised_by
     )
     cli.emit(review.as_dict(), lambda d: f"review {d['review_id']} of {d['report_id']}: {d['verdict']}")
@@ -85,7 +70,7 @@ def feedback_add(
 @pass_cli
 def feedback_list(cli: CliContext, symbol: str | None, run_id: str | None) -> None:
     """Reviews in the order they were recorded."""
-    rows = [r.as_dict() for r in _reviews(cli.bench()).find(symbol=symbol, run_id=run_id)]
+    rows = [r.as_dict() for r in cli.bench().reviews.find(symbol=symbol, run_id=run_id)]
     columns = ["review_id", "report_id", "symbol", "verdict", "reasons", "reviewed_at"]
     cli.emit(rows, lambda d: table([r | {"reasons": " ".join(r["reasons"])} for r in d], columns))
 
@@ -95,7 +80,7 @@ def feedback_list(cli: CliContext, symbol: str | None, run_id: str | None) -> No
 @pass_cli
 def feedback_lineage(cli: CliContext, report: str) -> None:
     """The chain of revisions around REPORT (a report or run id), oldest first, from the stored reviews."""
-    steps = [s.as_dict() for s in _reviews(cli.bench()).lineage(report)]
+    steps = [s.as_dict() for s in cli.bench().reviews.lineage(report)]
 
     def human(rows: list[dict[str, Any]]) -> str:
         lines = []
@@ -157,7 +142,7 @@ def track_record(
     remember: bool,
 ) -> None:
     """How published calls turned out once their horizon passed: hit rates, calibration, cost per report."""
-    records = _track_records(cli.bench())
+    records = cli.bench().track_records
     if remember and benchmark:
         records.remember(benchmark)
     found = records.compute(symbol=symbol, model=model, since=since, until=until, benchmark=benchmark)
@@ -208,7 +193,7 @@ def replay(
         chosen += read_universe(universe_file)
     bench = cli.bench()
     if remember and benchmark:
-        _track_records(bench).remember(benchmark)
+        bench.track_records.remember(benchmark)
     models = None
     if model != "offline":
         from stockbench.research.llm_port import port_factory

@@ -89,7 +89,7 @@ def test_language_switch_rebuilds_screens_in_the_new_language(
     window.set_language("zh_CN")
     assert sorted(window.docks) == sorted(n for n, _p, _a in SCREENS if load_screen(n) is not None)
     titles = {dock.windowTitle() for dock in window.docks.values()}
-    assert titles <= {"自选股", "图表", "总览", "报告", "账本", "扫描", "研究"}
+    assert titles <= {"自选股", "图表", "总览", "报告", "账本", "扫描", "研究", "业绩追踪"}
 
 
 def test_theme_switch_changes_the_palette(window: MainWindow) -> None:

@@ -10,9 +10,10 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QDate, QUrl
+from PySide6.QtCore import QDate, Qt, QUrl
 from pytestqt.qtbot import QtBot
 
+from stockbench.research.reviews import REASONS, SCORES
 from stockbench.workbench import Workbench
 from ui.context import AppContext
 from ui.screens.reports.report_links import link_report
@@ -97,7 +98,6 @@ def test_full_text_search_and_filters(qtbot: QtBot, panel: ReportsPanel) -> None
     later = day + timedelta(days=1)
     panel.since_edit.setDate(QDate(later.year, later.month, later.day))
     assert panel.visible_rows() == []
-    assert not panel.verdict_combo.isEnabled(), "review verdicts do not exist yet"
 
 
 def test_export_to_markdown_and_pdf(qtbot: QtBot, panel: ReportsPanel, ctx: AppContext, tmp_path: Path) -> None:
@@ -172,18 +172,23 @@ def test_verify_rechecks_the_report(qtbot: QtBot, panel: ReportsPanel) -> None:
     assert "verifies" in panel.status_label.text()
 
 
-def test_the_review_dialog_is_complete_but_cannot_save_yet(qtbot: QtBot, panel: ReportsPanel) -> None:
+def test_the_review_dialog_offers_the_engines_codes_and_scores(qtbot: QtBot, panel: ReportsPanel) -> None:
     row = select(qtbot, panel, HK)
     panel.review_button.click()
     dialog = panel.review_dialog
     assert dialog is not None and dialog.isVisible()
-    assert not dialog.save_button.isEnabled() and "stockbench feedback" in dialog.save_button.toolTip()
-    dialog.findChild(type(dialog.verdict_group.buttons()[0]), "verdict_reject").setChecked(True)
+    codes = [dialog.reasons.item(i).data(Qt.ItemDataRole.UserRole) for i in range(dialog.reasons.count())]
+    assert codes == list(REASONS) and list(dialog.scores) == list(SCORES)
+    assert all(dialog.reasons.item(i).text() != "" for i in range(dialog.reasons.count()))
+    assert dialog.save_button.isEnabled() and dialog.review().scores == {}, "an accept needs no reason nor score"
+    dialog.set_verdict("reject")
     review = dialog.review()
     assert (review.run_id, review.report_id, review.verdict) == (row.run_id, row.report_id, "reject")
     assert review.problems(), "a reject needs a reason"
-    dialog.reasons.item(0).setCheckState(dialog.reasons.item(0).checkState().Checked)
-    assert dialog.review().reasons == ("number_wrong",) and dialog.review().problems() == []
+    dialog.check_reason("missed_news")
+    dialog.scores["clarity"].setValue(4)
+    assert dialog.review().reasons == ("missed_news",) and dialog.review().problems() == []
+    assert dialog.review().scores == {"clarity": 4}
     dialog.reject()
 
 

@@ -1,4 +1,5 @@
-"""EngineOp factories of the report browser: list and read reports, look up evidence, verify and export."""
+"""EngineOp factories of the report browser: list and read reports (with their latest review's verdict), look up
+evidence, verify, export, and record a review."""
 
 from __future__ import annotations
 
@@ -11,29 +12,33 @@ from PySide6.QtWidgets import QWidget
 from stockbench.clock import MARKET_TZ
 from stockbench.errors import Problem
 from stockbench.market.instruments import parse_symbol
+from stockbench.research.reviews import Review
 from stockbench.workbench import Workbench
 from ui.background import EngineOp
 from ui.context import AppContext
 from ui.screens.reports.evidence_lookup import EvidenceDetail, EvidenceRequest, lookup
 from ui.screens.reports.report_export import write_pdf
 from ui.screens.reports.reports_model import ReportRow
+from ui.screens.reports.review_dialog import ReviewDraft
 
 Success = Callable[[Any], None]
+Failure = Callable[[BaseException], None]
 
 
-def _row(found: dict[str, Any]) -> ReportRow:
+def _row(found: dict[str, Any], verdict: str | None) -> ReportRow:
     market = parse_symbol(str(found["symbol"])).market
     published = found["published_at"]
     return ReportRow(
         str(found["report_id"]), str(found["run_id"]), str(found["symbol"]),
         published.astimezone(MARKET_TZ[market]).date(), published, str(found["title"]), str(found["action"] or ""),
-        str(found["model"] or ""), bool(found["offline"]), str(found["markdown"]), found["draft"],
+        str(found["model"] or ""), bool(found["offline"]), str(found["markdown"]), found["draft"], verdict,
     )  # fmt: skip
 
 
 def _reports(bench: Workbench) -> list[ReportRow]:
     research = bench.research
-    return [_row(research.report(str(r["report_id"]))) for r in research.reports()]
+    latest = {r.report_id: r.verdict for r in bench.reviews.find()}  # in recording order: the last one counts
+    return [_row(research.report(str(r["report_id"])), latest.get(str(r["report_id"]))) for r in research.reports()]
 
 
 def load_reports(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
@@ -72,3 +77,15 @@ def export_pdf(ctx: AppContext, parent: QWidget, report_id: str, target: Path, s
         return write_pdf(str(found["markdown"]), target, title=str(found["title"]), creator="Stock Workbench")
 
     return ctx.op(export, success, parent=parent)
+
+
+def save_review(ctx: AppContext, parent: QWidget, draft: ReviewDraft, success: Success, failure: Failure) -> EngineOp:
+    """Record the review (append-only); `failure` gets the engine's refusal, and then nothing was written."""
+
+    def save(bench: Workbench) -> Review:
+        return bench.reviews.add(
+            draft.run_id, draft.verdict, reasons=draft.reasons, scores=draft.scores, comment=draft.comment,
+            revised_by=draft.revised_by,
+        )  # fmt: skip
+
+    return ctx.op(save, success, failure=failure, parent=parent)

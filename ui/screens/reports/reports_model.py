@@ -38,7 +38,7 @@ class ReportRow:
     offline: bool
     markdown: str
     draft: dict[str, Any] = field(default_factory=dict, compare=False)
-    verdict: str | None = None  # a human review's verdict, once reviews exist
+    verdict: str | None = None  # the latest human review's verdict (None: not reviewed)
 
     def searchable(self) -> str:
         return f"{self.title}\n{self.markdown}".casefold()
@@ -51,13 +51,28 @@ class Column:
     value: Callable[[ReportRow], str]
 
 
+VERDICT_TITLES: dict[str, str] = {
+    "accept": str(QT_TRANSLATE_NOOP("ReportsModel", "Accepted")),
+    "revise": str(QT_TRANSLATE_NOOP("ReportsModel", "To revise")),
+    "reject": str(QT_TRANSLATE_NOOP("ReportsModel", "Rejected")),
+}
+UNREVIEWED = "unreviewed"  # the verdict filter's value for reports nobody has reviewed
+
+
+def verdict_title(verdict: str | None) -> str:
+    """The latest review's verdict in the current language (empty when the report was not reviewed)."""
+    if not verdict:
+        return ""
+    return QCoreApplication.translate("ReportsModel", VERDICT_TITLES[verdict]) if verdict in VERDICT_TITLES else verdict
+
+
 COLUMNS: tuple[Column, ...] = (
     Column("day", str(QT_TRANSLATE_NOOP("ReportsModel", "Date")), lambda r: r.day.isoformat()),
     Column("symbol", str(QT_TRANSLATE_NOOP("ReportsModel", "Symbol")), lambda r: r.symbol),
     Column("action", str(QT_TRANSLATE_NOOP("ReportsModel", "Action")), lambda r: r.action),
     Column("title", str(QT_TRANSLATE_NOOP("ReportsModel", "Title")), lambda r: r.title),
     Column("model", str(QT_TRANSLATE_NOOP("ReportsModel", "Model")), lambda r: r.model),
-    Column("verdict", str(QT_TRANSLATE_NOOP("ReportsModel", "Review")), lambda r: r.verdict or ""),
+    Column("verdict", str(QT_TRANSLATE_NOOP("ReportsModel", "Review")), lambda r: verdict_title(r.verdict)),
 )
 COLUMN_INDEX = {c.key: i for i, c in enumerate(COLUMNS)}
 
@@ -110,6 +125,11 @@ class ReportsModel(QAbstractTableModel):
         at = self._rows.index(row)
         return next((r for r in self._rows[at + 1 :] if r.symbol == row.symbol), None)
 
+    def later(self, row: ReportRow) -> list[ReportRow]:
+        """The reports on the same symbol published after `row`, oldest first (those that may revise it)."""
+        at = self._rows.index(row)
+        return [r for r in reversed(self._rows[:at]) if r.symbol == row.symbol]
+
     def actions(self) -> list[str]:
         return sorted({r.action for r in self._rows if r.action})
 
@@ -122,7 +142,7 @@ class ReportFilter:
     since: date | None = None
     until: date | None = None
     action: str = ""
-    verdict: str = ""
+    verdict: str = ""  # a verdict code, or UNREVIEWED
     search: str = ""
 
     def accepts(self, row: ReportRow) -> bool:
@@ -130,7 +150,9 @@ class ReportFilter:
             return False
         if (self.since and row.day < self.since) or (self.until and row.day > self.until):
             return False
-        if (self.action and row.action != self.action) or (self.verdict and row.verdict != self.verdict):
+        if self.action and row.action != self.action:
+            return False
+        if self.verdict and row.verdict != (None if self.verdict == UNREVIEWED else self.verdict):
             return False
         text = row.searchable()
         return all(term in text for term in self.search.casefold().split())

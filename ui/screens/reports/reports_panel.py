@@ -1,5 +1,6 @@
-"""The report browser, fully offline: filter and search stored reports, read one with its evidence, compare it
-with the previous report on the same symbol, verify it, export it to Markdown or PDF, and review it."""
+"""The report browser, fully offline: filter and search stored reports (by their latest review's verdict too), read
+one with its evidence, compare it with the previous report on the same symbol, verify it, export it to Markdown or
+PDF, and review it (a revise verdict may start the revising analysis at once)."""
 
 from __future__ import annotations
 
@@ -25,16 +26,26 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
-from stockbench.errors import Problem
+from stockbench.errors import Problem, UserError
 from stockbench.research.events import ReportPublished
+from stockbench.research.reviews import Review
 from ui.context import AppContext
 from ui.screens.reports import reports_actions as actions
 from ui.screens.reports.evidence_lookup import EvidenceDetail, EvidenceRequest
 from ui.screens.reports.report_compare import compare_sections, comparison_html
 from ui.screens.reports.report_view import EvidenceView, ReportView
-from ui.screens.reports.reports_model import COLUMN_INDEX, ROW_ROLE, ReportFilter, ReportRow, ReportsModel, ReportsProxy
-from ui.screens.reports.review_dialog import ReviewDialog
+from ui.screens.reports.reports_model import (
+    COLUMN_INDEX,
+    ROW_ROLE,
+    UNREVIEWED,
+    ReportFilter,
+    ReportRow,
+    ReportsModel,
+    ReportsProxy,
+)
+from ui.screens.reports.review_dialog import ReviewDialog, ReviewDraft, Revision
 
 REPORT_TAB, COMPARE_TAB = 0, 1
 
@@ -47,6 +58,8 @@ class ReportsPanel(QWidget):
     evidence_shown = Signal(object)  # the list of EvidenceDetail shown
     exported = Signal(str)  # the path of a finished export
     verified = Signal(str, list)  # a report id and its problems (empty when it holds)
+    review_saved = Signal(object)  # the recorded stockbench.research.reviews.Review
+    analyze_requested = Signal(str)  # a symbol: start the analysis that revises a report
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -56,6 +69,7 @@ class ReportsPanel(QWidget):
         self.proxy = ReportsProxy(self)
         self.proxy.setSourceModel(self.model)
         self._wanted: str | None = None  # a report to open once the list has loaded
+        self._notice = ""  # a status to show once the list has loaded (selecting a report clears the status)
         self.review_dialog: ReviewDialog | None = None
         self._build()
         ctx.bridge.engine_event.connect(self._on_engine_event)
@@ -87,9 +101,12 @@ class ReportsPanel(QWidget):
         self.action_combo = QComboBox(parent)
         self.action_combo.addItem(self.tr("All actions"), "")
         self.verdict_combo = QComboBox(parent)
-        self.verdict_combo.addItem(self.tr("All reviews"), "")
-        self.verdict_combo.setEnabled(False)
-        self.verdict_combo.setToolTip(self.tr("Review verdicts arrive with report reviews in a later release"))
+        self.verdict_combo.setObjectName("verdictFilter")
+        for text, value in ((self.tr("All reviews"), ""), (self.tr("Not reviewed"), UNREVIEWED),
+                            (self.tr("Accepted"), "accept"), (self.tr("To revise"), "revise"),
+                            (self.tr("Rejected"), "reject")):  # fmt: skip
+            self.verdict_combo.addItem(text, value)
+        self.verdict_combo.setToolTip(self.tr("Filter by the latest review's verdict"))
         self.since_check, self.since_edit = self._date_filter(self.tr("From"), parent)
         self.until_check, self.until_edit = self._date_filter(self.tr("To"), parent)
         grid.addWidget(self.search_edit, 0, 0, 1, 4)
@@ -101,6 +118,7 @@ class ReportsPanel(QWidget):
         self.search_edit.textChanged.connect(self._apply_filter)
         self.symbol_edit.textChanged.connect(self._apply_filter)
         self.action_combo.currentIndexChanged.connect(self._apply_filter)
+        self.verdict_combo.currentIndexChanged.connect(self._apply_filter)
         return grid
 
     def _date_filter(self, label: str, parent: QWidget) -> tuple[QCheckBox, QDateEdit]:
@@ -194,6 +212,9 @@ class ReportsPanel(QWidget):
         self._wanted = None
         if wanted:
             self.open_report(wanted)
+        if self._notice:
+            self.status_label.setText(self._notice)
+            self._notice = ""
 
     def _set_date_range(self, rows: list[ReportRow]) -> None:
         """Unchecked date filters follow the listed reports' range, so checking one starts from a real date."""
@@ -235,6 +256,7 @@ class ReportsPanel(QWidget):
             for edit in (self.search_edit, self.symbol_edit):
                 edit.clear()
             self.action_combo.setCurrentIndex(0)
+            self.verdict_combo.setCurrentIndex(0)
             self.since_check.setChecked(False)
             self.until_check.setChecked(False)
 
@@ -348,14 +370,38 @@ class ReportsPanel(QWidget):
         self.exported.emit(str(path))
 
     def open_review(self) -> None:
-        """Open the review dialog for the selected report (saving arrives with the engine's review API)."""
+        """Open the review dialog for the selected report; Save records the review in the background."""
         row = self.current_row()
         if row is None:
             return
-        dialog = ReviewDialog(row.run_id, row.report_id, row.title, self, can_save=False)
+        revisions = [
+            Revision(r.run_id, f"{r.day.isoformat()} {r.report_id} ({r.action})") for r in self.model.later(row)
+        ]
+        dialog = ReviewDialog(row.run_id, row.report_id, row.title, self, revisions=revisions)
+        dialog.save_requested.connect(lambda draft: self._save_review(dialog, row, draft))
         dialog.finished.connect(dialog.deleteLater)
         self.review_dialog = dialog
         dialog.open()
+
+    def _save_review(self, dialog: ReviewDialog, row: ReportRow, draft: ReviewDraft) -> None:
+        def saved(review: Review) -> None:
+            if isValid(dialog):
+                dialog.saved()
+            self._notice = self.tr("Review {0} saved.").format(review.review_id)  # shown once the list reloads
+            self.review_saved.emit(review)
+            self.refresh()
+            if draft.start_revision:
+                self.analyze_requested.emit(row.symbol)
+
+        def refused(error: BaseException) -> None:
+            if isinstance(error, UserError) and isValid(dialog):
+                dialog.refused(error)
+                return
+            if isValid(dialog):
+                dialog.refused(UserError(self.tr("the review could not be recorded")))
+            self.ctx.presenter.present(error)
+
+        actions.save_review(self.ctx, self, draft, saved, refused)
 
     # ---- engine events ---------------------------------------------------------------------------------
     @Slot(object)

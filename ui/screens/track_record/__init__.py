@@ -1,0 +1,1 @@
+"""The track record screen: matured calls against the benchmark, hit rate by action, calibration, cost per report."""

@@ -1,0 +1,196 @@
+"""The track record's tables: matured calls and hit rates by action as row records, one table model over either,
+with each table's columns declared as data (key, title, alignment, how a row renders, what colours it)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
+from PySide6.QtGui import QColor
+
+from stockbench.research.track_record import Scored
+
+CONTEXT = "TrackRecordModel"
+Index = QModelIndex | QPersistentModelIndex
+LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+CENTER = Qt.AlignmentFlag.AlignCenter
+ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+ACTION_TITLES: dict[str, str] = {
+    "buy": str(QT_TRANSLATE_NOOP("TrackRecordModel", "Buy")),
+    "add": str(QT_TRANSLATE_NOOP("TrackRecordModel", "Add")),
+    "hold": str(QT_TRANSLATE_NOOP("TrackRecordModel", "Hold")),
+    "reduce": str(QT_TRANSLATE_NOOP("TrackRecordModel", "Reduce")),
+    "sell": str(QT_TRANSLATE_NOOP("TrackRecordModel", "Sell")),
+    "avoid": str(QT_TRANSLATE_NOOP("TrackRecordModel", "Avoid")),
+}
+
+
+def translate(text: str) -> str:
+    return QCoreApplication.translate(CONTEXT, text)
+
+
+def action_title(action: str) -> str:
+    return translate(ACTION_TITLES[action]) if action in ACTION_TITLES else action
+
+
+def percent(value: Decimal | None) -> str:
+    """A percentage the engine gives in percent (`5.00`), signed: `+5.00%`; a dash when unknown."""
+    return "—" if value is None else f"{value:+.2f}%"
+
+
+def rate(value: Decimal | None) -> str:
+    """A fraction (`0.5`) as a percentage: `50.0%`; a dash when there is nothing to rate."""
+    return "—" if value is None else f"{value * 100:.1f}%"
+
+
+def hit_text(hit: bool | None) -> str:
+    if hit is None:
+        return "—"
+    if hit:
+        return QCoreApplication.translate("TrackRecordModel", "Hit")
+    return QCoreApplication.translate("TrackRecordModel", "Miss")
+
+
+@dataclass(frozen=True)
+class CallRow:
+    """A matured call: the report's action, its horizon and what the stock and the benchmark did over it."""
+
+    report_id: str
+    symbol: str
+    day: date  # the call's as-of session
+    action: str
+    horizon: int
+    return_pct: Decimal | None
+    benchmark_pct: Decimal | None
+    excess_pct: Decimal | None
+    hit: bool | None
+    suspended: bool = False
+
+    @classmethod
+    def of(cls, scored: Scored) -> CallRow:
+        found = scored.as_dict()
+        return cls(found["report_id"], found["symbol"], found["entry_day"], found["action"], found["horizon"],
+                   found["return_pct"], found["benchmark_pct"], found["excess_pct"], found["hit"],
+                   bool(found["suspended_at_exit"]))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """Hit rate of one action's matured calls (as `TrackRecord.summary()["by_action"]` gives it)."""
+
+    action: str
+    calls: int
+    judged: int
+    hits: int
+    hit_rate: Decimal | None
+    mean_return_pct: Decimal | None
+    mean_excess_pct: Decimal | None
+
+    @classmethod
+    def of(cls, action: str, found: Mapping[str, Any]) -> ActionRow:
+        return cls(action, found["calls"], found["judged"], found["hits"], found["hit_rate"],
+                   found["mean_return_pct"], found["mean_excess_pct"])  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Column:
+    """One table column: key, title (translated at display), alignment, the text of a row, and optionally the
+    value whose sign colours the cell."""
+
+    key: str
+    title: str
+    align: Qt.AlignmentFlag
+    text: Callable[[Any], str]
+    signed: Callable[[Any], Decimal | None] | None = None
+
+
+CALL_COLUMNS: tuple[Column, ...] = (
+    Column("symbol", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Symbol")), LEFT, lambda r: r.symbol),
+    Column("day", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Date")), CENTER, lambda r: r.day.isoformat()),
+    Column("action", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Action")), CENTER, lambda r: action_title(r.action)),
+    Column("horizon", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Horizon (sessions)")), RIGHT,
+           lambda r: str(r.horizon)),
+    Column("return", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Return")), RIGHT, lambda r: percent(r.return_pct),
+           lambda r: r.return_pct),
+    Column("benchmark", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Benchmark")), RIGHT,
+           lambda r: percent(r.benchmark_pct), lambda r: r.benchmark_pct),
+    Column("excess", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Excess")), RIGHT, lambda r: percent(r.excess_pct),
+           lambda r: r.excess_pct),
+    Column("hit", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Hit")), CENTER, lambda r: hit_text(r.hit)),
+)  # fmt: skip
+ACTION_COLUMNS: tuple[Column, ...] = (
+    Column("action", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Action")), LEFT, lambda r: action_title(r.action)),
+    Column("calls", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Matured")), RIGHT, lambda r: str(r.calls)),
+    Column("judged", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Judged")), RIGHT, lambda r: str(r.judged)),
+    Column("hits", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Hits")), RIGHT, lambda r: str(r.hits)),
+    Column("hit_rate", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Hit rate")), RIGHT, lambda r: rate(r.hit_rate)),
+    Column("mean_return", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Mean return")), RIGHT,
+           lambda r: percent(r.mean_return_pct), lambda r: r.mean_return_pct),
+    Column("mean_excess", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Mean excess")), RIGHT,
+           lambda r: percent(r.mean_excess_pct), lambda r: r.mean_excess_pct),
+)  # fmt: skip
+
+
+class RecordModel(QAbstractTableModel):
+    """Rows of one record type under declared columns; colours signed cells up or down."""
+
+    def __init__(self, columns: Sequence[Column], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.columns = tuple(columns)
+        self.rows: list[Any] = []
+        self.up_color, self.down_color = QColor(230, 57, 70), QColor(38, 166, 91)
+        self.tooltip: Callable[[Any], str | None] = lambda _row: None
+
+    def set_rows(self, rows: Sequence[Any]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def set_colors(self, up: QColor, down: QColor) -> None:
+        self.up_color, self.down_color = QColor(up), QColor(down)
+
+    def text(self, row: int, key: str) -> str:
+        """The text shown in row `row`, column `key` (tests read the table through it)."""
+        column = next(c for c in self.columns if c.key == key)
+        return column.text(self.rows[row])
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's signature
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return translate(self.columns[section].title)
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row, column = self.rows[index.row()], self.columns[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.text(row)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(column.align.value)
+        if role == Qt.ItemDataRole.ForegroundRole and column.signed is not None:
+            value = column.signed(row)
+            return None if not value else (self.up_color if value > 0 else self.down_color)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tooltip(row)
+        if role == ROW_ROLE:
+            return row
+        return None

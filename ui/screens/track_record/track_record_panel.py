@@ -1,0 +1,269 @@
+"""The track record screen: how the workspace's published calls turned out once their horizon passed (or one
+symbol's): matured calls against the benchmark index, hit rate by action, the Brier score of the scenario
+probabilities against the base rate, and model cost per report. Every figure is the engine's (`TrackRecords`)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from functools import partial
+from typing import Any
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from stockbench.clock import MARKET_TZ
+from stockbench.errors import UserError
+from stockbench.research.events import ReportPublished
+from stockbench.research.track_record import OFFICIAL_BENCHMARKS
+from ui.charts.palette import candle_scheme, chart_colors
+from ui.context import AppContext
+from ui.screens.track_record import track_record_actions as actions
+from ui.screens.track_record.track_record_actions import RecordView
+from ui.screens.track_record.track_record_model import (
+    ACTION_COLUMNS,
+    CALL_COLUMNS,
+    ROW_ROLE,
+    CallRow,
+    RecordModel,
+    rate,
+)
+
+MARKET_TITLES: dict[str, str] = {
+    "CN": str(QT_TRANSLATE_NOOP("TrackRecordPanel", "A-shares")),
+    "HK": str(QT_TRANSLATE_NOOP("TrackRecordPanel", "Hong Kong")),
+}
+FIGURES = ("as_of", "counts", "hit_rate", "calibration", "cost")
+
+
+class TrackRecordPanel(QWidget):
+    """Matured calls, hit rates, calibration and cost per report, for the workspace or one symbol."""
+
+    screen_name = "track_record"
+    report_requested = Signal(str)  # a report id (a matured call double-clicked)
+    refreshed = Signal(object)  # the RecordView shown
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setObjectName("TrackRecordPanel")
+        self.calls = RecordModel(CALL_COLUMNS, self)
+        self.by_action = RecordModel(ACTION_COLUMNS, self)
+        self.calls.tooltip = self._call_tip
+        self.view: RecordView | None = None
+        self._generation = 0
+        self._build()
+        ctx.bridge.engine_event.connect(self._on_engine_event)
+        self.refresh()
+
+    # ---- layout ------------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.addLayout(self._build_filter())
+        self.benchmark_note = QLabel(self)
+        self.benchmark_note.setObjectName("benchmarkNote")
+        self.benchmark_note.setWordWrap(True)
+        layout.addWidget(self.benchmark_note)
+        layout.addWidget(self._build_figures())
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self._section("byAction", self.tr("Hit rate by action"), self.by_action))
+        split.addWidget(self._section("maturedCalls", self.tr("Matured calls"), self.calls))
+        split.setSizes([150, 450])
+        layout.addWidget(split, 1)
+        self.status_label = QLabel(self)
+        self.status_label.setObjectName("trackRecordStatus")
+        self.status_label.setWordWrap(True)
+        layout.addWidget(self.status_label)
+
+    def _build_filter(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        self.symbol_edit = QLineEdit(self)
+        self.symbol_edit.setObjectName("symbolFilter")
+        self.symbol_edit.setPlaceholderText(self.tr("Every symbol (type one to filter, e.g. 600519)"))
+        self.symbol_edit.setClearButtonEnabled(True)
+        self.symbol_edit.returnPressed.connect(self.refresh)
+        self.show_button = QPushButton(self.tr("Show"), self)
+        self.show_button.clicked.connect(self.refresh)
+        self.all_button = QPushButton(self.tr("All symbols"), self)
+        self.all_button.clicked.connect(self.show_all)
+        row.addWidget(QLabel(self.tr("Symbol"), self))
+        row.addWidget(self.symbol_edit, 1)
+        row.addWidget(self.show_button)
+        row.addWidget(self.all_button)
+        return row
+
+    def _build_figures(self) -> QGroupBox:
+        box = QGroupBox(self.tr("Summary"), self)
+        form = QFormLayout(box)
+        titles = {"as_of": self.tr("As of"), "counts": self.tr("Published calls"), "hit_rate": self.tr("Hit rate"),
+                  "calibration": self.tr("Calibration"), "cost": self.tr("Cost per report")}  # fmt: skip
+        self.figures: dict[str, QLabel] = {}
+        for key in FIGURES:
+            label = QLabel("—", box)
+            label.setObjectName(f"figure_{key}")
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.figures[key] = label
+            form.addRow(titles[key], label)
+        self.figures["calibration"].setToolTip(
+            self.tr("The multi-class Brier score of the reports' up / sideways / down probabilities against what "
+                    "happened (0 is perfect, 2 the worst), beside the score of always forecasting the calibrated "
+                    "table's base rate. Positive skill means the reports beat the base rate.")
+        )  # fmt: skip
+        return box
+
+    def _section(self, name: str, title: str, model: RecordModel) -> QGroupBox:
+        box = QGroupBox(title, self)
+        view = QTableView(box)
+        view.setObjectName(name)
+        view.setModel(model)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        view.verticalHeader().hide()
+        view.setWordWrap(False)
+        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        view.horizontalHeader().setStretchLastSection(False)
+        view.doubleClicked.connect(partial(self._activated, model))
+        QVBoxLayout(box).addWidget(view)
+        return box
+
+    # ---- loading -------------------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Score the calls again at the workspace's clock (for the symbol in the filter, or every symbol)."""
+        colors = chart_colors(candle_scheme(self.ctx.settings))
+        for model in (self.calls, self.by_action):
+            model.set_colors(colors.up, colors.down)
+        self._generation += 1
+        self.status_label.setText(self.tr("Scoring the published calls…"))
+        generation = self._generation
+        actions.load_record(self.ctx, self, self.symbol_edit.text(), partial(self._shown, generation),
+                            partial(self._failed, generation))  # fmt: skip
+
+    def show_symbol(self, symbol: str) -> None:
+        """Show the track record of `symbol` alone."""
+        self.symbol_edit.setText(symbol)
+        self.refresh()
+
+    def show_all(self) -> None:
+        """Show the track record of every symbol in the workspace."""
+        self.symbol_edit.clear()
+        self.refresh()
+
+    def _shown(self, generation: int, view: RecordView) -> None:
+        if generation != self._generation:
+            return
+        self.view = view
+        self.calls.set_rows(view.calls)
+        self.by_action.set_rows(view.actions)
+        self._show_figures(view)
+        self._show_benchmarks(view.summary["benchmarks"])
+        if view.summary["counts"]["reports"] == 0:
+            self.status_label.setText(self.tr("No published report yet: analyse a symbol, then come back once its "
+                                              "horizon has passed."))  # fmt: skip
+        elif not view.calls:
+            self.status_label.setText(self.tr("No call has matured yet: a call matures when its horizon of "
+                                              "sessions has passed and the bars cover it."))  # fmt: skip
+        else:
+            self.status_label.clear()
+        self.refreshed.emit(view)
+
+    def _failed(self, generation: int, error: BaseException) -> None:
+        if generation != self._generation:
+            return
+        if isinstance(error, UserError):
+            self.status_label.setText(f"{error.message}\n{error.hint}" if error.hint else error.message)
+        else:
+            self.status_label.clear()
+            self.ctx.presenter.present(error)
+
+    # ---- figures -------------------------------------------------------------------------------------------
+    def _show_figures(self, view: RecordView) -> None:
+        summary = view.summary
+        self.figures["as_of"].setText(view.as_of.astimezone(MARKET_TZ["CN"]).strftime("%Y-%m-%d %H:%M"))
+        counts = summary["counts"]
+        self.figures["counts"].setText(
+            self.tr("{0} reports: {1} matured, {2} pending, {3} unscored").format(
+                counts["reports"], counts["matured"], counts["pending"], counts["unscored"])
+        )  # fmt: skip
+        judged = sum(a.judged for a in view.actions)
+        hits = sum(a.hits for a in view.actions)
+        self.figures["hit_rate"].setText(
+            self.tr("{0} ({1} hits of {2} judged calls)").format(rate(summary["hit_rate"]), hits, judged)
+        )
+        self.figures["calibration"].setText(self._calibration_text(summary["calibration"]))
+        self.figures["cost"].setText(self._cost_text(summary["cost"]))
+
+    def _calibration_text(self, calib: dict[str, Any]) -> str:
+        if not calib["n"]:
+            return self.tr("no matured call with scenario probabilities yet")
+        return self.tr("Brier score {0} against {1} for the base rate (skill {2}; {3} calls)").format(
+            calib["brier"], calib["base_rate_brier"], "—" if calib["skill"] is None else calib["skill"], calib["n"]
+        )
+
+    def _cost_text(self, cost: dict[str, Any]) -> str:
+        per_report = cost["per_report"]
+        if per_report is None:
+            return "—"
+        text = self.tr("{0} per report ({1} in all over {2} reports)").format(
+            _amount(per_report), _amount(cost["total"]), cost["reports"]
+        )
+        if cost["calls_of_unknown_cost"]:
+            text += " " + self.tr("— {0} model call(s) of unknown cost are not counted").format(
+                cost["calls_of_unknown_cost"]
+            )
+        return text
+
+    def _show_benchmarks(self, benchmarks: dict[str, dict[str, Any]]) -> None:
+        lines = [self._benchmark_line(market, found) for market, found in benchmarks.items()]
+        missing = any(flag for _line, flag in lines)
+        self.benchmark_note.setText("\n".join(f"⚠ {line}" if flag else line for line, flag in lines))
+        self.benchmark_note.setProperty("missing", missing)
+
+    def _benchmark_line(self, market: str, found: dict[str, Any]) -> tuple[str, bool]:
+        """What `market`'s calls are measured against, and whether the official index is missing."""
+        title = self.tr(MARKET_TITLES[market]) if market in MARKET_TITLES else market
+        official = OFFICIAL_BENCHMARKS.get(market, "—")
+        symbol, name = found["symbol"], found["name"]
+        if symbol is None:
+            text = self.tr("No benchmark index for {0}: the official index {1} has no bars in this workspace, so "
+                           "excess returns and hit rates are not computed.")  # fmt: skip
+            return text.format(title, official), True
+        if not found["official"]:
+            text = self.tr("{0} calls are measured against {1} {2}, a stand-in: the official index {3} has no bars "
+                           "in this workspace.")  # fmt: skip
+            return text.format(title, symbol, name, official), True
+        return self.tr("{0} calls are measured against {1} {2}.").format(title, symbol, name), False
+
+    # ---- requests and events ------------------------------------------------------------------------------
+    def _call_tip(self, row: CallRow) -> str | None:
+        tip = self.tr("Report {0}").format(row.report_id)
+        if row.suspended:
+            tip += "\n" + self.tr("Suspended on the exit session: its last close stands in.")
+        return tip
+
+    def _activated(self, model: RecordModel, index: QModelIndex) -> None:
+        row = index.data(ROW_ROLE)
+        if isinstance(row, CallRow):
+            self.report_requested.emit(row.report_id)
+
+    @Slot(object)
+    def _on_engine_event(self, event: object) -> None:
+        if isinstance(event, ReportPublished):
+            self.refresh()
+
+
+def _amount(value: Decimal) -> str:
+    """A cost without trailing zeros beyond four places."""
+    return f"{value.quantize(Decimal('0.0001')).normalize():f}"
