@@ -56,6 +56,7 @@ SCREENS: tuple[tuple[str, str, str], ...] = (
     ("report", "reports", "main"),
     ("ledger", "ledger", "main"),
     ("scan", "scan", "main"),
+    ("track_record", "track_record", "main"),
     ("research", "research", "right"),
 )
 SCREEN_TITLES: dict[str, str] = {
@@ -65,6 +66,7 @@ SCREEN_TITLES: dict[str, str] = {
     "report": str(QT_TRANSLATE_NOOP("MainWindow", "Reports")),
     "ledger": str(QT_TRANSLATE_NOOP("MainWindow", "Ledger")),
     "scan": str(QT_TRANSLATE_NOOP("MainWindow", "Scan")),
+    "track_record": str(QT_TRANSLATE_NOOP("MainWindow", "Track Record")),
     "research": str(QT_TRANSLATE_NOOP("MainWindow", "Research")),
 }
 THEME_TITLES: dict[str, str] = {
@@ -165,6 +167,8 @@ class MainWindow(QMainWindow):
         self._action("new_workspace", self.choose_new_workspace, QKeySequence.StandardKey.New)
         self._action("demo_workspace", self.open_demo, "Ctrl+Shift+D", "demo")
         self._action("export_ledger", self.export_ledger, "Ctrl+E", "export")
+        self._action("import_fills", self.import_fills_csv)
+        self._action("connect_model", self.open_model_wizard)
         self._action("settings", self.open_settings, "Ctrl+,", "settings")
         self._action("quit", self.close, QKeySequence.StandardKey.Quit)
         self._action("refresh", self.refresh_screens, QKeySequence.StandardKey.Refresh, "refresh")
@@ -201,7 +205,7 @@ class MainWindow(QMainWindow):
         }
         self.menus["file"].addActions([a["open_workspace"], a["new_workspace"], a["demo_workspace"]])
         self.menus["file"].addSeparator()
-        self.menus["file"].addActions([a["export_ledger"], a["settings"]])
+        self.menus["file"].addActions([a["import_fills"], a["export_ledger"], a["connect_model"], a["settings"]])
         self.menus["file"].addSeparator()
         self.menus["file"].addAction(a["quit"])
         self.panels_menu = self.menus["view"].addMenu("")
@@ -214,7 +218,7 @@ class MainWindow(QMainWindow):
         self.menus["view"].addSeparator()
         self.menus["view"].addAction(a["refresh"])
         self.menus["research"].addActions([a["analyze"], a["runs"]])
-        self.menus["ledger"].addAction(a["record_fill"])
+        self.menus["ledger"].addActions([a["record_fill"], a["import_fills"]])
         self.menus["help"].addAction(a["about"])
 
     def _build_toolbar(self) -> None:
@@ -237,13 +241,17 @@ class MainWindow(QMainWindow):
             "settings": self.tr("&Settings…"), "quit": self.tr("&Quit"), "refresh": self.tr("&Refresh"),
             "reset_layout": self.tr("Reset &Layout"), "analyze": self.tr("&Analyze Selected…"),
             "runs": self.tr("Research &Runs"), "record_fill": self.tr("Record &Fill…"),
-            "about": self.tr("&About Stock Workbench"),
+            "about": self.tr("&About Stock Workbench"), "import_fills": self.tr("&Import Fills from CSV…"),
+            "connect_model": self.tr("&Connect Your Model…"),
         }  # fmt: skip
         for name, text in texts.items():
             self.actions_by_name[name].setText(text)
         tips = {"analyze": self.tr("Analyze the selected symbol (offline model unless another is chosen)"),
                 "record_fill": self.tr("Record a fill you made at your broker"),
-                "demo_workspace": self.tr("Open the fictional demo market")}  # fmt: skip
+                "demo_workspace": self.tr("Open the fictional demo market"),
+                "import_fills": self.tr("Import fills from your broker's CSV export (all rows or none)"),
+                "connect_model": self.tr("Connect DeepSeek, OpenAI, Kimi, Qwen, MiniMax or a local Ollama model"),
+                }  # fmt: skip
         for name, tip in tips.items():
             self.actions_by_name[name].setToolTip(tip)
         for mode in THEME_MODES:
@@ -299,6 +307,7 @@ class MainWindow(QMainWindow):
         self.settings.setValue(WELCOME_SETTING, True)
         dialog = WelcomeDialog(self, demo_folder=demo_folder)
         dialog.workspace_opened.connect(self.attach_bench)
+        dialog.connect_model_requested.connect(self.open_model_wizard)
         dialog.rejected.connect(lambda: self.open_workspace(demo_folder, "demo") if demo_folder else None)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
@@ -594,6 +603,35 @@ class MainWindow(QMainWindow):
         dialog.candles_chosen.connect(self._set_candles)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
+
+    def open_model_wizard(self) -> QDialog | None:
+        """Open "Connect your model" (a saved model becomes research's default unless the user unticks it)."""
+        from ui.dialogs.model_wizard_dialog import ModelWizardDialog
+
+        if self.ctx is None:
+            return None
+        dialog = ModelWizardDialog(self.ctx, self)
+        dialog.model_saved.connect(lambda name: self.statusBar().showMessage(
+            self.tr("Model %1 connected.").replace("%1", name), 8000))  # fmt: skip
+        dialog.model_saved.connect(lambda _name: self._refresh_screen("research"))
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def import_fills_csv(self) -> QDialog | None:
+        """Open the broker CSV import; the ledger views are re-read after an import."""
+        from ui.dialogs.fill_import_dialog import FillImportDialog
+
+        if self.ctx is None:
+            return None
+        account = getattr(self.panels.get("ledger"), "account", None)
+        dialog = FillImportDialog(self.ctx, self, account=account() if callable(account) else None)
+        dialog.imported.connect(lambda _account, _count: self.refresh_screens())
+        dialog.imported.connect(lambda _account, count: self.statusBar().showMessage(
+            self.tr("Imported %n fill(s).", "", count), 8000))  # fmt: skip
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     def about(self) -> None:
         QMessageBox.about(self, self.tr("About Stock Workbench"), self.tr(

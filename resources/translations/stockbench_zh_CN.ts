@@ -514,6 +514,137 @@
     </message>
 </context>
 <context>
+    <name>FillImportDialog</name>
+    <message>
+        <source>Row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>How to fix</source>
+        <translation>如何修正</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Symbol</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Side</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <source>Fees</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Fees from</source>
+        <translation>费用来源</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <source>Import fills from CSV</source>
+        <translation>从 CSV 导入成交</translation>
+    </message>
+    <message>
+        <source>The file needs a header row with the columns executed_at, symbol, side, qty and price, and optionally fee, order_id and note (UTF-8 or GBK). Times without an offset are exchange time; an empty fee is computed from the rules and the account&apos;s terms. Every row is checked first; nothing is written unless every row is valid.</source>
+        <translation>文件须有表头行，包含 executed_at、symbol、side、qty、price 列，可选 fee、order_id、note（UTF-8 或 GBK 编码）。不带时区偏移的时间按交易所时间计；费用为空时按规则和账户费率计算。先逐行检查；只有每一行都有效才会写入。</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Fills that would be written</source>
+        <translation>将写入的成交</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>No file chosen</source>
+        <translation>未选择文件</translation>
+    </message>
+    <message>
+        <source>Choose file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>重新检查</translation>
+    </message>
+    <message>
+        <source>Account</source>
+        <translation>账户</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>This workspace has no account yet: add one in the ledger first.</source>
+        <translation>此工作区还没有账户：请先在账本中添加。</translation>
+    </message>
+    <message>
+        <source>Choose the broker&apos;s CSV file</source>
+        <translation>选择券商导出的 CSV 文件</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV 文件 (*.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s) in %1: nothing can be imported until every row is valid.</source>
+        <translation>
+            <numerusform>%1 中有 %n 个问题：在每一行都有效之前无法导入。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 holds no fills.</source>
+        <translation>%1 中没有成交。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n fill(s) ready to import into %1.</source>
+        <translation>
+            <numerusform>%n 笔成交可导入到 %1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Valid rows (not written while any row has a problem)</source>
+        <translation>有效行（只要有任一行有问题就不会写入）</translation>
+    </message>
+    <message>
+        <source>Importing…</source>
+        <translation>正在导入…</translation>
+    </message>
+</context>
+<context>
     <name>LedgerModel</name>
     <message>
         <source>voided: {0}</source>
@@ -659,6 +790,14 @@
         <translation>记录成交…</translation>
     </message>
     <message>
+        <source>Import CSV…</source>
+        <translation>导入 CSV…</translation>
+    </message>
+    <message>
+        <source>Import fills from your broker&apos;s CSV export</source>
+        <translation>从券商导出的 CSV 导入成交</translation>
+    </message>
+    <message>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -742,6 +881,10 @@
         <translation>扫描</translation>
     </message>
     <message>
+        <source>Track Record</source>
+        <translation>业绩追踪</translation>
+    </message>
+    <message>
         <source>Research</source>
         <translation>研究</translation>
     </message>
@@ -810,6 +953,14 @@
         <translation>关于股票研究工作台(&amp;A)</translation>
     </message>
     <message>
+        <source>&amp;Import Fills from CSV…</source>
+        <translation>从 CSV 导入成交(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>&amp;Connect Your Model…</source>
+        <translation>连接你的模型(&amp;C)…</translation>
+    </message>
+    <message>
         <source>Analyze the selected symbol (offline model unless another is chosen)</source>
         <translation>分析所选证券（未另选模型时使用离线模型）</translation>
     </message>
@@ -820,6 +971,14 @@
     <message>
         <source>Open the fictional demo market</source>
         <translation>打开虚构的演示市场</translation>
+    </message>
+    <message>
+        <source>Import fills from your broker&apos;s CSV export (all rows or none)</source>
+        <translation>从券商导出的 CSV 导入成交（全部导入或全部不导入）</translation>
+    </message>
+    <message>
+        <source>Connect DeepSeek, OpenAI, Kimi, Qwen, MiniMax or a local Ollama model</source>
+        <translation>连接 DeepSeek、OpenAI、Kimi、通义千问、MiniMax 或本地 Ollama 模型</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -940,6 +1099,16 @@
         </translation>
     </message>
     <message>
+        <source>Model %1 connected.</source>
+        <translation>模型 %1 已连接。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n fill(s).</source>
+        <translation>
+            <numerusform>已导入 %n 笔成交。</numerusform>
+        </translation>
+    </message>
+    <message>
         <source>About Stock Workbench</source>
         <translation>关于股票研究工作台</translation>
     </message>
@@ -1002,6 +1171,117 @@
     </message>
 </context>
 <context>
+    <name>ModelWizardDialog</name>
+    <message>
+        <source>The provider is having trouble: try again later.</source>
+        <translation>服务商出现故障：请稍后再试。</translation>
+    </message>
+    <message>
+        <source>The provider did not answer in time: try again later.</source>
+        <translation>服务商未及时响应：请稍后再试。</translation>
+    </message>
+    <message>
+        <source>The provider refused the key: check that you pasted all of it and that it belongs to this provider.</source>
+        <translation>服务商拒绝了该密钥：请检查是否完整粘贴，且密钥属于此服务商。</translation>
+    </message>
+    <message>
+        <source>Nothing answers at that address for this model: check the API base and the model id.</source>
+        <translation>该地址上没有此模型的服务：请检查 API 地址和模型 ID。</translation>
+    </message>
+    <message>
+        <source>The API base could not be reached: check the address and your network (for Ollama: is it running?).</source>
+        <translation>无法连接到 API 地址：请检查地址和网络（Ollama：是否已启动？）。</translation>
+    </message>
+    <message>
+        <source>The provider is limiting requests, or the account has no balance left: check your account, or try again later.</source>
+        <translation>服务商正在限流，或账户余额不足：请检查账户，或稍后再试。</translation>
+    </message>
+    <message>
+        <source>The provider rejected the request: check the model id.</source>
+        <translation>服务商拒绝了请求：请检查模型 ID。</translation>
+    </message>
+    <message>
+        <source>Connect your model</source>
+        <translation>连接你的模型</translation>
+    </message>
+    <message>
+        <source>Choose your provider, paste your API key, test the connection, then save. The key is kept in this computer&apos;s keyring (the system password store), never in the workspace or a log.</source>
+        <translation>选择服务商，粘贴 API 密钥，测试连接，然后保存。密钥保存在本机的密钥环（系统密码库）中，绝不写入工作区或日志。</translation>
+    </message>
+    <message>
+        <source>lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;</source>
+        <translation>小写字母、数字、“.”、“_”或“-”</translation>
+    </message>
+    <message>
+        <source>Use this model for research by default</source>
+        <translation>研究时默认使用此模型</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>API base</source>
+        <translation>API 地址</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Name in Stock Workbench</source>
+        <translation>在 Stock Workbench 中的名称</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Paste the key from your provider</source>
+        <translation>粘贴服务商提供的密钥</translation>
+    </message>
+    <message>
+        <source>Not needed for this provider</source>
+        <translation>此服务商无需密钥</translation>
+    </message>
+    <message>
+        <source>Runs on this computer, no key needed. Install it from %1 and download the model first, for example: ollama pull %2</source>
+        <translation>在本机运行，无需密钥。请先从 %1 安装并下载模型，例如：ollama pull %2</translation>
+    </message>
+    <message>
+        <source>Get an API key at %1</source>
+        <translation>在 %1 获取 API 密钥</translation>
+    </message>
+    <message>
+        <source>Choose a provider first.</source>
+        <translation>请先选择服务商。</translation>
+    </message>
+    <message>
+        <source>Paste the API key first.</source>
+        <translation>请先粘贴 API 密钥。</translation>
+    </message>
+    <message>
+        <source>Testing %1…</source>
+        <translation>正在测试 %1…</translation>
+    </message>
+    <message>
+        <source>Connected in %1 ms: the model answered “%2” (served by %3).</source>
+        <translation>连接成功，用时 %1 毫秒：模型回答“%2”（由 %3 提供）。</translation>
+    </message>
+    <message>
+        <source>Connection failed: %1</source>
+        <translation>连接失败：%1</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+</context>
+<context>
     <name>ModelsPage</name>
     <message>
         <source>Name</source>
@@ -1036,12 +1316,20 @@
         <translation>保存密钥…</translation>
     </message>
     <message>
+        <source>Connect your model…</source>
+        <translation>连接你的模型…</translation>
+    </message>
+    <message>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
         <source>Remove</source>
         <translation>移除</translation>
+    </message>
+    <message>
+        <source>Any provider or OpenAI-compatible endpoint, with a fallback model</source>
+        <translation>任意服务商或 OpenAI 兼容端点，可设置备用模型</translation>
     </message>
     <message>
         <source>no ceiling</source>
@@ -1172,6 +1460,18 @@
 <context>
     <name>ReportsModel</name>
     <message>
+        <source>Accepted</source>
+        <translation>已接受</translation>
+    </message>
+    <message>
+        <source>To revise</source>
+        <translation>待修改</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
         <source>Date</source>
         <translation>日期</translation>
     </message>
@@ -1215,10 +1515,6 @@
         <translation>全部复核</translation>
     </message>
     <message>
-        <source>Review verdicts arrive with report reviews in a later release</source>
-        <translation>复核结论将在后续版本随报告复核功能提供</translation>
-    </message>
-    <message>
         <source>From</source>
         <translation>从</translation>
     </message>
@@ -1249,6 +1545,26 @@
     <message>
         <source>Report</source>
         <translation>报告</translation>
+    </message>
+    <message>
+        <source>Not reviewed</source>
+        <translation>未复核</translation>
+    </message>
+    <message>
+        <source>Accepted</source>
+        <translation>已接受</translation>
+    </message>
+    <message>
+        <source>To revise</source>
+        <translation>待修改</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>Filter by the latest review&apos;s verdict</source>
+        <translation>按最新复核结论筛选</translation>
     </message>
     <message>
         <source>Compare</source>
@@ -1301,6 +1617,14 @@
     <message>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
+    </message>
+    <message>
+        <source>Review {0} saved.</source>
+        <translation>复核 {0} 已保存。</translation>
+    </message>
+    <message>
+        <source>the review could not be recorded</source>
+        <translation>复核无法记录</translation>
     </message>
 </context>
 <context>
@@ -1368,14 +1692,6 @@
     <message>
         <source>The plan conflicts with current data: a full analysis is recommended.</source>
         <translation>计划与当前数据冲突：建议做一次完整分析。</translation>
-    </message>
-    <message>
-        <source>Quick review of {0} is not available yet: it arrives with the quick-review engine. Start a full analysis instead.</source>
-        <translation type="vanished">{0} 的快速复盘暂不可用：它将随快速复盘引擎提供。请改为启动完整分析。</translation>
-    </message>
-    <message>
-        <source>The plan check for {0} is not available yet: it arrives with the plan-check engine.</source>
-        <translation type="vanished">{0} 的计划检查暂不可用：它将随计划检查引擎提供。</translation>
     </message>
     <message>
         <source>Elapsed {elapsed} · model calls {calls} · cost {cost}</source>
@@ -1518,48 +1834,68 @@
         <translation>拒绝</translation>
     </message>
     <message>
-        <source>A number is wrong or misread</source>
-        <translation>数字错误或误读</translation>
-    </message>
-    <message>
-        <source>The evidence does not support the claim</source>
-        <translation>证据不支持该论断</translation>
-    </message>
-    <message>
-        <source>An important announcement or event was missed</source>
-        <translation>遗漏了重要公告或事件</translation>
-    </message>
-    <message>
-        <source>Zones or stop are not where I would put them</source>
-        <translation>区间或止损位置不合理</translation>
-    </message>
-    <message>
-        <source>The action does not follow from the analysis</source>
-        <translation>操作建议与分析不符</translation>
-    </message>
-    <message>
-        <source>The data was stale or incomplete</source>
-        <translation>数据过时或不完整</translation>
-    </message>
-    <message>
-        <source>Unclear or too long</source>
-        <translation>不清楚或过长</translation>
-    </message>
-    <message>
-        <source>Other</source>
-        <translation>其他</translation>
-    </message>
-    <message>
         <source>Evidence</source>
         <translation>证据</translation>
     </message>
     <message>
-        <source>Reasoning</source>
-        <translation>推理</translation>
+        <source>The call and the plan were right</source>
+        <translation>判断与计划都正确</translation>
+    </message>
+    <message>
+        <source>The action was wrong for the facts shown</source>
+        <translation>就所示事实而言，操作建议有误</translation>
+    </message>
+    <message>
+        <source>Buy, sell or stop levels were badly placed</source>
+        <translation>买入、卖出或止损价位设置不当</translation>
+    </message>
+    <message>
+        <source>A material risk was left out</source>
+        <translation>遗漏了重大风险</translation>
+    </message>
+    <message>
+        <source>A material announcement or event was left out</source>
+        <translation>遗漏了重要公告或事件</translation>
+    </message>
+    <message>
+        <source>Claims were thinly supported by the cited evidence</source>
+        <translation>论断缺乏所引证据的充分支持</translation>
+    </message>
+    <message>
+        <source>The data behind the report was out of date</source>
+        <translation>报告所依据的数据已过时</translation>
+    </message>
+    <message>
+        <source>Wrong sector index, peers or anchors</source>
+        <translation>板块指数、同业或参照对象有误</translation>
+    </message>
+    <message>
+        <source>Order sizes did not fit the account</source>
+        <translation>下单数量与账户不匹配</translation>
+    </message>
+    <message>
+        <source>The report was hard to follow</source>
+        <translation>报告难以理解</translation>
     </message>
     <message>
         <source>Usefulness</source>
         <translation>实用性</translation>
+    </message>
+    <message>
+        <source>Clarity</source>
+        <translation>清晰度</translation>
+    </message>
+    <message>
+        <source>Risk coverage</source>
+        <translation>风险覆盖</translation>
+    </message>
+    <message>
+        <source>Give at least one reason for a revise or reject verdict.</source>
+        <translation>选择“修改”或“拒绝”时，请至少给出一个原因。</translation>
+    </message>
+    <message>
+        <source>Keep the comment to %1 characters.</source>
+        <translation>评论请控制在 %1 个字符以内。</translation>
     </message>
     <message>
         <source>Review report</source>
@@ -1578,12 +1914,36 @@
         <translation>结论</translation>
     </message>
     <message>
-        <source>Saving reviews arrives with `stockbench feedback` in a later release; nothing is saved yet.</source>
-        <translation>复核保存功能将在后续版本随 `stockbench feedback` 提供；目前不会保存任何内容。</translation>
+        <source>Revision</source>
+        <translation>修改</translation>
     </message>
     <message>
-        <source>Reviews cannot be saved yet in this version.</source>
-        <translation>此版本还不能保存复核。</translation>
+        <source>Taken up by the next analysis of this symbol</source>
+        <translation>由该标的的下一次分析承接修改</translation>
+    </message>
+    <message>
+        <source>Start a revised analysis now</source>
+        <translation>立即重新分析以修改该报告</translation>
+    </message>
+    <message>
+        <source>Revised by %1</source>
+        <translation>由 %1 修改</translation>
+    </message>
+    <message>
+        <source>The next analysis of this symbol reads the reasons of a pending revise verdict and links its report to this one; or name a later analysis that already revises it.</source>
+        <translation>该标的的下一次分析会读取待处理“修改”结论的原因，并把其报告关联到本报告；也可以指定一个已修改本报告的后续分析。</translation>
+    </message>
+    <message>
+        <source>not scored</source>
+        <translation>未评分</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>正在保存…</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
     </message>
 </context>
 <context>
@@ -1842,6 +2202,212 @@
     <message>
         <source>Add: code or name, e.g. 600519 or 茅台</source>
         <translation>添加：代码或名称，例如 600519 或 茅台</translation>
+    </message>
+</context>
+<context>
+    <name>TrackRecordModel</name>
+    <message>
+        <source>Buy</source>
+        <translation>买入</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>加仓</translation>
+    </message>
+    <message>
+        <source>Hold</source>
+        <translation>持有</translation>
+    </message>
+    <message>
+        <source>Reduce</source>
+        <translation>减仓</translation>
+    </message>
+    <message>
+        <source>Sell</source>
+        <translation>卖出</translation>
+    </message>
+    <message>
+        <source>Avoid</source>
+        <translation>回避</translation>
+    </message>
+    <message>
+        <source>Hit</source>
+        <translation>命中</translation>
+    </message>
+    <message>
+        <source>Miss</source>
+        <translation>未命中</translation>
+    </message>
+    <message>
+        <source>Symbol</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Horizon (sessions)</source>
+        <translation>期限（交易日）</translation>
+    </message>
+    <message>
+        <source>Return</source>
+        <translation>收益</translation>
+    </message>
+    <message>
+        <source>Benchmark</source>
+        <translation>基准</translation>
+    </message>
+    <message>
+        <source>Excess</source>
+        <translation>超额</translation>
+    </message>
+    <message>
+        <source>Matured</source>
+        <translation>已到期</translation>
+    </message>
+    <message>
+        <source>Judged</source>
+        <translation>已评判</translation>
+    </message>
+    <message>
+        <source>Hits</source>
+        <translation>命中数</translation>
+    </message>
+    <message>
+        <source>Hit rate</source>
+        <translation>命中率</translation>
+    </message>
+    <message>
+        <source>Mean return</source>
+        <translation>平均收益</translation>
+    </message>
+    <message>
+        <source>Mean excess</source>
+        <translation>平均超额</translation>
+    </message>
+</context>
+<context>
+    <name>TrackRecordPanel</name>
+    <message>
+        <source>A-shares</source>
+        <translation>A 股</translation>
+    </message>
+    <message>
+        <source>Hong Kong</source>
+        <translation>香港</translation>
+    </message>
+    <message>
+        <source>Hit rate by action</source>
+        <translation>按操作统计的命中率</translation>
+    </message>
+    <message>
+        <source>Matured calls</source>
+        <translation>已到期的判断</translation>
+    </message>
+    <message>
+        <source>Every symbol (type one to filter, e.g. 600519)</source>
+        <translation>全部标的（输入代码筛选，如 600519）</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>All symbols</source>
+        <translation>全部标的</translation>
+    </message>
+    <message>
+        <source>Symbol</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>概要</translation>
+    </message>
+    <message>
+        <source>As of</source>
+        <translation>截至</translation>
+    </message>
+    <message>
+        <source>Published calls</source>
+        <translation>已发布的判断</translation>
+    </message>
+    <message>
+        <source>Hit rate</source>
+        <translation>命中率</translation>
+    </message>
+    <message>
+        <source>Calibration</source>
+        <translation>校准</translation>
+    </message>
+    <message>
+        <source>Cost per report</source>
+        <translation>每份报告费用</translation>
+    </message>
+    <message>
+        <source>The multi-class Brier score of the reports&apos; up / sideways / down probabilities against what happened (0 is perfect, 2 the worst), beside the score of always forecasting the calibrated table&apos;s base rate. Positive skill means the reports beat the base rate.</source>
+        <translation>报告中上涨／震荡／下跌概率相对实际结果的多类别 Brier 分数（0 为完美，2 为最差），并与始终按校准表基础概率预测的分数对比。技能值为正表示报告优于基础概率。</translation>
+    </message>
+    <message>
+        <source>Scoring the published calls…</source>
+        <translation>正在评估已发布的判断…</translation>
+    </message>
+    <message>
+        <source>No published report yet: analyse a symbol, then come back once its horizon has passed.</source>
+        <translation>尚无已发布的报告：先分析一个标的，待其期限结束后再来查看。</translation>
+    </message>
+    <message>
+        <source>No call has matured yet: a call matures when its horizon of sessions has passed and the bars cover it.</source>
+        <translation>尚无到期的判断：期限内的交易日全部过去且行情数据覆盖后，判断才算到期。</translation>
+    </message>
+    <message>
+        <source>{0} reports: {1} matured, {2} pending, {3} unscored</source>
+        <translation>{0} 份报告：{1} 份已到期，{2} 份待到期，{3} 份无法评估</translation>
+    </message>
+    <message>
+        <source>{0} ({1} hits of {2} judged calls)</source>
+        <translation>{0}（{2} 个已评判判断中命中 {1} 个）</translation>
+    </message>
+    <message>
+        <source>no matured call with scenario probabilities yet</source>
+        <translation>尚无带情景概率的到期判断</translation>
+    </message>
+    <message>
+        <source>Brier score {0} against {1} for the base rate (skill {2}; {3} calls)</source>
+        <translation>Brier 分数 {0}，基础概率为 {1}（技能 {2}；{3} 个判断）</translation>
+    </message>
+    <message>
+        <source>{0} per report ({1} in all over {2} reports)</source>
+        <translation>每份报告 {0}（{2} 份报告共 {1}）</translation>
+    </message>
+    <message>
+        <source>— {0} model call(s) of unknown cost are not counted</source>
+        <translation>— 另有 {0} 次费用未知的模型调用未计入</translation>
+    </message>
+    <message>
+        <source>No benchmark index for {0}: the official index {1} has no bars in this workspace, so excess returns and hit rates are not computed.</source>
+        <translation>{0} 没有基准指数：本工作区没有官方指数 {1} 的行情，因此不计算超额收益和命中率。</translation>
+    </message>
+    <message>
+        <source>{0} calls are measured against {1} {2}, a stand-in: the official index {3} has no bars in this workspace.</source>
+        <translation>{0} 的判断以 {1} {2} 作为替代基准衡量：本工作区没有官方指数 {3} 的行情。</translation>
+    </message>
+    <message>
+        <source>{0} calls are measured against {1} {2}.</source>
+        <translation>{0} 的判断以 {1} {2} 为基准衡量。</translation>
+    </message>
+    <message>
+        <source>Report {0}</source>
+        <translation>报告 {0}</translation>
+    </message>
+    <message>
+        <source>Suspended on the exit session: its last close stands in.</source>
+        <translation>到期交易日停牌：以其最后收盘价代替。</translation>
     </message>
 </context>
 <context>
@@ -2111,6 +2677,22 @@
         <translation>一个已包含股票研究工作台工作区的文件夹。</translation>
     </message>
     <message>
+        <source>Connect your model…</source>
+        <translation>连接你的模型…</translation>
+    </message>
+    <message>
+        <source>DeepSeek, OpenAI, Kimi, Qwen, MiniMax or a local Ollama: choose the provider, paste your API key and test the connection. The key stays in this computer&apos;s keyring.</source>
+        <translation>DeepSeek、OpenAI、Kimi、通义千问、MiniMax 或本地 Ollama：选择服务商，粘贴 API 密钥并测试连接。密钥只保存在本机的密钥环中。</translation>
+    </message>
+    <message>
+        <source>Start with the offline model</source>
+        <translation>先用离线模型</translation>
+    </message>
+    <message>
+        <source>Research right away without any key; connect a model later from File ▸ Connect Your Model.</source>
+        <translation>无需任何密钥即可开始研究；以后可从“文件 ▸ 连接你的模型”连接模型。</translation>
+    </message>
+    <message>
         <source>Preparing the demo market…</source>
         <translation>正在准备演示市场…</translation>
     </message>
@@ -2133,6 +2715,10 @@
     <message>
         <source>Workspace folder</source>
         <translation>工作区文件夹</translation>
+    </message>
+    <message>
+        <source>Your workspace is ready. One more step, if you like:</source>
+        <translation>工作区已就绪。如果愿意，还有一步：</translation>
     </message>
     <message>
         <source>The workspace could not be opened.</source>

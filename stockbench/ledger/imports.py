@@ -9,12 +9,14 @@ The generic format (UTF-8, a header row; GBK files are read too):
 `executed_at` is an ISO instant (a naive one is read in the exchange's time zone); `symbol` takes any
 accepted form; `side` is buy or sell; `fee` is the broker's total (empty: computed from the rules and the
 account's terms). Rows are checked in order against the ledger and the rows before them; the file is
-written only when every row is valid.
+written only when every row is valid. A check (`dry_run`) returns the file's digest; passing it back as
+`expected_digest` makes the import refuse a file that changed since it was checked.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -37,16 +39,20 @@ class ImportResult:
     fills: list[Fill] = field(default_factory=list)
     problems: list[tuple[int, Problem]] = field(default_factory=list)
     written: bool = False
+    digest: str = ""  # SHA-256 of the file's bytes, as checked
 
 
 def read_text(path: Path) -> str:
-    raw = path.read_bytes()
+    return _decode(path.read_bytes(), path.name)
+
+
+def _decode(raw: bytes, name: str) -> str:
     for encoding in ("utf-8-sig", "gb18030"):
         try:
             return raw.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise InvalidInput(f"{path.name} is neither UTF-8 nor GBK text", "save the file as UTF-8 CSV")
+    raise InvalidInput(f"{name} is neither UTF-8 nor GBK text", "save the file as UTF-8 CSV")
 
 
 def parse_row(row: dict[str, str], account: str) -> FillDraft:
@@ -80,17 +86,26 @@ def parse_row(row: dict[str, str], account: str) -> FillDraft:
     )
 
 
-def import_fills(ledger: Ledger, path: Path, account: str, *, dry_run: bool = False) -> ImportResult:
-    """Check every row; write all of them (unless `dry_run`) only when there is no problem at all."""
+def import_fills(
+    ledger: Ledger, path: Path, account: str, *, dry_run: bool = False, expected_digest: str | None = None
+) -> ImportResult:
+    """Check every row; write all of them (unless `dry_run`) only when there is no problem at all.
+
+    With `expected_digest` (a checked result's `digest`), a file whose bytes changed since is refused.
+    """
     ledger.account(account)
-    reader = csv.DictReader(io.StringIO(read_text(path)))
+    raw = path.read_bytes()
+    digest = hashlib.sha256(raw).hexdigest()
+    if expected_digest is not None and digest != expected_digest:
+        raise InvalidInput(f"{path.name} changed after it was checked", "check the file again before importing it")
+    reader = csv.DictReader(io.StringIO(_decode(raw, path.name)))
     missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
     if missing:
         raise InvalidInput(
             f"{path.name} lacks the column(s) {', '.join(missing)}",
             "the header must be: executed_at,symbol,side,qty,price[,fee][,order_id][,note]",
         )
-    result = ImportResult()
+    result = ImportResult(digest=digest)
     drafts: list[tuple[int, FillDraft]] = []
     for number, row in enumerate(reader, start=2):
         result.rows += 1

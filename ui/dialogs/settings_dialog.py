@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QSettings, Qt, Signal
 from PySide6.QtWidgets import (
@@ -41,6 +42,9 @@ from ui.charts.palette import candle_scheme
 from ui.context import AppContext
 from ui.i18n.language import stored_choice
 from ui.theme import theme_mode
+
+if TYPE_CHECKING:
+    from ui.dialogs.model_wizard_dialog import ModelWizardDialog
 
 DEFAULT_MODEL_SETTING = "research.default_model"
 MAX_COST_SETTING = "research.default_max_cost"  # a Decimal as text, in the model's price currency; absent: none
@@ -117,14 +121,22 @@ def read_models(bench: Workbench) -> ModelsView:
                       str(settings.get(MAX_COST_SETTING, "") or ""))  # fmt: skip
 
 
-def add_model(bench: Workbench, config: ModelConfig, key: str) -> ModelConfig:
-    """Store `config` in the workspace and `key` (if any) in the OS keyring."""
+def add_model(bench: Workbench, config: ModelConfig, key: str, *, make_default: bool = False) -> ModelConfig:
+    """Store `config` in the workspace and `key` (if any) in the OS keyring; optionally make it research's default.
+    When the keyring refuses the key, the model is not added either."""
     from stockbench.llm.keys import OsKeyring
     from stockbench.llm.models import ModelRegistry
 
-    added = ModelRegistry(bench.workspace.settings).add(config)
+    registry = ModelRegistry(bench.workspace.settings)
+    added = registry.add(config)
     if key:
-        OsKeyring().set(added.name, key)
+        try:
+            OsKeyring().set(added.name, key)
+        except UserError:
+            registry.remove(added.name)
+            raise
+    if make_default:
+        bench.workspace.settings.set(DEFAULT_MODEL_SETTING, added.name)
     return added
 
 
@@ -147,18 +159,57 @@ def store_key(bench: Workbench, name: str, key: str) -> None:
     OsKeyring().set(ModelRegistry(bench.workspace.settings).get(name).name, key)
 
 
-def test_connection(bench: Workbench, name: str) -> ConnectionTest:
-    """One tiny request to model `name` (no fallback, one attempt)."""
-    from stockbench.llm.client import LlmClient, RetryPolicy
+class ConnectionFailed(UserError):
+    """A connection test failed; `kind` is the client's failure kind (auth, not_found, connection, timeout ...)."""
+
+    code = "connection_failed"
+
+    def __init__(self, message: str, kind: str, hint: str = "") -> None:
+        super().__init__(message, hint)
+        self.kind = kind
+
+
+class _DraftKey:
+    """The key typed for a model not saved yet: held in memory for one test, never stored."""
+
+    def __init__(self, name: str, key: str) -> None:
+        self.name, self.key = name, key
+
+    def get(self, name: str) -> str | None:
+        return self.key if name == self.name and self.key else None
+
+    def set(self, name: str, key: str) -> None:
+        raise InvalidInput("a draft key cannot be stored")
+
+    def delete(self, name: str) -> bool:
+        return False
+
+
+def probe_model(bench: Workbench, name: str, *, draft: ModelConfig | None = None, key: str = "") -> ConnectionTest:
+    """One tiny request (no fallback, one attempt) to the configured model `name`, or to `draft` with `key` before
+    either is saved. ConnectionFailed says why it failed (its `kind` sorts the cause)."""
+    from stockbench.llm import ModelUnavailable
+    from stockbench.llm.client import Attempt, LlmClient, RetryPolicy
+    from stockbench.llm.keys import redact
     from stockbench.llm.messages import ChatRequest, user
     from stockbench.llm.models import ModelRegistry
+    from stockbench.llm.presets import draft_registry
 
-    registry = ModelRegistry(bench.workspace.settings)
-    client = LlmClient(registry, policy=RetryPolicy(attempts_per_model=1, attempt_deadline_s=60.0, stall_s=30.0))
+    registry = ModelRegistry(bench.workspace.settings) if draft is None else draft_registry(draft)
+    keys = None if draft is None else _DraftKey(draft.name, key)
+    client = LlmClient(registry, keys=keys, policy=RetryPolicy(attempts_per_model=1, attempt_deadline_s=60.0,
+                                                                stall_s=30.0))  # fmt: skip
+    attempts: list[Attempt] = []
+    target = name if draft is None else draft.name
     started = time.monotonic()
-    response = client.complete(ChatRequest(name, (user(TEST_PROMPT),), max_tokens=32), fallback=False)
+    try:
+        response = client.complete(ChatRequest(target, (user(TEST_PROMPT),), max_tokens=32),
+                                   on_attempt=attempts.append, fallback=False)  # fmt: skip
+    except ModelUnavailable as error:
+        kind = (attempts[-1].error_kind if attempts else None) or "not_called"
+        raise ConnectionFailed(redact(error.message, [key]), kind, error.hint) from None
     latency = round((time.monotonic() - started) * 1000)
-    return ConnectionTest(name, latency, (response.content or "").strip(), response.model)
+    return ConnectionTest(target, latency, (response.content or "").strip(), response.model)
 
 
 def save_research_defaults(bench: Workbench, model: str, max_cost: Decimal | None) -> None:
@@ -282,8 +333,10 @@ class ModelsPage(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().hide()
         self.buttons = {name: QPushButton(text, self) for name, text in (
-            ("add", self.tr("Add…")), ("key", self.tr("Store key…")), ("test", self.tr("Test connection")),
-            ("remove", self.tr("Remove")))}  # fmt: skip
+            ("connect", self.tr("Connect your model…")), ("add", self.tr("Add…")), ("key", self.tr("Store key…")),
+            ("test", self.tr("Test connection")), ("remove", self.tr("Remove")))}  # fmt: skip
+        self.buttons["add"].setToolTip(self.tr("Any provider or OpenAI-compatible endpoint, with a fallback model"))
+        self.buttons["connect"].clicked.connect(self.open_wizard)
         self.buttons["add"].clicked.connect(self.open_add)
         self.buttons["key"].clicked.connect(self._ask_key)
         self.buttons["test"].clicked.connect(self.test_selected)
@@ -350,6 +403,16 @@ class ModelsPage(QWidget):
         item = self.table.item(items[0].row(), 0)
         return item.text() if item is not None else None
 
+    def open_wizard(self) -> ModelWizardDialog:
+        """Open the guided "Connect your model" dialog (returned so a test can fill it in)."""
+        from ui.dialogs.model_wizard_dialog import ModelWizardDialog
+
+        dialog = ModelWizardDialog(self.ctx, self)
+        dialog.model_saved.connect(lambda _name: self.reload())
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
     def open_add(self) -> ModelDialog | None:
         """Open the add-model dialog (returned so a test can fill it in)."""
         if self.view is None:
@@ -394,7 +457,7 @@ class ModelsPage(QWidget):
             return
         self.result.setText(self.tr("Testing %1…").replace("%1", name))
         self.buttons["test"].setEnabled(False)
-        self.ctx.op(lambda bench: test_connection(bench, name), self._tested, failure=self._test_failed, parent=self)
+        self.ctx.op(lambda bench: probe_model(bench, name), self._tested, failure=self._test_failed, parent=self)
 
     def _tested(self, found: ConnectionTest) -> None:
         self.buttons["test"].setEnabled(True)

@@ -1,7 +1,9 @@
 """The first-run welcome: explore the fictional demo market, create a new workspace, or open an existing one.
 
 The chosen workspace is opened in the background (building the demo market takes seconds the first time) and
-handed over with `workspace_opened(Workbench)`; the dialog never blocks the event loop.
+handed over with `workspace_opened(Workbench)`; the dialog never blocks the event loop. After the demo market or
+a new workspace opens, a last step offers to connect the user's own model (`connect_model_requested`, which the
+main window answers with the "Connect your model" dialog) or to start with the offline model.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class WelcomeDialog(QDialog):
     """Offers the demo market or a workspace of the user's own."""
 
     workspace_opened = Signal(object)  # Workbench
+    connect_model_requested = Signal()  # the user chose to connect a model next (the workspace is open)
 
     def __init__(self, parent: QWidget | None = None, *, demo_folder: Path | None = None) -> None:
         super().__init__(parent)
@@ -38,6 +41,8 @@ class WelcomeDialog(QDialog):
         self.opener.opened.connect(self._opened)
         self.opener.failed.connect(self._failed)
         self.error = ""
+        self.opened = False
+        self._offer_model = False
         layout = QVBoxLayout(self)
         layout.setSpacing(10)
         layout.addWidget(self._heading())
@@ -69,7 +74,25 @@ class WelcomeDialog(QDialog):
         self.progress.hide()
         layout.addWidget(self.status)
         layout.addWidget(self.progress)
+        self._build_next_step(layout)
         self.demo_button.setFocus()
+
+    def _build_next_step(self, layout: QVBoxLayout) -> None:
+        """The last step, shown once the workspace is open: connect a model now, or later."""
+        self.connect_button = self._choice(
+            self.tr("Connect your model…"),
+            self.tr("DeepSeek, OpenAI, Kimi, Qwen, MiniMax or a local Ollama: choose the provider, paste your API "
+                    "key and test the connection. The key stays in this computer's keyring."),
+        )  # fmt: skip
+        self.later_button = self._choice(
+            self.tr("Start with the offline model"),
+            self.tr("Research right away without any key; connect a model later from File ▸ Connect Your Model."),
+        )
+        self.connect_button.clicked.connect(self._connect_model)
+        self.later_button.clicked.connect(self.accept)
+        for button in (self.connect_button, self.later_button):
+            button.hide()
+            layout.addWidget(button)
 
     def _heading(self) -> QLabel:
         heading = QLabel(self.tr("Welcome to Stock Workbench"), self)
@@ -86,6 +109,7 @@ class WelcomeDialog(QDialog):
         """Open (building on first use) the demo market."""
         from stockbench.data.demo import demo_home
 
+        self._offer_model = True
         self._start(self.demo_folder or demo_home(None), "demo", self.tr("Preparing the demo market…"))
 
     def choose_folder(self, folder: Path, *, existing: bool) -> None:
@@ -96,6 +120,7 @@ class WelcomeDialog(QDialog):
         if not existing and folder.exists() and any(folder.iterdir()):
             self.status.setText(self.tr("Choose an empty folder for a new workspace."))
             return
+        self._offer_model = not existing  # an existing workspace may have its models already
         self._start(folder, "user", self.tr("Opening the workspace…"))
 
     def _choose_new(self) -> None:
@@ -120,13 +145,29 @@ class WelcomeDialog(QDialog):
         self.setCursor(Qt.CursorShape.BusyCursor if busy else Qt.CursorShape.ArrowCursor)
 
     def reject(self) -> None:
-        if not self.opener.busy:  # a workspace being opened must be handed over, never dropped
+        if self.opened:  # the workspace is open and handed over: closing only skips the last step
+            self.accept()
+        elif not self.opener.busy:  # a workspace being opened must be handed over, never dropped
             super().reject()
 
     def _opened(self, bench: object) -> None:
         self._busy(False)
+        self.opened = True
+        self.setResult(QDialog.DialogCode.Accepted)
         self.workspace_opened.emit(bench)
+        if not self._offer_model:
+            self.accept()
+            return
+        for button in (self.demo_button, self.new_button, self.open_button):
+            button.hide()
+        self.status.setText(self.tr("Your workspace is ready. One more step, if you like:"))
+        self.connect_button.show()
+        self.later_button.show()
+        self.connect_button.setFocus()
+
+    def _connect_model(self) -> None:
         self.accept()
+        self.connect_model_requested.emit()
 
     def _failed(self, error: BaseException) -> None:
         from stockbench.errors import UserError

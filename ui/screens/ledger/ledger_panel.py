@@ -25,6 +25,7 @@ from stockbench.events import Event, LedgerChanged
 from stockbench.ledger.book import OrderStatus
 from ui.context import AppContext
 from ui.dialogs.fill_dialog import FillDialog
+from ui.dialogs.fill_import_dialog import FillImportDialog
 from ui.screens.ledger import ledger_actions as actions
 from ui.screens.ledger.ledger_model import (
     ACTION_COLUMNS,
@@ -65,6 +66,7 @@ class LedgerPanel(QWidget):
         self.book: actions.Book | None = None
         self.reason_dialog: ReasonDialog | None = None
         self.fill_dialog: FillDialog | None = None
+        self.import_dialog: FillImportDialog | None = None
         self._seq = 0
         self._build()
         ctx.bridge.batch.connect(self._on_events)
@@ -80,10 +82,14 @@ class LedgerPanel(QWidget):
         self.balance_label.setObjectName("cashBalance")
         self.fill_button = QPushButton(self.tr("Record fill…"), self)
         self.fill_button.clicked.connect(self._fill_clicked)
+        self.import_button = QPushButton(self.tr("Import CSV…"), self)
+        self.import_button.setToolTip(self.tr("Import fills from your broker's CSV export"))
+        self.import_button.clicked.connect(self.open_import_dialog)
         top.addWidget(QLabel(self.tr("Account"), self))
         top.addWidget(self.account_combo)
         top.addWidget(self.balance_label, 1)
         top.addWidget(self.fill_button)
+        top.addWidget(self.import_button)
         layout.addLayout(top)
         self.tabs = QTabWidget(self)
         for tab in self._tabs():
@@ -211,6 +217,15 @@ class LedgerPanel(QWidget):
         dialog = FillDialog(self.ctx, self, symbol=symbol, account=self.account())
         dialog.finished.connect(dialog.deleteLater)
         self.fill_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def open_import_dialog(self) -> FillImportDialog:
+        """Open the CSV import for the selected account; the books are re-read after an import."""
+        dialog = FillImportDialog(self.ctx, self, account=self.account())
+        dialog.imported.connect(lambda _account, _count: self.refresh())
+        dialog.finished.connect(dialog.deleteLater)
+        self.import_dialog = dialog
         dialog.open()
         return dialog
 
