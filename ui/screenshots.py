@@ -83,6 +83,29 @@ def _welcome(_ctx: AppContext) -> QWidget:
     return WelcomeDialog(None)
 
 
+def _connect_model(ctx: AppContext) -> QWidget:
+    from ui.dialogs.model_wizard_dialog import ModelWizardDialog
+
+    return ModelWizardDialog(ctx, None, preset="deepseek")
+
+
+def _import_fills(ctx: AppContext) -> QWidget:
+    """The CSV import dialog checking a broker file with one good row and one off-lot row."""
+    from ui.dialogs.fill_import_dialog import FillImportDialog
+
+    today = ctx.bench.clock.now().astimezone(MARKET_TZ["CN"]).date()
+    symbol = HOLDINGS[0][0]
+    price = _session_close(ctx.bench, symbol, today)
+    csv = Path(tempfile.gettempdir()) / "broker-fills.csv"
+    csv.write_text(
+        "executed_at,symbol,side,qty,price,fee\n"
+        f"{today.isoformat()} 10:31,{symbol},buy,500,{price},\n"
+        f"{today.isoformat()} 13:05,{symbol},buy,150,{price},\n",
+        encoding="utf-8",
+    )
+    return FillImportDialog(ctx, None, account=SHOWCASE_ACCOUNT, path=csv)
+
+
 SHOTS: tuple[Shot, ...] = (
     Shot("watchlist", _screen("watchlist"), (1100, 560)),
     Shot("dashboard", _screen("dashboard")),
@@ -94,6 +117,8 @@ SHOTS: tuple[Shot, ...] = (
     Shot("fill", _fill, None),
     Shot("settings", _settings, (820, 540)),
     Shot("welcome", _welcome, None),
+    Shot("connect_model", _connect_model, None),
+    Shot("import_fills", _import_fills, (980, 560)),
 )
 
 
@@ -135,7 +160,7 @@ def seed_showcase(bench: Workbench) -> None:
         bench.research.analyze(symbol)
     from stockbench.llm.models import ModelConfig, ModelRegistry
 
-    ModelRegistry(bench.workspace.settings).add(ModelConfig("deepseek", "deepseek", "deepseek-chat"))  # no key
+    ModelRegistry(bench.workspace.settings).add(ModelConfig("deepseek", "deepseek", "deepseek-v4-flash"))  # no key
 
 
 def replay_history(bench: Workbench, today: date) -> None:

@@ -516,6 +516,22 @@
 <context>
     <name>FillImportDialog</name>
     <message>
+        <source>buy</source>
+        <translation>买入</translation>
+    </message>
+    <message>
+        <source>sell</source>
+        <translation>卖出</translation>
+    </message>
+    <message>
+        <source>computed</source>
+        <translation>按规则计算</translation>
+    </message>
+    <message>
+        <source>broker</source>
+        <translation>券商</translation>
+    </message>
+    <message>
         <source>Row</source>
         <translation>行</translation>
     </message>

@@ -116,7 +116,7 @@ def import_fills(
     checked = ledger.preview_fills([d for _, d in drafts])
     for (number, _), (made, problems) in zip(drafts, checked, strict=True):
         result.problems += [(number, _at_row(p, number)) for p in problems]
-        if made is not None:
+        if made is not None and not problems:  # a row with a problem is not a fill that would be written
             result.fills.append(made)
     if result.problems or dry_run or not result.fills:
         return result
