@@ -2,20 +2,25 @@
 
 `run_desktop` shows the main window at once and opens the workspace in the background: the one named, else
 the last one used, else the user's default workspace if it exists, else the demo market (built on first use).
+With `STOCKBENCH_SMOKE_QUIT=1` it prints `first-paint SECONDS` once the window has painted and quits (a start-up
+smoke test of an installed build); with `STOCKBENCH_SMOKE_QUIT=attached` it also opens the workspace first and
+prints `workspace-attached SECONDS` before quitting.
 """
 
 from __future__ import annotations
 
 import gc
 import logging
+import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRunnable, QSettings, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from stockbench import __version__
 from stockbench.config import APP_DISPLAY_NAME, HOME_ENV, WorkspacePaths, resolve_home, resources_dir
@@ -31,6 +36,9 @@ OpenKind = Literal["user", "demo"]
 FIRST_PAINT_WAIT_MS = 1000
 GIL_SWITCH_S = 0.001
 NONE_REFS_FLOOR, NONE_REFS_BOOST = 1 << 40, 1 << 50
+SMOKE_QUIT_ENV = "STOCKBENCH_SMOKE_QUIT"
+SmokeMode = Literal["off", "painted", "attached"]
+_IMPORTED_AT = time.perf_counter()  # the fallback origin where the process's start time cannot be read
 log = logging.getLogger(__name__)
 
 
@@ -56,7 +64,7 @@ def create_app(argv: Sequence[str] | None = None) -> QApplication:
     QCoreApplication.setApplicationVersion(__version__)
     app = QApplication(list(argv if argv is not None else sys.argv))
     app.setWindowIcon(app_icon())
-    app.setDesktopFileName("stockbench")
+    app.setDesktopFileName("io.github.stockworkbench.StockWorkbench")  # the .desktop entry's id (Wayland)
     return app
 
 
@@ -221,6 +229,35 @@ def _demo_home() -> Path:
     return demo_home(None)
 
 
+def process_age() -> tuple[float, str]:
+    """Seconds since this process started and what they count from: "process" (its creation, read from
+    /proc/self/stat on Linux, 10 ms resolution) or, elsewhere, "import" (when this module was imported)."""
+    try:
+        stat = Path("/proc/self/stat").read_text(encoding="ascii")
+        ticks = int(stat.rsplit(")", 1)[1].split()[19])  # field 22, starttime: clock ticks after boot
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return time.perf_counter() - _IMPORTED_AT, "import"
+    return (age, "process") if 0 <= age < 86_400 else (time.perf_counter() - _IMPORTED_AT, "import")
+
+
+def smoke_mode() -> SmokeMode:
+    """$STOCKBENCH_SMOKE_QUIT: unset/"0" off; "attached" quits once the workspace is shown; anything else after
+    the first paint, without opening a workspace."""
+    value = os.environ.get(SMOKE_QUIT_ENV, "").strip().lower()
+    if value in ("", "0"):
+        return "off"
+    return "attached" if value == "attached" else "painted"
+
+
+def _smoke_report(label: str, window: QWidget | None = None) -> None:
+    """Print `label SECONDS [origin]` (flushed); with `window`, close it next (the normal shutdown runs)."""
+    age, origin = process_age()
+    print(f"{label} {age:.3f} {origin}", flush=True)  # noqa: T201 (the smoke test reads stdout)
+    if window is not None:
+        QTimer.singleShot(0, window.close)
+
+
 def run_desktop(
     argv: Sequence[str] | None = None,
     home: str | Path | None = None,
@@ -240,13 +277,17 @@ def run_desktop(
     window.presenter.install()
     if ready is not None:
         window.workspace_attached.connect(lambda: ready(window))
-    started: list[bool] = []
+    smoke = smoke_mode()
+    started: list[bool] = [True] if smoke == "painted" else []  # that smoke test never opens a workspace
 
     def start() -> None:  # once, after the first paint: opening competes for the GIL with painting
         if not started:
             started.append(True)
-            window.open_workspace(folder, kind, welcome=first_run)
+            window.open_workspace(folder, kind, welcome=first_run and smoke == "off")
 
+    if smoke != "off":
+        window.first_painted.connect(lambda: _smoke_report("first-paint", window if smoke == "painted" else None))
+        window.workspace_attached.connect(lambda: _smoke_report("workspace-attached", window))
     window.first_painted.connect(start, Qt.ConnectionType.QueuedConnection)
     QTimer.singleShot(FIRST_PAINT_WAIT_MS, start)  # a window that is not painted (minimised) still opens
     window.show()
