@@ -490,6 +490,15 @@ def _zone(
     return Zone(low, high, tuple(anchors), _tradable(low, high, trade.limits))
 
 
+def _apart(buy: Zone, sell: Zone, rounder: _Rounder, trade: TradeDay) -> Zone:
+    """Zones that meet on a tick would share a price: the sell zone then starts one tick above the buy zone."""
+    if sell.low > buy.high:
+        return sell
+    low = round_to_tick(rounder.instrument, buy.high + Decimal("0.0001"), rounder.day, "up", rounder.tables)
+    high = max(sell.high, low)
+    return Zone(low, high, sell.anchors, _tradable(low, high, trade.limits))
+
+
 def _stop(row: dict[str, Any], buy: Zone, rounder: _Rounder, params: ZoneParams) -> tuple[Decimal, tuple[Anchor, ...]]:
     stop = rounder.tick(row["stop"], "down")
     step = tick_size(rounder.instrument, buy.low, rounder.day, rounder.tables)
@@ -535,7 +544,7 @@ def zones_for(
     rounder = _Rounder(instrument, trade.day or row["day"], scale, tables)
     rows = levels.to_dicts()
     buy = _zone(row, "buy", rows, rounder, trade=trade, params=params)
-    sell = _zone(row, "sell", rows, rounder, trade=trade, params=params)
+    sell = _apart(buy, _zone(row, "sell", rows, rounder, trade=trade, params=params), rounder, trade)
     stop, stop_anchors = _stop(row, buy, rounder, params)
     return Zones(
         instrument.symbol,

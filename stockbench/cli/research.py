@@ -105,7 +105,12 @@ def runs_show(cli: CliContext, run_id: str) -> None:
 @click.argument("run_id")
 @pass_cli
 def runs_resume(cli: CliContext, run_id: str) -> None:
-    """Continue a paused or interrupted run from its journal."""
+    """Continue a paused or interrupted run from its journal (research of the past continues on its own clock)."""
+    bench = cli.bench()
+    as_of = bench.research.run_as_of(run_id)
+    if as_of is not None and cli.as_of is None and not bench.research.on_its_clock(run_id):
+        cli.close()  # reopen as of the run's instant: the run sees the market exactly as it started to
+        cli.as_of = as_of.isoformat()
     _emit(cli, _research(cli).resume(run_id))
 
 

@@ -10,7 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from stockbench.clock import Clock, today_in
+from stockbench.clock import MARKET_TZ, Clock, today_in
 from stockbench.errors import InvalidInput, NotFound, Problem, RuleViolation
 from stockbench.events import EventBus
 from stockbench.evidence.frozen import verify
@@ -181,10 +181,45 @@ class Research:
         status = self.journal.status(run_id)
         if status is not None and status.status in {"published", "stopped", "failed"}:
             return self.outcome(run_id)
+        self._check_clock(run_id)
         handbook = Handbook.stored(self.db, run.handbook_version)
         result = self.engine.run(run, handbook)
         self.events.publish(RunEnded(run_id=run_id, status=result, at=self.clock.now()))
         return self.outcome(run_id)
+
+    def run_as_of(self, run_id: str) -> datetime | None:
+        """The replay instant a run researches the market at (None: the live market)."""
+        self.record(run_id)
+        value = self.db.scalar("SELECT as_of FROM runs WHERE run_id = ?", [run_id])
+        return value if isinstance(value, datetime) else None
+
+    def on_its_clock(self, run_id: str) -> bool:
+        """Whether this workspace's clock may continue the run: the live clock for a live run; for research of the
+        past, a replay clock on the same exchange day, not earlier (a restart minutes later sees the same market)."""
+        as_of = self.run_as_of(run_id)
+        if not self.clock.is_replay:
+            return as_of is None
+        here = self.clock.now()
+        if as_of is None:
+            return False
+        zone = MARKET_TZ["CN"]  # both markets keep UTC+8 days
+        return as_of <= here and as_of.astimezone(zone).date() == here.astimezone(zone).date()
+
+    def _check_clock(self, run_id: str) -> None:
+        """A run continues only on the clock it started on: research of the past never sees what came later."""
+        if self.on_its_clock(run_id):
+            return
+        as_of = self.run_as_of(run_id)
+        if as_of is None:
+            raise InvalidInput(
+                f"run {run_id} researches the live market, but this workspace is open as of "
+                f"{self.clock.now().isoformat()}",
+                "resume it without --as-of",
+            )
+        raise InvalidInput(
+            f"run {run_id} researches the market as of {as_of.isoformat()}: it continues only on that clock",
+            f"stockbench --as-of {as_of.isoformat()} runs resume {run_id}",
+        )
 
     def analyze(self, symbol: str, **options: Any) -> RunOutcome:
         return self.execute(self.start(symbol, **options).run_id)

@@ -76,7 +76,7 @@ def check_prices(found: Zones) -> None:
     day = found.trade_day.day or found.as_of
     for price in (found.buy.low, found.buy.high, found.sell.low, found.sell.high, found.stop):
         assert is_valid_tick(instrument, price, day), price
-    assert found.stop < found.buy.low <= found.buy.high <= found.sell.low <= found.sell.high
+    assert found.stop < found.buy.low <= found.buy.high < found.sell.low <= found.sell.high  # never share a price
     for zone in (found.buy, found.sell):
         roles = [a.role for a in zone.anchors]
         assert roles.count("basis") == 1 and roles[-1] == "width"
@@ -231,3 +231,24 @@ def test_compute_levels_is_vectorised_per_symbol(shared_data: Path) -> None:
     alone = pl.concat([compute_levels(add_indicators(f))[0] for f in cut]).sort("symbol")
     assert together.sort("symbol").equals(alone)
     assert ZoneParams.from_table().cite == "zones v1.0"
+
+
+@pytest.mark.parametrize(
+    ("symbol", "buy", "sell", "apart"),
+    [
+        ("601997.SH", ("7.90", "8.00"), ("8.00", "8.10"), ("8.01", "8.10")),  # met on a tick (replay, 2020-11-25)
+        ("00700.HK", ("19.80", "20.00"), ("20.00", "20.00"), ("20.05", "20.05")),  # the tick grows above 20 HKD
+        ("601997.SH", ("7.90", "7.99"), ("8.00", "8.10"), ("8.00", "8.10")),  # already apart: unchanged
+    ],
+)
+def test_zones_that_meet_on_a_tick_are_set_apart(
+    symbol: str, buy: tuple[str, str], sell: tuple[str, str], apart: tuple[str, str]
+) -> None:
+    from stockbench.analytics.zones import Zone, _apart, _Rounder
+
+    rounder = _Rounder(parse_symbol(symbol), date(2020, 11, 25), Decimal(1), None)
+    zone = {side: Zone(Decimal(lo), Decimal(hi), (), (Decimal(lo), Decimal(hi))) for side, (lo, hi) in
+            (("buy", buy), ("sell", sell))}  # fmt: skip
+    moved = _apart(zone["buy"], zone["sell"], rounder, TradeDay(None, None, None))
+    assert (moved.low, moved.high) == (Decimal(apart[0]), Decimal(apart[1]))
+    assert moved.tradable == (moved.low, moved.high)

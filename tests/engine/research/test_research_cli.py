@@ -118,3 +118,25 @@ def test_stop_ends_a_paused_run_for_good(lab: Lab, capsys: pytest.CaptureFixture
     assert "was stopped" in refused["error"]["message"]
     missing, _ = cli(capsys, "runs", "stop", "RUN-NOPE", code=1)
     assert "there is no run" in missing["error"]["message"]
+
+
+def test_research_of_the_past_continues_only_on_its_own_clock(
+    demo_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from datetime import date
+
+    from stockbench.clock import ReplayClock
+    from stockbench.errors import InvalidInput
+
+    with Workbench.open(demo_home, clock=ReplayClock.as_of(date(2026, 6, 30))) as bench:
+        run_id = bench.research.start(DEMO_SYMBOL).run_id  # interrupted before its first action
+    with Workbench.open(demo_home) as bench, pytest.raises(InvalidInput) as refused:
+        bench.research.resume(run_id)  # on the demo's own clock, months later
+    assert "as of 2026-06-30" in refused.value.message and "--as-of" in (refused.value.hint or "")
+    resumed, _ = cli(capsys, "runs", "resume", run_id)  # the command line reopens on the run's clock
+    assert resumed["status"] == "published"
+    report, _ = cli(capsys, "reports", "show", resumed["report_id"], "--format", "json")
+    assert report["as_of"].startswith("2026-06-30") and report["published_at"].startswith("2026-06-30")
+    with Workbench.open(demo_home) as bench:
+        prepare = json.loads(bench.research.journal.stored(run_id, "prepare/facts", "result") or "{}")
+    assert prepare["quote"]["day"] == "2026-06-30"
