@@ -117,6 +117,14 @@ class Watchlist:
         return _with_identity(cleaned, hits)[:limit]
 
     # ---- items ------------------------------------------------------------------------------------------------
+    def seed(self, symbols: Sequence[str]) -> list[WatchItem]:
+        """Start an empty watchlist with `symbols` (those the workspace knows); a watchlist in use is left alone."""
+        if self.symbols():
+            return []
+        stored = {r[0] for r in self._db.fetchall("SELECT symbol FROM instruments")}
+        known = [s for s in symbols if s in stored]
+        return [self.add(symbol) for symbol in known]
+
     def add(self, symbol: str, group: str | None = None, *, note: str = "") -> WatchItem:
         """Add `symbol` at the end of `group` (default: the first group, created as DEFAULT_GROUP if none)."""
         canonical = self._market.registry.instrument(symbol).symbol

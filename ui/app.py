@@ -137,9 +137,13 @@ def open_workbench(home: Path, kind: OpenKind = "user") -> Workbench:
 
     with Workspace.open(home, kind=kind, command="stockbench (desktop)") as workspace:
         configure_file_logging(workspace.paths.logs)
-        if workspace.kind == "demo":
-            ensure_demo(workspace)  # also pins the replay clock, which Workbench.open reads
-    return Workbench.open(home, command="stockbench (desktop)")
+        built = workspace.kind == "demo" and ensure_demo(workspace).built  # also pins the replay clock
+    bench = Workbench.open(home, command="stockbench (desktop)")
+    if built:
+        from stockbench.data.demo import STARTER_WATCHLIST
+
+        bench.watchlist.seed(STARTER_WATCHLIST)
+    return bench
 
 
 def preload_screens() -> None:

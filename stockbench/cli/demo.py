@@ -38,6 +38,11 @@ def demo(cli: CliContext) -> None:
     with Workspace.open(home, kind="demo", command="stockbench demo") as workspace:
         configure_file_logging(workspace.paths.logs)
         summary = ensure_demo(workspace)
+    if summary.built:
+        from stockbench.data.demo import STARTER_WATCHLIST
+
+        cli.as_of, cli.home = None, home
+        cli.bench().watchlist.seed(STARTER_WATCHLIST)  # a first run has something to right-click
     cli.emit(
         {
             "home": summary.home,

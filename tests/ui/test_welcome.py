@@ -37,6 +37,9 @@ def test_demo_choice_creates_the_demo_market_in_a_new_folder(qtbot: QtBot, tmp_p
     bench = signal.args[0]
     try:
         assert len(bench.analytics.universe("all")) > 10
+        from stockbench.data.demo import STARTER_WATCHLIST
+
+        assert bench.watchlist.symbols() == list(STARTER_WATCHLIST)  # something to right-click at once
     finally:
         bench.close()
 

@@ -28,6 +28,8 @@ from stockbench.store.workspace import Workspace
 
 GENERATOR_VERSION = "3"  # bump whenever the generator's output changes for the same seed
 DEMO_FOLDER = "Stock Workbench Demo"
+# one of each board, for the demo's starting watchlist (a first run has something to right-click)
+STARTER_WATCHLIST = ("605903.SH", "003901.SZ", "301901.SZ", "688901.SH", "920901.BJ", "02971.HK")
 
 __all__ = [
     "BUILD_SETTING",

@@ -324,3 +324,21 @@ def test_the_default_demo_folder_sits_beside_the_default_workspace(monkeypatch: 
     monkeypatch.delenv("STOCKBENCH_HOME", raising=False)
     assert demo_home() == default_home().parent / DEMO_FOLDER
     assert demo_home("/tmp/elsewhere") == Path("/tmp/elsewhere").resolve()
+
+
+def test_a_new_demo_starts_a_watchlist_of_one_stock_per_board_and_keeps_the_users_changes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from stockbench.data.demo import STARTER_WATCHLIST
+    from stockbench.workbench import Workbench
+
+    home = tmp_path / "fresh-demo"
+    assert run(["--json", "demo", "--home", str(home)]) == 0
+    assert json.loads(capsys.readouterr().out)["built"] is True
+    with Workbench.open(home) as bench:
+        assert bench.watchlist.symbols() == list(STARTER_WATCHLIST)
+        bench.watchlist.remove(STARTER_WATCHLIST[0])
+        assert bench.watchlist.seed(STARTER_WATCHLIST) == []  # a watchlist in use is left alone
+    assert run(["--json", "demo", "--home", str(home)]) == 0  # opened again, not rebuilt: nothing re-added
+    with Workbench.open(home) as bench:
+        assert bench.watchlist.symbols() == list(STARTER_WATCHLIST[1:])
