@@ -99,21 +99,67 @@ def models() -> None:
 
 @models.command("add")
 @click.argument("name")
-@click.option("--provider", required=True, help="deepseek, openai, moonshot, qwen, minimax, ollama, openai_compatible.")
-@click.option("--model", "model_id", required=True, help="The provider's model id, e.g. deepseek-chat.")
+@click.option("--preset", help="Fill provider, model and endpoint from a preset (see `models presets`), e.g. deepseek.")
+@click.option("--provider", help="deepseek, openai, moonshot, qwen, minimax, ollama, openai_compatible.")
+@click.option("--model", "model_id", help="The provider's model id, e.g. deepseek-v4-flash (a preset's default).")
 @click.option("--api-base", help="Endpoint URL (default: the provider's; required for openai_compatible).")
 @click.option("--fallback", help="A configured model to use when this one keeps failing.")
 @click.option("--replace", is_flag=True, help="Replace an existing model of this name.")
 @pass_cli
 def add(
-    cli: CliContext, name: str, provider: str, model_id: str, api_base: str | None, fallback: str | None, replace: bool
+    cli: CliContext,
+    name: str,
+    preset: str | None,
+    provider: str | None,
+    model_id: str | None,
+    api_base: str | None,
+    fallback: str | None,
+    replace: bool,
 ) -> None:
-    """Configure model NAME."""
+    """Configure model NAME: with --provider and --model, or from a --preset."""
+    from dataclasses import replace as replaced
+
+    from stockbench.errors import InvalidInput
     from stockbench.llm.models import ModelConfig
 
+    if preset is not None:
+        from stockbench.llm.presets import default_presets
+
+        chosen = default_presets().get(preset)
+        if provider is not None and provider != chosen.provider.name:
+            raise InvalidInput(f"the preset '{preset}' uses the provider {chosen.provider.name}, not {provider}")
+        config = replaced(chosen.config(name, model_id, api_base), fallback=fallback)
+    elif provider is None or model_id is None:
+        raise InvalidInput(
+            "a model needs --provider and --model, or a --preset", "list them: stockbench models presets"
+        )
+    else:
+        config = ModelConfig(name, provider, model_id, api_base, fallback)
     registry = _registry(cli)
-    config = registry.add(ModelConfig(name, provider, model_id, api_base, fallback), replace=replace)
+    config = registry.add(config, replace=replace)
     cli.emit(_describe(registry, config), _describe_human)
+
+
+@models.command("presets")
+@pass_cli
+def presets(cli: CliContext) -> None:
+    """The connection presets (the desktop app's "Connect your model"): provider, default model, endpoints."""
+    from stockbench.llm.presets import default_presets
+
+    rows = [
+        {
+            "preset": p.key,
+            "label": p.label,
+            "provider": p.provider.name,
+            "model": p.model,
+            "models": list(p.models),
+            "api_base": p.api_base,
+            "requires_key": p.requires_key,
+            "console": p.console,
+        }
+        for p in default_presets().presets()
+    ]
+    cli.emit(rows, lambda d: table(d, ["preset", "provider", "model", "api_base", "requires_key"]))
 
 
 def _read_key() -> str:

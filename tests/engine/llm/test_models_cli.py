@@ -132,3 +132,23 @@ def test_without_an_os_keyring_the_error_says_what_to_do(call: Any) -> None:
 def test_providers_lists_every_preset(call: Any) -> None:
     names = [p["provider"] for p in call("models", "providers")]
     assert names == ["deepseek", "openai", "moonshot", "qwen", "minimax", "ollama", "openai_compatible"]
+
+
+def test_add_from_a_preset_and_list_the_presets(call: Any) -> None:
+    from stockbench.llm.presets import default_presets
+
+    listed = call("models", "presets")
+    assert [p["preset"] for p in listed] == ["deepseek", "openai", "kimi", "qwen", "minimax", "ollama"]
+    deepseek = default_presets().get("deepseek")
+    added = call("models", "add", "ds", "--preset", "deepseek")
+    assert (added["provider"], added["model"]) == (deepseek.provider.name, deepseek.model)
+    local = call("models", "add", "local", "--preset", "ollama", "--model", "qwen3:14b", "--fallback", "ds")
+    assert (local["model"], local["fallback"]) == ("qwen3:14b", "ds")
+    assert (
+        "unknown model preset 'claude'" in call("models", "add", "x", "--preset", "claude", code=1)["error"]["message"]
+    )
+    clash = call("models", "add", "x", "--preset", "deepseek", "--provider", "openai", code=1)["error"]
+    assert "uses the provider deepseek" in clash["message"]
+    missing = call("models", "add", "x", "--provider", "openai", code=1)["error"]
+    assert "--provider and --model, or a --preset" in missing["message"]
+    assert [m["name"] for m in call("models", "list")] == ["ds", "local"]
