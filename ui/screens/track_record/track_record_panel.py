@@ -30,12 +30,12 @@ from stockbench.research.events import ReportPublished
 from stockbench.research.track_record import OFFICIAL_BENCHMARKS
 from ui.charts.palette import candle_scheme, chart_colors
 from ui.context import AppContext
+from ui.models.record_table import ROW_ROLE
 from ui.screens.track_record import track_record_actions as actions
 from ui.screens.track_record.track_record_actions import RecordView
 from ui.screens.track_record.track_record_model import (
     ACTION_COLUMNS,
     CALL_COLUMNS,
-    ROW_ROLE,
     CallRow,
     RecordModel,
     rate,
