@@ -11,10 +11,12 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from stockbench.data.demo import ensure_demo
 from stockbench.store.workspace import Workspace
@@ -83,3 +85,47 @@ def make_context(qapp: QApplication) -> Iterator[Callable[[Workbench], AppContex
 def ctx(demo_bench: Workbench, make_context: Callable[[Workbench], AppContext]) -> AppContext:
     """An `AppContext` on this test's demo workspace (errors are recorded, never shown in a message box)."""
     return make_context(demo_bench)
+
+
+# ---- a workspace with published reports (report browser and reviews) ---------------------------------------------
+REPORTS_BANK, REPORTS_HK = "003901.SZ", "02971.HK"
+REPORTS_TIMEOUT = 15_000
+
+
+@pytest.fixture(scope="session")
+def reports_master(demo_master: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo market with three offline reports: two on the bank (compare; the later may revise the earlier) and
+    one in Hong Kong. Built once per session."""
+    folder = tmp_path_factory.getbasetemp() / "reports-master"
+    shutil.copytree(demo_master, folder, ignore=shutil.ignore_patterns("*.lock", "*.wal"))
+    with Workbench.open(folder, kind="demo") as bench:
+        for symbol in (REPORTS_BANK, REPORTS_BANK, REPORTS_HK):
+            assert bench.research.analyze(symbol).status == "published"
+    return folder
+
+
+@pytest.fixture
+def reports_bench(reports_master: Path, tmp_path: Path) -> Iterator[Workbench]:
+    """This test's copy of the workspace with published reports, opened."""
+    home = tmp_path / "reports"
+    shutil.copytree(reports_master, home, ignore=shutil.ignore_patterns("*.lock", "*.wal"))
+    with Workbench.open(home, kind="demo") as bench:
+        yield bench
+
+
+@pytest.fixture
+def reports_ctx(reports_bench: Workbench, make_context: Callable[[Workbench], AppContext]) -> AppContext:
+    """An `AppContext` on `reports_bench`."""
+    return make_context(reports_bench)
+
+
+@pytest.fixture
+def reports_panel(qtbot: QtBot, reports_ctx: AppContext) -> Any:
+    """A shown report browser on `reports_ctx`, its three reports listed."""
+    from ui.screens.reports.reports_panel import ReportsPanel
+
+    made = ReportsPanel(reports_ctx)
+    qtbot.addWidget(made)
+    made.show()
+    qtbot.waitUntil(lambda: made.model.rowCount() == 3, timeout=REPORTS_TIMEOUT)
+    return made

@@ -3,9 +3,7 @@ compare, verify, export to Markdown and PDF, and the review dialog."""
 
 from __future__ import annotations
 
-import shutil
 import threading
-from collections.abc import Callable, Iterator
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -14,49 +12,24 @@ from PySide6.QtCore import QDate, Qt, QUrl
 from pytestqt.qtbot import QtBot
 
 from stockbench.research.reviews import REASONS, SCORES
-from stockbench.workbench import Workbench
+from tests.ui.conftest import REPORTS_BANK, REPORTS_HK, REPORTS_TIMEOUT
 from ui.context import AppContext
 from ui.screens.reports.report_links import link_report
 from ui.screens.reports.report_view import ReportView
 from ui.screens.reports.reports_model import ReportRow
 from ui.screens.reports.reports_panel import ReportsPanel
 
-BANK, HK = "003901.SZ", "02971.HK"
-TIMEOUT = 15_000
-
-
-@pytest.fixture(scope="session")
-def reports_master(demo_master: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo market with three offline reports: two on the bank (for compare) and one in Hong Kong."""
-    folder = tmp_path_factory.getbasetemp() / "reports-master"
-    shutil.copytree(demo_master, folder, ignore=shutil.ignore_patterns("*.lock", "*.wal"))
-    with Workbench.open(folder, kind="demo") as bench:
-        for symbol in (BANK, BANK, HK):
-            assert bench.research.analyze(symbol).status == "published"
-    return folder
+BANK, HK, TIMEOUT = REPORTS_BANK, REPORTS_HK, REPORTS_TIMEOUT
 
 
 @pytest.fixture
-def reports_bench(reports_master: Path, tmp_path: Path) -> Iterator[Workbench]:
-    home = tmp_path / "reports"
-    shutil.copytree(reports_master, home, ignore=shutil.ignore_patterns("*.lock", "*.wal"))
-    with Workbench.open(home, kind="demo") as bench:
-        yield bench
+def ctx(reports_ctx: AppContext) -> AppContext:
+    return reports_ctx
 
 
 @pytest.fixture
-def ctx(reports_bench: Workbench, make_context: Callable[[Workbench], AppContext]) -> AppContext:
-    """An AppContext on a copy of the demo workspace that holds published reports."""
-    return make_context(reports_bench)
-
-
-@pytest.fixture
-def panel(qtbot: QtBot, ctx: AppContext) -> ReportsPanel:
-    made = ReportsPanel(ctx)
-    qtbot.addWidget(made)
-    made.show()
-    qtbot.waitUntil(lambda: made.model.rowCount() == 3, timeout=TIMEOUT)
-    return made
+def panel(reports_panel: ReportsPanel) -> ReportsPanel:
+    return reports_panel
 
 
 def select(qtbot: QtBot, panel: ReportsPanel, symbol: str, nth: int = 0) -> ReportRow:

@@ -4,55 +4,27 @@ revision or starts one, and the verdict filter lists reports by their latest rev
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable, Iterator
-from pathlib import Path
-
 import pytest
 from pytestqt.qtbot import QtBot
 
 from stockbench.research.reviews import Review
 from stockbench.workbench import Workbench
-from ui.context import AppContext
+from tests.ui.conftest import REPORTS_BANK, REPORTS_HK, REPORTS_TIMEOUT
 from ui.screens.reports.reports_model import COLUMN_INDEX, UNREVIEWED, ReportRow
 from ui.screens.reports.reports_panel import ReportsPanel
 from ui.screens.reports.review_dialog import START_NOW, ReviewDialog
 
-BANK, HK = "003901.SZ", "02971.HK"
-TIMEOUT = 15_000
-
-
-@pytest.fixture(scope="session")
-def reviewed_master(demo_master: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo market with three offline reports: two on the bank (the later may revise the earlier), one in HK."""
-    folder = tmp_path_factory.getbasetemp() / "review-master"
-    shutil.copytree(demo_master, folder, ignore=shutil.ignore_patterns("*.lock", "*.wal"))
-    with Workbench.open(folder, kind="demo") as bench:
-        for symbol in (BANK, BANK, HK):
-            assert bench.research.analyze(symbol).status == "published"
-    return folder
+BANK, HK, TIMEOUT = REPORTS_BANK, REPORTS_HK, REPORTS_TIMEOUT
 
 
 @pytest.fixture
-def bench(reviewed_master: Path, tmp_path: Path) -> Iterator[Workbench]:
-    home = tmp_path / "reviewed"
-    shutil.copytree(reviewed_master, home, ignore=shutil.ignore_patterns("*.lock", "*.wal"))
-    with Workbench.open(home, kind="demo") as opened:
-        yield opened
+def bench(reports_bench: Workbench) -> Workbench:
+    return reports_bench
 
 
 @pytest.fixture
-def ctx(bench: Workbench, make_context: Callable[[Workbench], AppContext]) -> AppContext:
-    return make_context(bench)
-
-
-@pytest.fixture
-def panel(qtbot: QtBot, ctx: AppContext) -> ReportsPanel:
-    made = ReportsPanel(ctx)
-    qtbot.addWidget(made)
-    made.show()
-    qtbot.waitUntil(lambda: made.model.rowCount() == 3, timeout=TIMEOUT)
-    return made
+def panel(reports_panel: ReportsPanel) -> ReportsPanel:
+    return reports_panel
 
 
 def reviews(bench: Workbench) -> list[Review]:

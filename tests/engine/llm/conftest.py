@@ -1,5 +1,5 @@
-"""Fixtures for the model layer: the scripted OpenAI-compatible server, an in-memory keyring, a registry and a
-client with tiny deadlines and no real sleeping."""
+"""Fixtures for the model layer: the scripted OpenAI-compatible server, a registry and a client with tiny deadlines
+and no real sleeping (the in-memory keyring every test gets is in tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import keyring
-import keyring.backend
 import pytest
 
 from stockbench.llm.client import Attempt, LlmClient, RetryPolicy, close_clients, import_litellm
@@ -33,36 +31,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 # Tiny limits: a stalled stream is noticed in 0.3 s, an attempt may take 2 s, backoff waits are recorded only.
 FAST = RetryPolicy(attempts_per_model=3, backoff_base_s=0.5, backoff_max_s=4.0, retry_after_max_s=30.0,
                    attempt_deadline_s=2.0, stall_s=0.3, connect_s=1.0)  # fmt: skip
-
-
-class MemoryKeyring(keyring.backend.KeyringBackend):
-    """A keyring that lives in a dict: tests never touch the machine's real keyring."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.entries: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.entries.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.entries[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        if self.entries.pop((service, username), None) is None:
-            raise keyring.errors.PasswordDeleteError("no such password")
-
-
-@pytest.fixture(autouse=True)
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    """Every test here gets an empty in-memory keyring (the previous backend is restored afterwards)."""
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
 
 
 @pytest.fixture(scope="session", autouse=True)

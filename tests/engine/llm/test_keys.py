@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from stockbench.errors import InvalidInput
 from stockbench.llm import KeyringUnavailable
 from stockbench.llm.keys import REDACTED, SERVICE, OsKeyring, redact
-from tests.engine.llm.conftest import TEST_KEY, MemoryKeyring
+from tests.conftest import MemoryKeyring
+from tests.engine.llm.conftest import TEST_KEY
 
 
 def test_keys_are_stored_per_model_name(memory_keyring: MemoryKeyring) -> None:

@@ -13,7 +13,8 @@ import keyring.backends.fail
 import pytest
 
 from stockbench.cli.main import run
-from tests.engine.llm.conftest import TEST_KEY, MemoryKeyring
+from tests.conftest import MemoryKeyring
+from tests.engine.llm.conftest import TEST_KEY
 from tests.llm_server.server import LlmServer, Reply, deepseek_usage
 
 
