@@ -17,14 +17,15 @@ import contextlib
 import itertools
 import json
 import socket
-import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.loopback import LoopbackServer
 
 CREATED = 1_700_000_000
 REDACTED = "<redacted>"
@@ -155,14 +156,6 @@ class SeenRequest:
 Responder = Callable[[SeenRequest], Reply]
 
 
-class _QuietServer(ThreadingHTTPServer):
-    """A client that hangs up (a killed process, a cut stream) is expected here: no traceback for it."""
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
 class LlmServer:
     """The scripted server on 127.0.0.1. Queued replies go first, then `responder`, else a 400 saying so."""
 
@@ -173,28 +166,20 @@ class LlmServer:
         self._queue: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._stopping = threading.Event()
-        self._server = _QuietServer(("127.0.0.1", 0), self._handler_class())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.01}, name="llm-test-server", daemon=True
-        )
+        self._loopback = LoopbackServer(self._handler_class(), "llm-test-server")
+        self._stopping = self._loopback.stopping
 
     @property
     def base_url(self) -> str:
         """The API base to configure (`.../v1`)."""
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+        return f"{self._loopback.origin}/v1"
 
     def start(self) -> LlmServer:
-        self._thread.start()
+        self._loopback.start()
         return self
 
     def stop(self) -> None:
-        self._stopping.set()
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
+        self._loopback.stop()
 
     def script(self, *replies: Reply) -> None:
         """Queue replies, answered in order to the next chat requests."""

@@ -15,9 +15,11 @@ import json
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
+
+from tests.loopback import LoopbackServer
 
 FIREWALL_PAGE = (
     "<!DOCTYPE html><html><head><meta charset='utf-8'><title>访问验证</title></head>"
@@ -98,28 +100,19 @@ class ReplayServer:
         self.requests: list[Seen] = []
         self._routes: list[_Route] = []
         self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
-        self._server.daemon_threads = True
-        # A short poll interval: shutdown() waits for the next poll, and tests start and stop many servers.
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.01}, name="replay-server", daemon=True
-        )
+        self._loopback = LoopbackServer(self._handler_class(), "replay-server")
+        self._stopping = self._loopback.stopping
 
     @property
     def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self._loopback.origin
 
     def start(self) -> ReplayServer:
-        self._thread.start()
+        self._loopback.start()
         return self
 
     def stop(self) -> None:
-        self._stopping.set()
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
+        self._loopback.stop()
 
     def route(self, path: str, *replies: Reply, **match: str) -> None:
         """Answer requests to `path` whose query or form has every `match` field with these replies in turn."""

@@ -5,9 +5,8 @@ submission is accepted; without a configured provider the plan says search is un
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -17,6 +16,7 @@ from stockbench.evidence.store import canonical_json, evidence_id_for
 from tests.engine.research.conftest import DEMO_SYMBOL, Lab
 from tests.engine.research.scripted import calls, with_arguments
 from tests.llm_server.server import ToolCallSpec
+from tests.loopback import LoopbackServer
 
 TERMS = ["白酒 消费税 政策", "酱香 行业 库存"]
 RESULTS = [
@@ -52,22 +52,19 @@ class SearchServer:
             def log_message(self, format: str, *args: Any) -> None:
                 """Silent."""
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
+        self.loopback = LoopbackServer(Handler, "search-server")
 
     @property
     def url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self.loopback.origin
 
 
 @pytest.fixture
 def searxng() -> Iterator[SearchServer]:
     server = SearchServer()
-    server.thread.start()
+    server.loopback.start()
     yield server
-    server.server.shutdown()
-    server.server.server_close()
+    server.loopback.stop()
 
 
 def search_call() -> ToolCallSpec:
