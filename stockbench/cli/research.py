@@ -106,11 +106,11 @@ def runs_show(cli: CliContext, run_id: str) -> None:
 @pass_cli
 def runs_resume(cli: CliContext, run_id: str) -> None:
     """Continue a paused or interrupted run from its journal (research of the past continues on its own clock)."""
-    bench = cli.bench()
-    as_of = bench.research.run_as_of(run_id)
-    if as_of is not None and cli.as_of is None and not bench.research.on_its_clock(run_id):
+    research = cli.bench().research
+    run = research.record(run_id)
+    if run.as_of is not None and cli.as_of is None and not research.on_its_clock(run):
         cli.close()  # reopen as of the run's instant: the run sees the market exactly as it started to
-        cli.as_of = as_of.isoformat()
+        cli.as_of = run.as_of.isoformat()
     _emit(cli, _research(cli).resume(run_id))
 
 

@@ -13,7 +13,7 @@ import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +64,7 @@ class RunRecord:
     handbook_version: str
     plan: Plan
     cost_ceiling: Decimal | None
+    as_of: datetime | None = None  # the replay instant of research of the past; None: the live market
 
 
 class RunState:

@@ -122,8 +122,9 @@ class Research:
         )
         handbook = Handbook.load()
         run_id = f"RUN{self.clock.now():%Y%m%d}-{uuid.uuid4().hex[:8]}"
+        as_of = self.clock.now() if self.clock.is_replay else None
         run = RunRecord(
-            run_id, instrument.symbol, plan.kind, question, model, account, handbook.version, plan, max_cost
+            run_id, instrument.symbol, plan.kind, question, model, account, handbook.version, plan, max_cost, as_of
         )
         problems = plan_problems(plan, max_cost, approve_plan)
         handbook.store(self.db, self.clock.now())
@@ -137,7 +138,7 @@ class Research:
                     question,
                     model,
                     account,
-                    self.clock.now() if self.clock.is_replay else None,
+                    as_of,
                     handbook.version,
                     plan.to_json(),
                     max_cost,
@@ -153,13 +154,13 @@ class Research:
 
     def record(self, run_id: str) -> RunRecord:
         row = self.db.fetchone(
-            "SELECT run_id, symbol, kind, question, model, account, handbook_version, plan, cost_ceiling "
+            "SELECT run_id, symbol, kind, question, model, account, handbook_version, plan, cost_ceiling, as_of "
             "FROM runs WHERE run_id = ?",
             [run_id],
         )
         if row is None:
             raise NotFound(f"there is no run '{run_id}'", "list runs with: stockbench runs list")
-        rid, symbol, kind, question, model, account, version, plan, ceiling = row
+        rid, symbol, kind, question, model, account, version, plan, ceiling, as_of = row
         return RunRecord(
             rid,
             symbol,
@@ -170,6 +171,7 @@ class Research:
             version,
             Plan.from_json(plan),
             None if ceiling is None else Decimal(ceiling),
+            as_of,
         )
 
     def execute(self, run_id: str) -> RunOutcome:
@@ -181,44 +183,33 @@ class Research:
         status = self.journal.status(run_id)
         if status is not None and status.status in {"published", "stopped", "failed"}:
             return self.outcome(run_id)
-        self._check_clock(run_id)
+        self._check_clock(run)
         handbook = Handbook.stored(self.db, run.handbook_version)
         result = self.engine.run(run, handbook)
         self.events.publish(RunEnded(run_id=run_id, status=result, at=self.clock.now()))
         return self.outcome(run_id)
 
-    def run_as_of(self, run_id: str) -> datetime | None:
-        """The replay instant a run researches the market at (None: the live market)."""
-        self.record(run_id)
-        value = self.db.scalar("SELECT as_of FROM runs WHERE run_id = ?", [run_id])
-        return value if isinstance(value, datetime) else None
-
-    def on_its_clock(self, run_id: str) -> bool:
-        """Whether this workspace's clock may continue the run: the live clock for a live run; for research of the
+    def on_its_clock(self, run: RunRecord) -> bool:
+        """Whether this workspace's clock may continue `run`: the live clock for a live run; for research of the
         past, a replay clock on the same exchange day, not earlier (a restart minutes later sees the same market)."""
-        as_of = self.run_as_of(run_id)
-        if not self.clock.is_replay:
-            return as_of is None
-        here = self.clock.now()
-        if as_of is None:
-            return False
-        zone = MARKET_TZ["CN"]  # both markets keep UTC+8 days
-        return as_of <= here and as_of.astimezone(zone).date() == here.astimezone(zone).date()
+        if not self.clock.is_replay or run.as_of is None:
+            return run.as_of is None and not self.clock.is_replay
+        here, zone = self.clock.now(), MARKET_TZ["CN"]  # both markets keep UTC+8 days
+        return run.as_of <= here and run.as_of.astimezone(zone).date() == here.astimezone(zone).date()
 
-    def _check_clock(self, run_id: str) -> None:
+    def _check_clock(self, run: RunRecord) -> None:
         """A run continues only on the clock it started on: research of the past never sees what came later."""
-        if self.on_its_clock(run_id):
+        if self.on_its_clock(run):
             return
-        as_of = self.run_as_of(run_id)
-        if as_of is None:
+        if run.as_of is None:
             raise InvalidInput(
-                f"run {run_id} researches the live market, but this workspace is open as of "
+                f"run {run.run_id} researches the live market, but this workspace is open as of "
                 f"{self.clock.now().isoformat()}",
                 "resume it without --as-of",
             )
         raise InvalidInput(
-            f"run {run_id} researches the market as of {as_of.isoformat()}: it continues only on that clock",
-            f"stockbench --as-of {as_of.isoformat()} runs resume {run_id}",
+            f"run {run.run_id} researches the market as of {run.as_of.isoformat()}: it continues only on that clock",
+            f"stockbench --as-of {run.as_of.isoformat()} runs resume {run.run_id}",
         )
 
     def analyze(self, symbol: str, **options: Any) -> RunOutcome:
