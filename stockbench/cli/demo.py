@@ -40,9 +40,10 @@ def demo(cli: CliContext) -> None:
         summary = ensure_demo(workspace)
     if summary.built:
         from stockbench.data.demo import STARTER_WATCHLIST
+        from stockbench.workbench import Workbench
 
-        cli.as_of, cli.home = None, home
-        cli.bench().watchlist.seed(STARTER_WATCHLIST)  # a first run has something to right-click
+        with Workbench.open(home, command="stockbench demo") as bench:  # on the demo's own pinned clock
+            bench.watchlist.seed(STARTER_WATCHLIST)  # a first run has something to right-click
     cli.emit(
         {
             "home": summary.home,

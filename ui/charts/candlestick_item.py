@@ -61,7 +61,8 @@ class _BarSeriesItem(pg.GraphicsObject):  # type: ignore[misc]
         return self._bounds
 
     def _data_rect(self) -> QRectF:
-        raise NotImplementedError
+        """The rectangle the series covers in data coordinates: defined by each series (candles, volume)."""
+        raise NotImplementedError(f"{type(self).__name__} must define its data rectangle")  # an abstract method
 
     def _visible(self, painter: QPainter) -> tuple[int, int, int]:
         """(first bar, bar after the last, bucket size) for what the view shows now."""
