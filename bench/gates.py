@@ -21,6 +21,7 @@ from bench.harness import Result, benchmark, median_seconds
 from stockbench.evidence.documents import Claim, GateContext, ReportDraft, Risk, Section
 from stockbench.evidence.gates import blocking, run_gates
 from stockbench.evidence.store import Evidence, canonical_json, digest, evidence_id_for
+from stockbench.market.instruments import parse_symbol
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 TARGET_BYTES = 10_000_000
@@ -79,23 +80,38 @@ def _render(value: Decimal, rng: random.Random) -> str:
 
 
 def _draft(evidence: list[Evidence], rng: random.Random) -> ReportDraft:
+    """500 numbers rendered from the evidence; each claim and risk cites the bodies its numbers come from (the
+    citation gate holds them to exactly those), the sections are checked against the whole run."""
     bars = [e for e in evidence if e.kind == "bars"]
     changes = [e for e in evidence if e.kind == "computation"]
-    phrases = []
+    phrases: list[tuple[str, str]] = []
     while len(phrases) < NUMBERS:
         if len(phrases) % 5 == 4:
-            item = rng.choice(rng.choice(changes).json()["changes"])
-            phrases.append(f"当日涨跌幅{Decimal(item['value']).quantize(Decimal('0.01'), ROUND_HALF_UP)}%")
+            source = rng.choice(changes)
+            item = rng.choice(source.json()["changes"])
+            value = Decimal(item["value"]).quantize(Decimal("0.01"), ROUND_HALF_UP)
+            phrases.append((f"当日涨跌幅{value}%", source.evidence_id))
             continue
-        bar = rng.choice(rng.choice(bars).json()["bars"])
+        source = rng.choice(bars)
+        data = source.json()
+        bar = rng.choice(data["bars"])
         field = rng.choice(["open", "close", "high", "low", "volume", "amount"])
-        phrases.append(f"{field}为{_render(Decimal(str(bar[field])), rng)}")
-    ids = tuple(e.evidence_id for e in bars[:3])
+        owner = parse_symbol(data["symbol"]).symbol  # a bar of a table of many: the sentence says whose it is
+        phrases.append((f"{owner}的{field}为{_render(Decimal(str(bar[field])), rng)}", source.evidence_id))
+
+    def text(part: list[tuple[str, str]], joint: str) -> str:
+        return joint.join(p for p, _ in part)
+
+    def cited(part: list[tuple[str, str]]) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(e for _, e in part))
+
     sections = tuple(
-        Section(f"s{i}", f"第{i + 1}部分", "；".join(phrases[i * 50 : (i + 1) * 50]) + "。") for i in range(8)
+        Section(f"s{i}", f"第{i + 1}部分", text(phrases[i * 50 : (i + 1) * 50], "；") + "。") for i in range(8)
     )
-    claims = tuple(Claim("，".join(phrases[400 + i * 10 : 410 + i * 10]), ids) for i in range(5))
-    risks = tuple(Risk("，".join(phrases[450 + i * 10 : 460 + i * 10]), ids) for i in range(5))
+    claims = tuple(Claim(text(part, "，"), cited(part)) for part in (phrases[400 + i * 10 : 410 + i * 10]
+                                                                       for i in range(5)))  # fmt: skip
+    risks = tuple(Risk(text(part, "，"), cited(part)) for part in (phrases[450 + i * 10 : 460 + i * 10]
+                                                                     for i in range(5)))  # fmt: skip
     return ReportDraft("bench", "600519.SH", sections, claims=claims, risks=risks)
 
 

@@ -1472,6 +1472,10 @@
         <source>Quotes and their sources</source>
         <translation>引文及其来源</translation>
     </message>
+    <message>
+        <source>Warning: this report is not as it was published. Do not rely on it.</source>
+        <translation>警告：此报告已不是发布时的样子，请勿依赖它。</translation>
+    </message>
 </context>
 <context>
     <name>ReportsModel</name>

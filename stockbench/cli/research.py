@@ -50,8 +50,14 @@ def _outcome_human(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _emit(cli: CliContext, outcome: RunOutcome) -> None:
+EXIT_PROBLEMS = 1  # `reports verify` found problems
+EXIT_PAUSED = 4  # the run paused (the reason is in the output); `runs resume` continues it
+
+
+def _emit(cli: CliContext, outcome: RunOutcome) -> int:
+    """Print the outcome; the exit code says whether the run paused (4) or not (0)."""
     cli.emit(outcome.as_dict(), _outcome_human)
+    return EXIT_PAUSED if outcome.status == "paused" else 0
 
 
 @click.command()
@@ -70,13 +76,13 @@ def analyze(
     account: str | None,
     max_cost: Decimal | None,
     approve_plan: bool,
-) -> None:
+) -> int:
     """Run a full analysis of SYMBOL (stage titles on stderr); ends in a published report or a pause."""
     research = _research(cli)
     outcome = research.analyze(
         symbol, question=question, model=model, account=account, max_cost=max_cost, approve_plan=approve_plan
     )
-    _emit(cli, outcome)
+    return _emit(cli, outcome)
 
 
 @click.group()
@@ -104,14 +110,14 @@ def runs_show(cli: CliContext, run_id: str) -> None:
 @runs.command("resume")
 @click.argument("run_id")
 @pass_cli
-def runs_resume(cli: CliContext, run_id: str) -> None:
+def runs_resume(cli: CliContext, run_id: str) -> int:
     """Continue a paused or interrupted run from its journal (research of the past continues on its own clock)."""
     research = cli.bench().research
     run = research.record(run_id)
     if run.as_of is not None and cli.as_of is None and not research.on_its_clock(run):
         cli.close()  # reopen as of the run's instant: the run sees the market exactly as it started to
         cli.as_of = run.as_of.isoformat()
-    _emit(cli, _research(cli).resume(run_id))
+    return _emit(cli, _research(cli).resume(run_id))
 
 
 @runs.command("stop")
@@ -119,7 +125,7 @@ def runs_resume(cli: CliContext, run_id: str) -> None:
 @pass_cli
 def runs_stop(cli: CliContext, run_id: str) -> None:
     """Stop a run (it cannot be resumed afterwards)."""
-    _emit(cli, cli.bench().research.stop(run_id))
+    cli.emit(cli.bench().research.stop(run_id).as_dict(), _outcome_human)
 
 
 @click.group()
@@ -141,8 +147,14 @@ def reports_list(cli: CliContext, symbol: str | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md", show_default=True)
 @pass_cli
 def reports_show(cli: CliContext, report_id: str, fmt: str) -> None:
-    """A report as Markdown or as its structured JSON."""
-    found = cli.bench().research.report(report_id)
+    """A report as Markdown or as its structured JSON (a report that is not as published is shown with a warning)."""
+    research = cli.bench().research
+    found = research.report(report_id)
+    tampered = research.archive.seal_problems(report_id)
+    if tampered:
+        message(f"warning: report {report_id} is not as it was published: {tampered[0].message}")
+        message("hint: run `stockbench reports verify` for every problem; restore the workspace from a backup")
+    found["seal"] = {"ok": not tampered, "problems": [p.as_dict() for p in tampered]}
     if fmt == "md" and not cli.as_json:
         click.echo(found["markdown"])
         return
@@ -164,8 +176,9 @@ def reports_export(cli: CliContext, report_id: str, target: Path) -> None:
 @reports.command("verify")
 @click.argument("report_id")
 @pass_cli
-def reports_verify(cli: CliContext, report_id: str) -> None:
-    """Re-check a published report from its frozen evidence alone (nothing is fetched)."""
+def reports_verify(cli: CliContext, report_id: str) -> int:
+    """Re-check a published report from its frozen evidence alone (nothing is fetched); exit 1 on any problem."""
     problems = cli.bench().research.verify(report_id)
     data = {"report_id": report_id, "ok": not problems, "problems": [p.as_dict() for p in problems]}
     cli.emit(data, lambda d: "ok" if d["ok"] else "\n".join(f"{p['code']}: {p['message']}" for p in d["problems"]))
+    return EXIT_PROBLEMS if problems else 0

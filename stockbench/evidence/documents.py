@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any, Literal
 
 from stockbench.errors import Problem
 from stockbench.evidence.numbers import NumberIndex, index_evidence
@@ -34,6 +35,38 @@ class Claim:
 class Risk:
     text: str
     evidence: tuple[str, ...]
+
+
+# Evidence that never grounds a number or a quote: search results are candidates until a document is read in full
+# (their bodies also echo the model's own query).
+CANDIDATE_KINDS = frozenset({"search_result"})
+
+
+def grounding(evidence: Mapping[str, Evidence]) -> NumberIndex:
+    """The number index of a run's evidence that may ground numbers (candidates left out)."""
+    return index_evidence(
+        (e.evidence_id, e.media_type, e.body) for e in evidence.values() if e.kind not in CANDIDATE_KINDS
+    )
+
+
+StatementKind = Literal["claim", "prose", "path", "reason", "report", "continuity"]
+STATEMENT_KINDS: tuple[StatementKind, ...] = ("claim", "prose", "path", "reason", "report", "continuity")
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """A text the model wrote, with the evidence its numbers must come from.
+
+    `evidence` is the statement's scope: the ids it cites (a claim) or, for text that cites nothing, the run's
+    program facts. `kind` says which rules on levels and orders apply: a `path` may name only the program's
+    levels; `reason`, `report` and `continuity` texts that speak of a zone, stop or order likewise (a
+    continuity may also name the previous report's levels); `report` texts may restate a sized order.
+    """
+
+    location: str
+    text: str
+    evidence: tuple[str, ...]
+    kind: StatementKind = "claim"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +137,7 @@ class ReportDraft:
     gaps: tuple[Gap, ...] = ()
     method: tuple[MethodStep, ...] = ()
     judgments: Mapping[str, str] = field(default_factory=dict)  # judgment type -> evidence-backed summary
+    statements: tuple[Statement, ...] = ()  # every model-written text besides claims and risks, with its scope
 
     def section(self, key: str) -> Section | None:
         return next((s for s in self.sections if s.key == key), None)
@@ -129,10 +163,17 @@ class GateContext:
     # proposed zone must equal them exactly (zones are computed by the program, never by the model).
     zone_bounds: Mapping[str, tuple[Decimal, ...]] = field(default_factory=dict)
     check_order: OrderChecker | None = None
+    lot: int | None = None  # shares per board lot of the subject: "手" in an order sentence is counted in lots
+    previous_levels: tuple[Decimal, ...] = ()  # the previous report's zone bounds and stop (continuity may name them)
     _index: NumberIndex | None = None
+    _values: dict[str, Any] = field(default_factory=dict, repr=False)  # evidence id -> its values, for citations
 
     @property
     def numbers(self) -> NumberIndex:
         if self._index is None:
-            self._index = index_evidence((e.evidence_id, e.media_type, e.body) for e in self.evidence.values())
+            self._index = grounding(self.evidence)
         return self._index
+
+    def levels(self) -> tuple[Decimal, ...]:
+        """The program's own levels: zone bounds and stop (the prices a plan may name besides sized orders)."""
+        return tuple(level for bounds in self.zone_bounds.values() for level in bounds)

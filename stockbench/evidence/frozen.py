@@ -25,6 +25,7 @@ from stockbench.evidence.documents import (
     Risk,
     ScenarioPlan,
     Section,
+    Statement,
     ZoneBand,
     ZonePlan,
 )
@@ -71,15 +72,24 @@ def draft_from_json(data: dict[str, Any]) -> ReportDraft:
         gaps=tuple(Gap(**g) for g in data.get("gaps", [])),
         method=tuple(MethodStep(**m) for m in data.get("method", [])),
         judgments=dict(data.get("judgments", {})),
+        statements=tuple(
+            Statement(s["location"], s["text"], tuple(s["evidence"]), s.get("kind", "claim"))
+            for s in data.get("statements", [])
+        ),
     )
+
+
+def order_key(order: OrderPlan) -> str:
+    """An order's identity for its frozen check: every field, so an edited or added order has no check."""
+    return canonical_json([order.account, order.symbol, order.side, order.qty, format(order.price, "f"), order.action])
 
 
 def freeze_context(ctx: GateContext, draft: ReportDraft) -> dict[str, Any]:
     """The parts of `ctx` the gates need besides the evidence bodies, with order checks made now."""
     checks = {}
     if ctx.check_order is not None:
-        for i, order in enumerate(draft.orders):
-            checks[str(i)] = [p.as_dict() for p in ctx.check_order(order)]
+        for order in draft.orders:
+            checks[order_key(order)] = [p.as_dict() for p in ctx.check_order(order)]
     return {
         "run_id": ctx.run_id,
         "required_sections": list(ctx.required_sections),
@@ -91,16 +101,28 @@ def freeze_context(ctx: GateContext, draft: ReportDraft) -> dict[str, Any]:
         "calibrated": {k: format(v, "f") for k, v in ctx.calibrated.items()},
         "probability_tolerance": format(ctx.probability_tolerance, "f"),
         "order_checks": checks,
+        "lot": ctx.lot,
+        "previous_levels": [format(v, "f") for v in ctx.previous_levels],
     }
 
 
 def thaw_context(frozen: dict[str, Any], store: EvidenceStore, draft: ReportDraft) -> GateContext:
     """A gate context from a frozen record and the run's stored evidence (nothing is fetched)."""
     checks = frozen.get("order_checks", {})
-    positions = {id(order): str(i) for i, order in enumerate(draft.orders)}
+    positions = {id(order): str(i) for i, order in enumerate(draft.orders)}  # reports frozen before order keys
 
     def check_order(order: OrderPlan) -> list[Problem]:
-        return [Problem(**p) for p in checks.get(positions.get(id(order), ""), [])]
+        found = checks.get(order_key(order), checks.get(positions.get(id(order), "")))
+        if found is None:
+            return [
+                Problem(
+                    "order_unchecked",
+                    f"the order {order.side} {order.qty} @ {order.price} was not checked at publication",
+                    "orders come only from the program's sizing at publication",
+                    "orders",
+                )
+            ]
+        return [Problem(**p) for p in found]
 
     return GateContext(
         run_id=frozen["run_id"],
@@ -114,6 +136,8 @@ def thaw_context(frozen: dict[str, Any], store: EvidenceStore, draft: ReportDraf
         calibrated={k: Decimal(v) for k, v in frozen["calibrated"].items()},
         probability_tolerance=Decimal(frozen["probability_tolerance"]),
         check_order=check_order,
+        lot=frozen.get("lot"),
+        previous_levels=tuple(Decimal(v) for v in frozen.get("previous_levels", [])),
     )
 
 

@@ -11,7 +11,9 @@ from collections.abc import Callable, Iterator
 from decimal import Decimal
 
 from stockbench.errors import Problem
-from stockbench.evidence.documents import GateContext, ReportDraft
+from stockbench.evidence.citations import ground_statement
+from stockbench.evidence.documents import GateContext, QuoteRef, ReportDraft, Statement
+from stockbench.evidence.levels import level_problems, order_problems
 from stockbench.evidence.numbers import ground_numbers
 from stockbench.evidence.quotes import normalise, quote_problem, quoted_spans
 
@@ -75,13 +77,49 @@ def texts(draft: ReportDraft) -> Iterator[tuple[str, str]]:
         yield f"gaps.{gap.name}", gap.reason
     for step in draft.method:
         yield f"method.{step.step}", step.reason
+    for statement in draft.statements:
+        yield statement.location, statement.text
+
+
+def statements(draft: ReportDraft) -> Iterator[Statement]:
+    """Every model-written text with the evidence its numbers must come from: claims, risks and the rest."""
+    for i, claim in enumerate(draft.claims):
+        yield Statement(f"claims[{i}]", claim.text, claim.evidence)
+    for i, risk in enumerate(draft.risks):
+        yield Statement(f"risks[{i}]", risk.text, risk.evidence)
+    yield from draft.statements
 
 
 def numbers(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
-    """Every number in every section, title, claim, risk, scenario, judgment, gap and skip reason is grounded."""
+    """Every number in every section, title, scenario, judgment, gap and skip reason is grounded in this run's
+    evidence; the model's own statements (claims, risks and the rest) are held to the evidence they cite
+    (`citations`), so they are not checked twice here."""
+    covered = {s.location for s in statements(draft)}
     problems: list[Problem] = []
     for location, text in texts(draft):
-        problems += ground_numbers(text, ctx.numbers, location)
+        if location not in covered:
+            problems += ground_numbers(text, ctx.numbers, location)
+    return problems
+
+
+def citations(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
+    """Every number of a statement is a value of the evidence the statement cites, saying what the sentence says."""
+    return [p for statement in statements(draft) for p in ground_statement(statement, ctx, draft.symbol)]
+
+
+def _reference(ctx: GateContext) -> Decimal | None:
+    levels = sorted(ctx.levels())
+    return levels[len(levels) // 2] if levels else None
+
+
+def levels(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
+    """Prices that describe zones, stops or orders are the program's; orders in text are sized orders (none with
+    gaps)."""
+    executable = [o for o in draft.orders if o.action in {"new", "modify"}]
+    problems: list[Problem] = []
+    for statement in statements(draft):
+        problems += level_problems(statement, ctx, executable, reference=_reference(ctx))
+        problems += order_problems(statement, executable, gaps=bool(draft.gaps), lot=ctx.lot)
     return problems
 
 
@@ -95,19 +133,38 @@ def quotes(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
         )
         if problem is not None:
             problems.append(problem)
-    registered = [normalise(q.text) for q in draft.quotes]
+    registered = [(normalise(q.text), q) for q in draft.quotes]
     for location, text in texts(draft):
         for span in quoted_spans(text):
-            if not any(span in quote for quote in registered):
-                problems.append(
-                    Problem(
-                        "quote_unregistered",
-                        f"the quotation «{span}» in {location} is not a submitted quote",
-                        "submit it as a quote citing the document it comes from, or say it without quotation marks",
-                        location,
-                    )
-                )
+            problems += quotation_problems(span, location, registered, ctx)
     return problems
+
+
+def quotation_problems(
+    span: str, location: str, registered: list[tuple[str, QuoteRef]], ctx: GateContext
+) -> list[Problem]:
+    """A quotation in the text must be (part of) a submitted quote, and as a part it may not drop what the source
+    attaches to it (a negation, a condition): it is checked against the source like the quote itself."""
+    holders = [quote for text, quote in registered if span in text]
+    if not holders:
+        return [
+            Problem(
+                "quote_unregistered",
+                f"the quotation «{span}» in {location} is not a submitted quote",
+                "submit it as a quote citing the document it comes from, or say it without quotation marks",
+                location,
+            )
+        ]
+    found: list[Problem] = []
+    for quote in holders:
+        source = ctx.evidence.get(quote.evidence_id)
+        problem = quote_problem(
+            span, quote.evidence_id, source.kind if source else None, source.body if source else None, location
+        )
+        if problem is None:
+            return []
+        found.append(problem)
+    return found[:1]
 
 
 def risk_evidence(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
@@ -296,6 +353,8 @@ GATES: tuple[tuple[str, Gate], ...] = (
     ("structure", structure),
     ("evidence", evidence),
     ("numbers", numbers),
+    ("citations", citations),
+    ("levels", levels),
     ("quotes", quotes),
     ("risk_evidence", risk_evidence),
     ("method_coverage", method_coverage),

@@ -32,6 +32,7 @@ from stockbench.evidence.numerals import (
     number_at,
     plain_text,
     scan,
+    unreadable_numerals,
 )
 
 __all__ = [
@@ -53,7 +54,7 @@ __all__ = [
 
 _PCT_KEYS = re.compile(r"(pct|percent|percentage|_chg|turnover)$")
 _PP_KEYS = re.compile(r"(_pp|points)$")
-_FRACTION_KEYS = re.compile(r"(rate|probability|prob|weight|share|fraction|ratio_of)$")
+_FRACTION_KEYS = re.compile(r"(rate|probability|prob|weight|share|fraction|ratio_of|percentile)$")
 _MULTIPLE_KEYS = re.compile(r"^(pe|pb|ps|pcf)(_|$)|multiple$|(^|_)(pe|pb|ps)_")
 # What an explicit "unit" beside "value" may say, besides our own unit names.
 EXPLICIT_UNITS: dict[str, Unit] = {
@@ -343,9 +344,22 @@ def _show(value: EvidenceValue) -> str:
     return f"{value.value.normalize():f}{suffix} ({value.evidence_id} {value.where})"
 
 
+def unreadable_problems(text: str, location: str) -> list[Problem]:
+    """A problem for every numeral-like token of `text` the reader cannot read: such text fails closed."""
+    return [
+        Problem(
+            "number_unreadable",
+            f"'{token}' at {location}[{start}:{end}] looks like a number, but it cannot be read as one",
+            "write the number in plain digits (with 万/亿/% as usual), or remove it",
+            location=f"{location}[{start}:{end}]",
+        )
+        for start, end, token in unreadable_numerals(text)
+    ]
+
+
 def ground_numbers(text: str, index: NumberIndex, location: str) -> list[Problem]:
     """A problem for every number in `text` that no evidence value of this run supports."""
-    problems = []
+    problems = unreadable_problems(text, location)
     for number in extract_numbers(text):
         if number.period and abs(number.value) in PERIOD_CONSTANTS:
             continue

@@ -3,28 +3,41 @@
 A derived number (a ratio, a difference, a growth rate) must come from here, not from the model's own
 arithmetic: the result is stored as a computation with its expression, its inputs (each an evidence id and
 a JSON path, with the value found there) and its unit, so the number gate can trace it.
+
+The model cannot make evidence of its own this way: every operand is a value read from this run's evidence
+or one of a few fixed constants (100, 10,000, 1e8, days in a year...); a result equal to one of its inputs
+is refused (cite the input instead); the unit is derived from the operands' units (个百分点 only for a
+difference of two percentages), so a 1.96% change cannot be stored as 1.96 percentage points; overflow, NaN
+and division by zero are refused with a fix.
 """
 
 from __future__ import annotations
 
 import ast
 import json
-import operator
-from collections.abc import Callable, Mapping
-from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal, DivisionByZero, InvalidOperation, Overflow, localcontext
 from typing import Any
 
 from stockbench.errors import InvalidInput
+from stockbench.evidence.numbers import exact_number, explicit_unit, unit_for_key
 from stockbench.evidence.store import Evidence
 
-_OPS: dict[type[ast.AST], Callable[[Decimal, Decimal], Decimal]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-}
 MAX_LENGTH = 200
 RESULT_PLACES = Decimal("0.000001")
+MAX_MAGNITUDE = Decimal(10) ** 18
+CONSTANTS = frozenset(Decimal(c) for c in ("1", "2", "3", "4", "5", "10", "12", "20", "60", "100", "250", "252",
+                                           "365", "1000", "10000", "100000000"))  # fmt: skip
+# Units an operand or result can have: the evidence units, plus a constant and a difference of two fractions
+# (which becomes percentage points when multiplied by 100).
+_COMPATIBLE = {"fraction": {"fraction", "multiple"}, "plain": {"plain", "multiple"}, "multiple": {"multiple", "plain"}}
+
+
+@dataclass(frozen=True, slots=True)
+class Operand:
+    value: Decimal
+    unit: str  # plain | pct | fraction | pp | multiple | const | fraction_diff
 
 
 def json_path(data: Any, path: str) -> Any:
@@ -42,56 +55,165 @@ def json_path(data: Any, path: str) -> Any:
     return current
 
 
-def _evaluate(node: ast.AST, values: Mapping[str, Decimal]) -> Decimal:
+def _parent_and_key(data: Any, path: str) -> tuple[Any, str]:
+    """The JSON object holding the value at `path` and the value's field name (for its unit)."""
+    parts = [p for p in path[1:].replace("[", ".[").split(".") if p]
+    key = next((p for p in reversed(parts) if not p.startswith("[")), "")
+    parent = json_path(data, "$" + "".join(p if p.startswith("[") else f".{p}" for p in parts[:-1])) if parts else data
+    return parent, key
+
+
+def _unit_at(data: Any, path: str) -> str:
+    parent, key = _parent_and_key(data, path)
+    if isinstance(parent, dict) and key == "value" and (declared := explicit_unit(parent)) is not None:
+        return declared
+    return unit_for_key(key)
+
+
+def _add(left: Operand, right: Operand, subtract: bool) -> str:
+    units = {left.unit, right.unit}
+    if "const" in units:
+        return right.unit if left.unit == "const" else left.unit
+    if len(units) > 1:
+        raise InvalidInput(
+            f"cannot {'subtract' if subtract else 'add'} a {right.unit} value and a {left.unit} value",
+            "combine values of the same unit (a percentage with a percentage, a price with a price)",
+        )
+    unit = left.unit
+    if subtract and unit == "pct":
+        return "pp"
+    if subtract and unit == "fraction":
+        return "fraction_diff"
+    return unit
+
+
+def _multiply(left: Operand, right: Operand) -> str:
+    const, other = (left, right) if left.unit == "const" else (right, left)
+    if const.unit == "const":
+        if const.value == 100 and other.unit == "fraction":
+            return "pct"
+        if const.value == 100 and other.unit == "fraction_diff":
+            return "pp"
+        return other.unit
+    return "fraction" if left.unit == right.unit == "fraction" else "plain"
+
+
+def _divide(left: Operand, right: Operand) -> str:
+    if right.unit == "const":
+        return "fraction" if right.value == 100 and left.unit == "pct" else left.unit
+    if left.unit == "const":
+        return "plain"
+    return "fraction" if left.unit == right.unit else "plain"
+
+
+def _evaluate(node: ast.AST, values: Mapping[str, Operand]) -> Operand:
     if isinstance(node, ast.Expression):
         return _evaluate(node.body, values)
     if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
-        return Decimal(str(node.value))
+        value = Decimal(str(node.value))
+        if value not in CONSTANTS:
+            raise InvalidInput(
+                f"the constant {node.value} is not allowed",
+                "name every number as an input from evidence; constants: "
+                + ", ".join(format(c, "f") for c in sorted(CONSTANTS)),
+            )
+        return Operand(value, "const")
     if isinstance(node, ast.Name):
         if node.id not in values:
             raise InvalidInput(f"'{node.id}' is not one of the inputs", "name every number as an input from evidence")
         return values[node.id]
-    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-        return _OPS[type(node.op)](_evaluate(node.left, values), _evaluate(node.right, values))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult | ast.Div):
+        left, right = _evaluate(node.left, values), _evaluate(node.right, values)
+        if isinstance(node.op, ast.Add):
+            return Operand(left.value + right.value, _add(left, right, subtract=False))
+        if isinstance(node.op, ast.Sub):
+            return Operand(left.value - right.value, _add(left, right, subtract=True))
+        if isinstance(node.op, ast.Mult):
+            return Operand(left.value * right.value, _multiply(left, right))
+        if right.value == 0:
+            raise InvalidInput("the expression divides by zero", "check the inputs: a divisor is zero")
+        return Operand(left.value / right.value, _divide(left, right))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return -_evaluate(node.operand, values)
+        inner = _evaluate(node.operand, values)
+        return Operand(-inner.value, inner.unit)
     raise InvalidInput("only + - * / and parentheses over named inputs are allowed", "e.g. (a - b) / b * 100")
 
 
-def calculate(
-    expression: str, inputs: Mapping[str, Mapping[str, str]], evidence: Mapping[str, Evidence], unit: str
-) -> dict[str, Any]:
-    """Evaluate `expression` over inputs read from this run's evidence; return the computation record."""
-    if len(expression) > MAX_LENGTH:
-        raise InvalidInput("the expression is too long", f"keep it under {MAX_LENGTH} characters")
-    if unit not in {"plain", "pct", "fraction", "pp", "multiple"}:
-        raise InvalidInput(f"unit '{unit}' is unknown", "one of plain, pct, fraction, pp, multiple")
-    values: dict[str, Decimal] = {}
-    record_inputs = {}
+def _operands(inputs: Mapping[str, Mapping[str, str]], evidence: Mapping[str, Evidence]) -> tuple[
+    dict[str, Operand], dict[str, dict[str, str]]
+]:  # fmt: skip
+    values: dict[str, Operand] = {}
+    record: dict[str, dict[str, str]] = {}
     for name, ref in inputs.items():
         source = evidence.get(ref.get("evidence_id", ""))
         if source is None or source.media_type != "application/json":
             raise InvalidInput(f"input '{name}' must cite JSON evidence of this run", "give evidence_id and path")
-        raw = json_path(json.loads(source.body), ref.get("path", "$"))
-        try:
-            values[name] = Decimal(str(raw))
-        except InvalidOperation:
-            raise InvalidInput(f"input '{name}' at {ref.get('path')} is not a number ({raw!r})") from None
-        record_inputs[name] = {"evidence_id": source.evidence_id, "path": ref.get("path", "$"), "value": str(raw)}
+        if source.kind == "search_result":
+            raise InvalidInput(f"input '{name}' cites a search result", "search results are candidates, not evidence")
+        path = ref.get("path", "$")
+        data = json.loads(source.body)
+        raw = json_path(data, path)
+        number = exact_number(raw)
+        if number is None:
+            raise InvalidInput(f"input '{name}' at {path} is not a number ({raw!r})", "point the path at a number")
+        values[name] = Operand(number, _unit_at(data, path))
+        record[name] = {"evidence_id": source.evidence_id, "path": path, "value": str(raw)}
+    return values, record
+
+
+def _unit(derived: str, requested: str | None) -> str:
+    unit = "fraction" if derived == "fraction_diff" else ("plain" if derived == "const" else derived)
+    if requested is None or requested == unit:
+        return unit
+    if requested in _COMPATIBLE.get(unit, set()):
+        return requested
+    raise InvalidInput(
+        f"the result is a {unit} value by its operands, not {requested}",
+        "leave the unit out (it follows from the operands); 个百分点 (pp) only for a difference of two percentages",
+    )
+
+
+def calculate(
+    expression: str, inputs: Mapping[str, Mapping[str, str]], evidence: Mapping[str, Evidence], unit: str | None
+) -> dict[str, Any]:
+    """Evaluate `expression` over inputs read from this run's evidence; return the computation record."""
+    if len(expression) > MAX_LENGTH:
+        raise InvalidInput("the expression is too long", f"keep it under {MAX_LENGTH} characters")
+    if unit is not None and unit not in {"plain", "pct", "fraction", "pp", "multiple"}:
+        raise InvalidInput(f"unit '{unit}' is unknown", "one of plain, pct, fraction, pp, multiple (or leave it out)")
+    if not inputs:
+        raise InvalidInput(
+            "a computation needs inputs from evidence", "name each number as an input: evidence_id and path"
+        )
+    values, record_inputs = _operands(inputs, evidence)
     try:
         tree = ast.parse(expression, mode="eval")
+    except SyntaxError:
+        raise InvalidInput(f"'{expression}' is not an arithmetic expression", "e.g. (a - b) / b * 100") from None
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    if unused := sorted(set(values) - used):
+        raise InvalidInput(f"inputs {', '.join(unused)} are not used in the expression", "use every input or drop it")
+    try:
         with localcontext() as ctx:
             ctx.prec = 34
             result = _evaluate(tree, values)
-    except SyntaxError:
-        raise InvalidInput(f"'{expression}' is not an arithmetic expression") from None
-    except (DivisionByZero, InvalidOperation, ZeroDivisionError):
-        raise InvalidInput("the expression divides by zero") from None
-    value = result.quantize(RESULT_PLACES)
+            value = result.value.quantize(RESULT_PLACES) if result.value.is_finite() else result.value
+    except (DivisionByZero, ZeroDivisionError):
+        raise InvalidInput("the expression divides by zero", "check the inputs: a divisor is zero") from None
+    except (InvalidOperation, Overflow):
+        raise InvalidInput("the result is out of range", "compute with values of ordinary size") from None
+    if not value.is_finite() or abs(value) >= MAX_MAGNITUDE:
+        raise InvalidInput("the result is out of range", "compute with values of ordinary size")
+    same = [n for n, v in values.items() if v.value.quantize(RESULT_PLACES) == value]
+    if same:
+        raise InvalidInput(
+            f"the result equals input '{same[0]}' ({value}): this computes nothing",
+            "cite the input's evidence directly; calc is for derived numbers",
+        )
     return {
         "kind": "calc",
         "expression": expression,
         "inputs": record_inputs,
         "value": format(value, "f"),
-        "unit": unit,
+        "unit": _unit(result.unit, unit),
     }

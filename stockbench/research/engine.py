@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from stockbench.errors import Problem, StockbenchError, UserError
 from stockbench.events import Event, EventBus
-from stockbench.evidence.numbers import NumberIndex, index_evidence
+from stockbench.evidence.documents import GateContext, OrderPlan, QuoteRef, grounding
+from stockbench.evidence.numbers import NumberIndex
 from stockbench.evidence.store import Evidence, EvidenceStore
 from stockbench.evidence.untrusted import wrap
 from stockbench.research import judgments as j
@@ -29,8 +30,9 @@ from stockbench.research.events import CostUpdated, RunPaused, StageFinished, St
 from stockbench.research.handbook import Handbook
 from stockbench.research.journal import EvidenceItem, Journal, Outcome
 from stockbench.research.plan import Plan
+from stockbench.research.statements import previous_levels, zone_bounds
 from stockbench.research.tools import STAGE_TOOLS, TOOLS, ToolResult, call_tool, rejected
-from stockbench.research.validate import Checker, accepted_payload
+from stockbench.research.validate import Checker, RunRules, accepted_payload
 
 if TYPE_CHECKING:
     from stockbench.research.facts import ProgramFacts
@@ -40,6 +42,9 @@ NETWORK_RETRY = timedelta(minutes=5)
 MAX_AUTO_RESUMES = 3
 STALL_REPEATS = 3
 STALL_IDLE_TURNS = 8
+STALL_TURNS_WITHOUT_JUDGMENT = 24  # reading may take turns, but a stage that accepts nothing for this long is stuck
+PUBLISH_FIXES = 2  # rounds in which the model may fix what the publication gates found, before the run pauses
+PUBLISH_PAUSE = "publication gates"
 STAGES = ("prepare", "scene", "collect", "preprocess", "analyze", "decide", "report", "publish")
 
 
@@ -81,6 +86,8 @@ class RunState:
         self.allowed: tuple[str, ...] = ()
         self.side: str = ""
         self._index: NumberIndex | None = None
+        self.values: dict[str, Any] = {}  # evidence id -> its values for citation checks (bodies never change)
+        self.accepted_count = 0  # accepted submissions so far (live or replayed): progress, for stall checks
 
     # ---- evidence ------------------------------------------------------------------------------
     def add_evidence(self, stored: list[Evidence]) -> None:
@@ -95,11 +102,39 @@ class RunState:
     @property
     def index(self) -> NumberIndex:
         if self._index is None:
-            self._index = index_evidence((e.evidence_id, e.media_type, e.body) for e in self.evidence.values())
+            self._index = grounding(self.evidence)
         return self._index
 
     def checker(self) -> Checker:
-        return Checker(self.evidence, self.index, self.facts)
+        prepare, analytics = self.facts.get("prepare", {}), self.facts.get("analytics", {})
+        ctx = GateContext(
+            self.run.run_id, self.evidence, (), (), (), {}, {},
+            zone_bounds=zone_bounds(analytics.get("zones") or {}),
+            lot=(prepare.get("instrument") or {}).get("lot"),
+            previous_levels=previous_levels(prepare),
+            _index=self.index, _values=self.values,
+        )  # fmt: skip
+        levels = sorted(ctx.levels())
+        orders = tuple(
+            OrderPlan(o["account"], o["symbol"], o["side"], int(o["qty"]), Decimal(o["price"]))
+            for o in (self.facts.get("orders") or {}).get("orders", [])
+        )
+        rules = RunRules(
+            subject=self.run.symbol,
+            ctx=ctx,
+            orders=orders,
+            gaps=bool(prepare.get("gaps")),
+            known_symbol=self.engine.facts.known_symbol,
+            check_order=self.engine.facts.order_checker(self) if self.run.account else None,
+            account=self.run.account,
+            reference=levels[len(levels) // 2] if levels else None,
+            announcements=frozenset(a["id"] for a in prepare.get("announcements", [])),
+            quotes=tuple(
+                QuoteRef(q["text"], q["evidence_id"], f"diagnosis.quotes[{i}]")
+                for i, q in enumerate((self.accepted.get("diagnosis") or {}).get("quotes", []))
+            ),
+        )
+        return Checker(self.evidence, self.index, self.facts, rules)
 
     # ---- reading tools -------------------------------------------------------------------------
     def tool_methods_read(self, params: Any) -> ToolResult:
@@ -174,10 +209,11 @@ class RunState:
 
     def submit_report(self, params: j.ReportText) -> ToolResult:
         checker = self.checker()
-        problems = [
-            p
-            for name in ("title", "conclusion", "what_to_do_now", "what_would_change_my_mind", "what_to_watch")
-            for p in checker.text(getattr(params, name), f"report.{name}")
+        problems = checker.statements("report", params.model_dump(mode="json"))
+        problems += [
+            Problem("evidence_unknown", f"report.evidence cites {e}, not evidence of this run", "cite this run's ids")
+            for e in params.evidence
+            if e not in self.evidence
         ]
         return self._verdict("report", params, problems)
 
@@ -193,6 +229,7 @@ class RunState:
         if not result.get("accepted") or "judgment" not in result:
             return
         kind, value = result["judgment"], result["value"]
+        self.accepted_count += 1
         if kind == "judgments":
             self.accepted.update(value)
         elif kind.startswith("arguments_"):
@@ -211,7 +248,7 @@ class ResearchEngine:
         facts: ProgramFacts,
         models: Callable[[str], ModelPort],
         events: EventBus,
-        compose: Callable[[RunState], str],
+        compose: Callable[[RunState, str], str | list[Problem]],
     ) -> None:
         self.journal, self.store, self.facts, self.models, self.events = journal, store, facts, models, events
         self.compose = compose
@@ -398,8 +435,42 @@ class ResearchEngine:
         self.converse(state, state.main, "report", STAGE_TOOLS["report"], lambda: "report" in state.accepted)
 
     def _stage_publish(self, state: RunState) -> None:
+        """Every gate in one pass. What the gates find goes back to the model to fix (a few rounds); then the run
+        pauses with the problems, and Continue gives the model another round: a paused run can always go on."""
         self._title(state, "Publication gates")
-        self.compose(state)
+        rounds = self.journal.pauses(state.run.run_id, PUBLISH_PAUSE)
+        found: list[Problem] = []
+        for round_ in range(rounds + 1):
+            for attempt in range(PUBLISH_FIXES + 1):
+                suffix = "" if round_ == attempt == 0 else f"/{round_}.{attempt}"
+                published = self.compose(state, f"publish/gates{suffix}")
+                if isinstance(published, str):
+                    return
+                found = published
+                if attempt < PUBLISH_FIXES:
+                    self._publish_fix(state, found, f"publish/fix/{round_}.{attempt}")
+            if round_ == rounds:
+                first = found[0]
+                raise Paused(f"{PUBLISH_PAUSE} found {len(found)} problem(s); first: [{first.code}] {first.message}")
+
+    def _publish_fix(self, state: RunState, problems: list[Problem], key: str) -> None:
+        """Show the model what the gates found and take its corrected judgments or report text."""
+        self._title(state, "Fixing what the publication gates found")
+        spec = {
+            "stage": "publish_fix",
+            "required": ["submit_judgments", "submit_report"],
+            "problems": [p.as_dict() for p in problems[:20]],
+        }
+        state.main.add(stage_message("publish_fix", spec, self.facts.instructions("publish_fix", state.handbook)))
+        before = state.accepted_count
+        self.converse(state, state.main, key, STAGE_TOOLS["publish_fix"], lambda: state.accepted_count > before)
+        orders = self._program(
+            state,
+            f"{key}/orders",
+            title="Sizing orders against the ledger",
+            compute=lambda: self.facts.size_orders(state.run, state.accepted, state.facts),
+        )
+        state.facts["orders"] = orders
 
     # ---- the model loop ------------------------------------------------------------------------------
     def converse(
@@ -440,7 +511,8 @@ class ResearchEngine:
                 if live:
                     stall.observe(call.name, call.arguments_text, result)
             if live:
-                stall.turn_ended(len(state.evidence), len(state.accepted) + len(state.arguments))
+                read = sum(1 for e in state.evidence.values() if e.source != "calc")  # calc results are the model's
+                stall.turn_ended(read, state.accepted_count)
                 if (reason := stall.reason()) is not None:
                     raise Paused(f"stalled: {reason}")
 
@@ -494,6 +566,7 @@ class StallDetector:
         self.calls: list[str] = []
         self.rejections: list[str] = []
         self.idle = 0
+        self.unaccepted = 0
         self.last = (-1, -1)
 
     def observe(self, name: str, arguments: str, result: str) -> None:
@@ -505,8 +578,10 @@ class StallDetector:
             self.rejections.append("")
 
     def turn_ended(self, evidence: int, accepted: int) -> None:
+        """Progress is an accepted judgment or evidence read from outside the model (never a calc of its own)."""
         progress = (evidence, accepted)
         self.idle = 0 if progress != self.last else self.idle + 1
+        self.unaccepted = 0 if accepted != self.last[1] else self.unaccepted + 1
         self.last = progress
 
     def reason(self) -> str | None:
@@ -517,6 +592,8 @@ class StallDetector:
             return f"the same validation failure came back {STALL_REPEATS} times: {recent[0]}"
         if self.idle >= STALL_IDLE_TURNS:
             return f"{STALL_IDLE_TURNS} turns added no evidence and no accepted judgment"
+        if self.unaccepted >= STALL_TURNS_WITHOUT_JUDGMENT:
+            return f"{STALL_TURNS_WITHOUT_JUDGMENT} turns brought no accepted judgment"
         return None
 
 

@@ -118,6 +118,16 @@ class ProgramFacts:
     def nudge(self, tools: Sequence[str]) -> str:
         return f"请调用工具完成本阶段（可用：{', '.join(tools)}）；不要只回复文字。"
 
+    def known_symbol(self, text: str) -> bool:
+        """Whether `text` names an instrument this workspace holds (by any accepted spelling of its symbol)."""
+        from stockbench.market.instruments import parse_symbol
+
+        try:
+            symbol = parse_symbol(text).symbol
+        except UserError:
+            return False
+        return bool(self.db.scalar("SELECT count(*) FROM instruments WHERE symbol = ?", [symbol]))
+
     def search_available(self) -> bool:
         return bool(self.settings.get("search.url"))
 
@@ -156,7 +166,9 @@ class ProgramFacts:
         }.items():
             facts[name], item = block("computation", name, data, label)
             items.append(item)
-        previous = self._previous(instrument)
+        previous, refused = self._previous(instrument)
+        if refused:  # named so the run can disclose them; their contents are never read
+            facts["previous_refused"] = refused
         if previous is not None:
             facts["previous_report"], item = block("report", "reports", previous, "previous report")
             items.append(item)
@@ -311,21 +323,31 @@ class ProgramFacts:
 
         return TrackRecords(self.db, self.clock, self.market, self.data).facts(instrument.symbol)
 
-    def _previous(self, instrument: Instrument) -> dict[str, Any] | None:
-        row = self.db.fetchone(  # published by the clock: research of the past never sees a later report
+    def _previous(self, instrument: Instrument) -> tuple[dict[str, Any] | None, list[str]]:
+        """The latest earlier report on the symbol that is exactly as published (its seal holds): a run never takes
+        facts from a report that was edited after it was sealed. Reports that fail are named, not used."""
+        from stockbench.research.archive import ReportArchive
+
+        rows = self.db.fetchall(  # published by the clock: research of the past never sees a later report
             "SELECT report_id, published_at, action, summary FROM reports WHERE symbol = ? AND published_at <= ? "
-            "ORDER BY published_at DESC, rowid DESC LIMIT 1",
+            "ORDER BY published_at DESC, seq DESC NULLS LAST, rowid DESC",
             [instrument.symbol, self.clock.now()],
         )
-        if row is None:
-            return None
+        archive, refused = ReportArchive(self.db), list[str]()
+        for row in rows:
+            if archive.verifies(str(row[0])):
+                return self._previous_block(instrument, row), refused
+            refused.append(str(row[0]))
+        return None, refused
+
+    def _previous_block(self, instrument: Instrument, row: Sequence[Any]) -> dict[str, Any]:
         summary = json.loads(row[3])
         zones = summary.get("zones") or {}
         last = self.data.quote(instrument.symbol, fetch=False).price
         crossed = None
         if last is not None and zones.get("buy") and zones.get("sell"):
             crossed = not Decimal(zones["stop"] or 0) < Decimal(last) <= Decimal(zones["sell"]["high"])
-        return {
+        found = {
             "report_id": row[0],
             "published_at": str(row[1]),
             "action": row[2],
@@ -333,6 +355,7 @@ class ProgramFacts:
             "last": _s(last),
             "crossed": crossed,
         }
+        return found
 
     # ---- collect -----------------------------------------------------------------------------------
     def collect(self, symbol: str, scene: dict[str, Any], plan: Plan) -> Block:
@@ -382,9 +405,11 @@ class ProgramFacts:
             return {"available": False, "reason": error.message}
         rows = []
         for row in table.to_dicts():
-            rows.append(
-                {k: _s(v, 2) if isinstance(v, float) else (str(v) if v is not None else None) for k, v in row.items()}
-            )
+            shown = {
+                k: _s(v, 2) if isinstance(v, float) else (str(v) if v is not None else None) for k, v in row.items()
+            }
+            name = self.market.registry.instrument(str(row["symbol"])).name  # so a sentence can say whose number it is
+            rows.append({**shown, "name": name} if name else shown)
         return {"available": True, "rows": rows}
 
     def _document(self, symbol: str, announcement_id: str) -> tuple[dict[str, Any] | None, EvidenceItem | None]:
@@ -492,6 +517,7 @@ class ProgramFacts:
             },
             "scenarios": state.accepted.get("scenarios", []),
             "gaps": state.facts.get("prepare", {}).get("gaps", []),
+            "paths": [{"trigger": p["trigger"], "action": p["action"]} for p in state.accepted.get("paths", [])],
             "revision_of": (state.facts.get("prepare", {}).get("reviews") or {}).get("revision_of"),
             "open_orders": [
                 {

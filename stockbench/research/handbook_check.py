@@ -226,14 +226,18 @@ def stage_sections(text: str) -> dict[str, str]:
     return {m.group(1): text[m.end() : end].strip() for m, end in zip(found, ends, strict=True)}
 
 
+AFTER_PUBLISH = ("publish_fix",)  # sub-stages that follow publication (the gates' findings, back to the model)
+
+
 def stage_order() -> list[str]:
     """The markers a main edition carries, in order: the engine's stages, with the sub-studies (which open the
-    analyze stage) just before analyze."""
+    analyze stage) just before analyze, and the publication fix after publish."""
     from stockbench.research.engine import STAGES
     from stockbench.research.tools import STAGE_TOOLS
 
     at = STAGES.index("analyze")
-    return [*STAGES[:at], *(s for s in STAGE_TOOLS if s not in STAGES), *STAGES[at:]]
+    substudies = [s for s in STAGE_TOOLS if s not in STAGES and s not in AFTER_PUBLISH]
+    return [*STAGES[:at], *substudies, *STAGES[at:], *AFTER_PUBLISH]
 
 
 def skeleton(text: str) -> list[tuple[str, str]]:

@@ -9,6 +9,7 @@ the journal and rebuilds every conversation from the exact stored bytes.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -86,7 +87,8 @@ class Journal:
         if pending is None:
             with self.db.transaction() as cur:
                 cur.execute(
-                    "INSERT INTO run_events VALUES (?, ?, 'intent', ?, ?, ?, 'ok', NULL, ?)",
+                    "INSERT INTO run_events (run_id, key, phase, kind, seq, payload, outcome, cost, logged_at) "
+                    "VALUES (?, ?, 'intent', ?, ?, ?, 'ok', NULL, ?)",
                     [run_id, key, kind, self._next_seq(run_id), request, self.clock.now()],
                 )
             pending = request
@@ -108,7 +110,8 @@ class Journal:
             if outcome.write is not None:
                 outcome.write(cur)
             cur.execute(
-                "INSERT INTO run_events VALUES (?, ?, 'result', ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO run_events (run_id, key, phase, kind, seq, payload, outcome, cost, logged_at, evidence) "
+                "VALUES (?, ?, 'result', ?, ?, ?, ?, ?, ?, ?)",
                 [
                     run_id,
                     key,
@@ -118,11 +121,21 @@ class Journal:
                     outcome.outcome,
                     outcome.cost,
                     self.clock.now(),
+                    json.dumps([e.evidence_id for e in outcome.stored]),
                 ],
             )
         if outcome.after is not None:
             outcome.after()
         return outcome.payload
+
+    def produced(self, run_id: str) -> set[str] | None:
+        """The evidence ids the run's journaled actions produced; None for a run journaled before this was kept."""
+        rows = self.db.fetchall(
+            "SELECT evidence FROM run_events WHERE run_id = ? AND phase = 'result' AND evidence IS NOT NULL", [run_id]
+        )
+        if not rows:
+            return None
+        return {str(e) for (found,) in rows for e in json.loads(found)}
 
     def results(self, run_id: str, prefix: str = "") -> list[tuple[str, str, str]]:
         """(key, kind, payload) of every recorded result, in recording order."""

@@ -92,7 +92,8 @@ class PathTrigger(Strict):
 class OpenOrderDecision(Strict):
     order_id: str
     decision: OrderDecision
-    new_price: str | None = None
+    new_price: str | None = Field(default=None, description="MODIFY: the new limit price (on the tick).")
+    new_qty: int | None = Field(default=None, description="MODIFY: the new quantity (whole lots, within sellable).")
     reason: str
 
 
@@ -129,6 +130,10 @@ class ReportText(Strict):
     what_to_do_now: str
     what_would_change_my_mind: str
     what_to_watch: str
+    evidence: list[str] = Field(
+        default_factory=list,
+        description="Evidence ids beyond the program's facts that these texts take numbers from (documents read).",
+    )
 
 
 JUDGMENT_TYPES = (

@@ -21,6 +21,7 @@ from stockbench.errors import InvalidInput, NotFound
 from stockbench.market.instruments import identify
 from stockbench.market.limits import price_limits
 from stockbench.market.registry import limit_status
+from stockbench.research.archive import ReportArchive
 from stockbench.research.changes import (
     LevelTable,
     PriceNow,
@@ -107,7 +108,7 @@ def latest_report(db: Database, symbol: str, now: datetime, kinds: Sequence[str]
     marks = ", ".join("?" for _ in kinds)
     value = db.scalar(
         f"SELECT p.report_id FROM reports p JOIN runs r USING (run_id) WHERE p.symbol = ? AND p.published_at <= ? "
-        f"AND r.kind IN ({marks}) ORDER BY p.published_at DESC, p.report_id DESC LIMIT 1",
+        f"AND r.kind IN ({marks}) ORDER BY p.published_at DESC, p.seq DESC NULLS LAST, p.report_id DESC LIMIT 1",
         [symbol, now, *kinds],
     )
     return None if value is None else str(value)
@@ -147,6 +148,12 @@ def report_plan(db: Database, report_id: str) -> ReportPlan:
     )
     if row is None:
         raise NotFound(f"there is no report '{report_id}'", "list them with: stockbench reports list")
+    tampered = ReportArchive(db).seal_problems(report_id)
+    if tampered:
+        raise InvalidInput(
+            f"report {report_id} is not as it was published: {tampered[0].message}",
+            "its plan is not used; restore the workspace from a backup, or run a new analysis",
+        )
     rid, run_id, symbol, published, action, summary_text, kind, account, created = row
     summary, blocks, judged = json.loads(summary_text), _blocks(db, run_id), _judgments(db, run_id)
     quote = blocks.get("quote", {})
@@ -166,8 +173,8 @@ def report_plan(db: Database, report_id: str) -> ReportPlan:
         day=date.fromisoformat(quote["day"]) if quote.get("day") else published.astimezone(tz).date(),
         price=Decimal(quote["price"]) if quote.get("price") else None,
         capital=blocks.get("analytics.states", {}).get("capital", {}).get("state"),
-        paths=tuple((p["trigger"], p["action"]) for p in judged.get("paths", [])),
-        open_orders=tuple(judged.get("open_orders", [])),
+        paths=tuple((p["trigger"], p["action"]) for p in summary.get("paths", judged.get("paths", []))),
+        open_orders=tuple(summary.get("open_orders", judged.get("open_orders", []))),
         orders=tuple(summary.get("orders", [])),
         gaps=tuple(summary.get("gaps", [])),
         announcement_ids=frozenset(str(a["id"]) for a in listed),

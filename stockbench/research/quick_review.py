@@ -178,10 +178,17 @@ class OfflineQuickReview(OfflineModel):
         block = facts.get(STAGE, {})
         stop = ((block.get("baseline") or {}).get("zones") or {}).get("stop")
         actions: dict[str, list[str]] = spec.get("actions", {})
-        return "submit_answers", {"answers": [_offline_answer(c, actions, stop) for c in block.get("changes", [])]}
+        plan = [
+            e for e in ((block.get("baseline") or {}).get("evidence_id"), block.get("baseline_text_evidence_id")) if e
+        ]
+        answers = [_offline_answer(c, actions, stop, plan) for c in block.get("changes", [])]
+        return "submit_answers", {"answers": answers}
 
 
-def _offline_answer(change: dict[str, Any], actions: dict[str, list[str]], stop: str | None) -> dict[str, Any]:
+def _offline_answer(
+    change: dict[str, Any], actions: dict[str, list[str]], stop: str | None, plan: list[str]
+) -> dict[str, Any]:
+    """One change answered at its minimum level; a text that restates the report's path or stop cites the report."""
     level, detail, path = change["level"], change["detail"], change.get("path")
     allowed = actions.get(level, [])
     if level in ("act", "full_analysis") and not ("follow_path" in allowed and path):
@@ -195,11 +202,12 @@ def _offline_answer(change: dict[str, Any], actions: dict[str, list[str]], stop:
         "follow_path": f"{detail}。按报告的路径执行：{path}。",
         "protect": f"{detail}。先保护：暂停未成交的买单、不加仓，持仓按报告的止损{stop_text} 执行；随后需要完整分析。",
     }[action]
+    cited = [*change["evidence"], *(e for e in plan if e not in change["evidence"])] if action != "watch" else []
     return {
         "change": change["id"],
         "level": level,
         "action": action,
-        "response": {"text": text, "evidence": change["evidence"]},
+        "response": {"text": text, "evidence": cited or change["evidence"]},
         "path": path if action == "follow_path" else None,
     }
 

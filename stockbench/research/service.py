@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 from stockbench.clock import MARKET_TZ, Clock, today_in
 from stockbench.errors import InvalidInput, NotFound, Problem, RuleViolation
 from stockbench.events import EventBus
-from stockbench.evidence.frozen import verify
+from stockbench.evidence.frozen import draft_from_json, verify
 from stockbench.evidence.store import EvidenceStore
 from stockbench.market.instruments import parse_symbol
+from stockbench.research.archive import ReportArchive, render_markdown
 from stockbench.research.compose import publish
 from stockbench.research.engine import ResearchEngine, RunRecord
 from stockbench.research.events import RunEnded, RunStarted
@@ -26,6 +27,7 @@ from stockbench.research.models import ModelPort
 from stockbench.research.offline import OfflineModel
 from stockbench.research.plan import Plan, build_plan, plan_problems
 from stockbench.store.database import Database
+from stockbench.store.seals import report_row
 
 if TYPE_CHECKING:
     from stockbench.research.quick_review import QuickReview
@@ -72,10 +74,11 @@ class Research:
         self.db, self.clock, self.events, self.facts = db, clock, events, facts
         self.store = EvidenceStore(db)
         self.journal = Journal(db, self.store, clock)
+        self.archive = ReportArchive(db)
         self._llm = models  # an LLM client factory (stockbench.llm), or None: offline only
         self._ports: dict[str, ModelPort] = {"offline": OfflineModel()}
         self.engine = ResearchEngine(
-            self.journal, self.store, facts, self.model, events, lambda state: publish(state, facts)
+            self.journal, self.store, facts, self.model, events, lambda state, key: publish(state, facts, key)
         )
 
     # ---- models ------------------------------------------------------------------------------------
@@ -315,48 +318,73 @@ class Research:
         where, params = ("WHERE symbol = ?", [parse_symbol(symbol).symbol]) if symbol else ("", [])
         rows = self.db.fetchall(
             f"SELECT report_id, run_id, symbol, published_at, title, action, model, offline FROM reports {where} "
-            "ORDER BY published_at DESC, rowid DESC",
+            "ORDER BY published_at DESC, seq DESC NULLS LAST, rowid DESC",
             params,
         )
         keys = ("report_id", "run_id", "symbol", "published_at", "title", "action", "model", "offline")
         return [dict(zip(keys, row, strict=True)) for row in rows]
 
     def report(self, report_id: str) -> dict[str, Any]:
-        row = self.db.fetchone(
-            "SELECT report_id, run_id, symbol, published_at, as_of, title, action, model, offline, handbook_version, "
-            "markdown, draft, frozen, summary FROM reports WHERE report_id = ?",
-            [report_id],
-        )
+        row = report_row(self.db.cursor(), report_id)
         if row is None:
             raise NotFound(f"there is no report '{report_id}'", "list them with: stockbench reports list")
-        keys = (
-            "report_id",
-            "run_id",
-            "symbol",
-            "published_at",
-            "as_of",
-            "title",
-            "action",
-            "model",
-            "offline",
-            "handbook_version",
-            "markdown",
-            "draft",
-            "frozen",
-            "summary",
-        )
-        data = dict(zip(keys, row, strict=True))
+        data = dict(row)
         for key in ("draft", "frozen", "summary"):
             data[key] = json.loads(data[key])
         return data
 
     def verify(self, report_id: str) -> list[Problem]:
-        """Re-check a published report from its frozen record and stored evidence alone."""
+        """Re-check a published report from its stored record alone: its seal, the workspace's chain and seal log,
+        its Markdown against its sealed content, that every evidence of its run came from the run's own journal,
+        and every gate again from the frozen context (nothing is fetched)."""
         found = self.report(report_id)
-        return verify(found["draft"], found["frozen"], self.store)
+        problems = self.archive.seal_problems(report_id)
+        rendered = render_markdown(
+            title=found["title"], symbol=found["symbol"], run_id=found["run_id"], published_at=found["published_at"],
+            as_of=found["as_of"], offline=bool(found["offline"]), draft=draft_from_json(found["draft"]),
+        )  # fmt: skip
+        if rendered != found["markdown"]:
+            problems.append(
+                Problem(
+                    "report_tampered",
+                    f"report {report_id}: the stored Markdown is not what its sealed content renders (markdown)",
+                    "restore the workspace from a backup; a published report is never edited",
+                    f"{report_id}.markdown",
+                )
+            )
+        problems += self._unjournaled(found["run_id"])
+        return problems + verify(found["draft"], found["frozen"], self.store)
+
+    def _unjournaled(self, run_id: str) -> list[Problem]:
+        """Evidence linked to a run that none of the run's journaled actions produced."""
+        produced = self.journal.produced(run_id)
+        if produced is None:
+            return []  # journaled before the journal kept what each action produced
+        linked = {e.evidence_id for e in self.store.for_run(run_id)}
+        return [
+            Problem(
+                "evidence_unjournaled",
+                f"{eid} is linked to run {run_id}, but no action of the run produced it",
+                "restore the workspace from a backup; evidence is only stored by the run's own actions",
+                eid,
+            )
+            for eid in sorted(linked - produced)
+        ]
+
+    def seal_ok(self, report_id: str) -> bool:
+        """Whether a stored report is exactly as published (seal, chain and seal log; no gate re-run)."""
+        return self.archive.verifies(report_id)
 
     def export(self, report_id: str, target: Path) -> Path:
+        """Write a report to `target` (.json: the whole record; else its Markdown); refused for a report that is
+        not as it was published."""
         found = self.report(report_id)
+        tampered = self.archive.seal_problems(report_id)
+        if tampered:
+            raise InvalidInput(
+                f"report {report_id} is not as it was published: {tampered[0].message}",
+                "see every problem with: stockbench reports verify " + report_id,
+            )
         target.parent.mkdir(parents=True, exist_ok=True)
         if target.suffix.lower() == ".json":
             target.write_text(json.dumps(found, ensure_ascii=False, indent=2, default=str), encoding="utf-8")

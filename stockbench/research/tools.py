@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,8 @@ from stockbench.research.journal import EvidenceItem
 
 if TYPE_CHECKING:
     from stockbench.research.engine import RunState
+
+log = logging.getLogger(__name__)
 
 
 class MethodsRead(j.Strict):
@@ -43,11 +46,17 @@ class CalcInput(j.Strict):
 
 
 class Calc(j.Strict):
-    """Compute a derived number from evidence values; cite the returned evidence id wherever you use it."""
+    """Compute a derived number from evidence values; cite the returned evidence id wherever you use it.
+
+    Every operand is an input read from this run's evidence (evidence_id + JSON path) or one of the constants
+    1, 2, 3, 4, 5, 10, 12, 20, 60, 100, 250, 252, 365, 1000, 10000, 100000000. The result's unit follows from
+    the operands (a difference of two percentages is percentage points; a ratio times 100 is a percentage)."""
 
     expression: str = Field(description="Arithmetic over the input names, e.g. (a - b) / b * 100")
     inputs: dict[str, CalcInput]
-    unit: str = Field(description="plain | pct | fraction | pp | multiple")
+    unit: str | None = Field(
+        default=None, description="Optional: plain | pct | fraction | pp | multiple; must agree with the operands."
+    )
 
 
 class DocumentsRead(j.Strict):
@@ -115,6 +124,7 @@ STAGE_TOOLS: dict[str, tuple[str, ...]] = {
     "analyze": ("submit_diagnosis", "documents_read", "search", *READING),
     "decide": ("submit_judgments", *READING),
     "report": ("submit_report", *READING),
+    "publish_fix": ("submit_judgments", "submit_report", "submit_diagnosis", *READING),
 }
 
 
@@ -155,3 +165,14 @@ def call_tool(state: RunState, name: str, arguments: dict[str, Any] | None, pars
         return handler(params)
     except UserError as error:
         return rejected([Problem(error.code, error.message, error.hint)])
+    except Exception as error:  # a tool that raises is an answer to the model, never a dead run; the log has it
+        log.exception("tool %s failed", name)
+        return rejected(
+            [
+                Problem(
+                    "tool_failed",
+                    f"the tool {name} failed: {type(error).__name__}",
+                    "check the arguments, or go on without this tool and disclose it",
+                )
+            ]
+        )

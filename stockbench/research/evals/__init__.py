@@ -1,2 +1,2 @@
-"""The eval harness: golden research cases in five categories, invariants that must hold on every case, and
-results stored per handbook version and model so that regressions show (`stockbench eval`)."""
+"""The eval harness: golden research cases in six categories (a cheating model among them), invariants that must
+hold on every case, and results stored per handbook version and model so that regressions show (`stockbench eval`)."""

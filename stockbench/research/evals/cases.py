@@ -17,9 +17,11 @@ from typing import Any, Literal, get_args
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError, InvalidInput
 
-Category = Literal["tool_routing", "citation_validity", "number_groundedness", "failure_recovery", "usefulness"]
+Category = Literal[
+    "tool_routing", "citation_validity", "number_groundedness", "failure_recovery", "usefulness", "cheating_model"
+]
 CATEGORIES: tuple[Category, ...] = get_args(Category)
-FaultKind = Literal["drop_data", "network", "invalid_submission"]
+FaultKind = Literal["drop_data", "network", "invalid_submission", "cheat"]
 FAULT_KINDS: tuple[FaultKind, ...] = get_args(FaultKind)
 Side = Literal["buy", "sell"]
 CASES_FOLDER = "evals"
@@ -47,12 +49,14 @@ class AccountSetup:
 
 @dataclass(frozen=True)
 class Fault:
-    """What goes wrong: data removed before the run, or a model answer in `stage` failed or spoiled `times` times."""
+    """What goes wrong: data removed before the run, or a model answer in `stage` failed, spoiled or made to cheat
+    (`cheat` names how, see research/evals/cheats.py) `times` times."""
 
     kind: FaultKind
     stage: str = ""
     data: str = ""
     times: int = 1
+    cheat: str = ""
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,13 @@ def _fault(raw: Mapping[str, Any] | None, where: str) -> Fault | None:
         return None
     if raw.get("kind") not in FAULT_KINDS:
         raise InternalError(f"{where}: fault kind {raw.get('kind')!r} is not one of {', '.join(FAULT_KINDS)}")
-    return Fault(raw["kind"], str(raw.get("stage", "")), str(raw.get("data", "")), int(raw.get("times", 1)))
+    cheat = str(raw.get("cheat", ""))
+    if raw["kind"] == "cheat":
+        from stockbench.research.evals.cheats import CHEATS
+
+        if cheat not in CHEATS:
+            raise InternalError(f"{where}: cheat {cheat!r} is not one of {', '.join(CHEATS)}")
+    return Fault(raw["kind"], str(raw.get("stage", "")), str(raw.get("data", "")), int(raw.get("times", 1)), cheat)
 
 
 def _check(raw: Mapping[str, Any]) -> CheckSpec:

@@ -16,6 +16,7 @@ from stockbench.errors import InternalError
 from stockbench.llm import ModelUnavailable
 from stockbench.research.conversation import current_stage
 from stockbench.research.evals.cases import Fault
+from stockbench.research.evals.cheats import cheat_payload
 from stockbench.research.models import ModelPort, Reply
 from stockbench.store.database import Database
 
@@ -112,6 +113,13 @@ class FaultPort:
             self.injected.append(self.stage)
             raise ModelUnavailable("simulated: the provider did not answer (eval fault)", network_class=True)
         payload, cost = self.inner.complete(request, ceiling_left=ceiling_left)
+        if self._due() and self.fault is not None and self.fault.kind == "cheat":
+            cheated = cheat_payload(self.fault.cheat, payload, request, self.fault.times - self.left)
+            if cheated is not None:
+                self.left -= 1
+                self.injected.append(self.stage)
+                return cheated, cost
+            return payload, cost
         if self._due():
             spoiled = spoil_payload(payload)
             if spoiled is not None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from stockbench.evidence.documents import OrderPlan, ReportDraft
-from stockbench.evidence.frozen import draft_from_json, draft_to_json, freeze_context, thaw_context, verify
+from stockbench.evidence.frozen import draft_from_json, draft_to_json, freeze_context, order_key, thaw_context, verify
 from stockbench.evidence.gates import blocking, run_gates
 from stockbench.evidence.store import EvidenceStore
 from stockbench.store.database import Database
@@ -47,8 +47,9 @@ def test_freeze_records_everything_but_the_evidence_with_order_checks_made_now(s
     frozen = freeze_context(world.ctx, draft)
     assert json.loads(json.dumps(frozen)) == frozen
     assert frozen["anchors"]["box_low"] == "1440.00" and frozen["calibrated"]["base"] == "0.50"
-    assert frozen["order_checks"]["0"] == []
-    assert [p["code"] for p in frozen["order_checks"]["1"]] == ["lot_multiple"]
+    first, second = (order_key(o) for o in draft.orders)  # checks are keyed by the whole order, not its place
+    assert frozen["order_checks"][first] == []
+    assert [p["code"] for p in frozen["order_checks"][second]] == ["lot_multiple"]
     ctx = thaw_context(frozen, store, draft)
     assert set(ctx.evidence) == set(world.ctx.evidence)
     assert ctx.check_order is not None
@@ -122,5 +123,7 @@ def test_verify_uses_the_frozen_order_checks_not_todays_ledger(store: EvidenceSt
     world = load_world(store)
     draft = world_draft(world)
     frozen = freeze_context(world.ctx, draft)
-    frozen["order_checks"]["0"] = [{"code": "exceeds_cash", "message": "at publication the cash was short", "fix": ""}]
+    frozen["order_checks"][order_key(draft.orders[0])] = [
+        {"code": "exceeds_cash", "message": "at publication the cash was short", "fix": ""}
+    ]
     assert [p.code for p in verify(draft_to_json(draft), frozen, store)] == ["exceeds_cash"]

@@ -133,10 +133,10 @@ def test_numbers_are_checked_in_every_text_a_reader_sees(draft: ReportDraft, ctx
         method=(MethodStep("quote", "done"), MethodStep("flow", "skipped", "近45日无数据")),
         judgments={"verdict": "涨幅20%"},
     )
-    found = gates.numbers(noisy, ctx)
+    found = gates.numbers(noisy, ctx) + gates.citations(noisy, ctx)  # claims and risks: held to what they cite
     assert [p.location.split("[")[0] for p in found] == [
-        "section:summary.title", "section:risks", "claims", "risks", "scenarios.bull", "judgments.verdict",
-        "gaps.flow", "method.flow",
+        "section:summary.title", "section:risks", "scenarios.bull", "judgments.verdict", "gaps.flow", "method.flow",
+        "claims", "risks",
     ]  # fmt: skip
     assert {p.code for p in found} == {"number_ungrounded"}
 
@@ -171,7 +171,8 @@ def test_quotations_in_the_text_must_be_submitted_quotes(draft: ReportDraft, ctx
     )
     assert gates.quotes(partial, ctx) == []  # a part of a submitted quote
     term = replace(draft, sections=(*draft.sections[:1], Section("risks", "风险", "其“护城河”仍在。")))
-    assert gates.quotes(term, ctx) == []  # a short term in quotation marks is not a quotation
+    (short,) = gates.quotes(term, ctx)  # however short, a quotation is a quotation: quoted or said plainly
+    assert (short.code, short.location) == ("quote_unregistered", "section:risks")
     invented = replace(
         draft, sections=(*draft.sections[:1], Section("risks", "风险", "公告称“公司将持续提高分红比例并回购”。"))
     )

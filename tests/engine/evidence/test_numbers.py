@@ -18,6 +18,7 @@ from stockbench.evidence.numbers import (
     values_from_json,
     values_from_text,
 )
+from stockbench.evidence.numerals import unreadable_numerals
 from stockbench.evidence.store import canonical_json
 
 
@@ -62,7 +63,7 @@ def ungrounded(text: str, idx: NumberIndex) -> list[str]:
         ("-3.5%", [("-3.5", "0.05", "pct")]),
         ("+3.5%", [("3.5", "0.05", "pct")]),
         ("下跌3.5%", [("3.5", "0.05", "pct")]),
-        ("三成", [("30", "5", "pct")]),
+        ("三成", [("30", "0.5", "pct")]),  # the precision of "30%", not of a tenth
         ("百分之三十五", [("35", "0.5", "pct")]),
         ("两倍", [("2", "0.5", "multiple")]),
         ("三万亿元", [("3000000000000", "500000000000", "plain")]),
@@ -358,3 +359,42 @@ def test_a_json_scalar_body_is_indexed() -> None:
 )
 def test_exclusions_are_narrow(text: str, expected: list[tuple[str, str, str]]) -> None:
     assert read(text) == expected
+
+
+# ---- the red team's forms (more in test_numeral_families.py) ---------------------------------------------
+
+
+def test_hidden_and_worded_numbers_are_grounded_like_digits() -> None:
+    idx = index({"amount": "20000000", "probability": "0.28", "volume": 9})
+    assert ungrounded("成交额两千万元", idx) == []
+    assert ungrounded("成交额9\u200b000\u200b000元", idx) == ["9000000元"]
+    assert ungrounded("上涨概率三成", idx) == ["三成"]  # 30% does not stand for 0.28
+    assert ungrounded("上涨概率28%", idx) == []
+    assert ungrounded("成交额3千万元", idx) == ["3千万元"]
+    assert ungrounded("turnover of twenty million yuan", idx) == []
+
+
+def test_problem_positions_point_into_the_original_text() -> None:
+    text = "目标价1\u200b8\u200b00元"
+    (problem,) = ground_numbers(text, index_evidence([]), "t")
+    assert problem.location == "t[3:10]" and text[3:10] == "1\u200b8\u200b00元"
+
+
+def test_the_fast_index_agrees_with_the_exact_readers_on_every_form() -> None:
+    text = ("成交额两千万元，三十多亿元，3亿多元，三成五，八五折，上证3000点，twenty-five percent，⁹⁸⁷，"
+            "tp98765，1.5E+8，2×10⁸，9\u00a0000\u00a0000，3-5%，1.2-1.5亿元，三分之一，1/3，9\u200b000元，"
+            "约30%，3千万元")  # fmt: skip
+    exact = {(f"{v.value.normalize():f}", v.unit) for v in values_from_text("ev-t", text)}
+    fast = index_evidence([("ev-t", "text/plain", text)])
+    assert {(f"{v.value.normalize():f}", v.unit) for v in fast.values()} == exact
+    assert len(exact) >= 18  # every form was read (三分之一 and 1/3 are one value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["收盘价1,689.50元", "成交额12.35亿元", "总市值2.12万亿", "up 1.25 percentage points", "市盈率25.37倍",
+     "2024年6月28日", "贵州茅台（600519）", "KDJ(9,3,3)", "沪深300", "## 1. 结论", "第二", "一成不变", "万科A",
+     "近20个交易日上涨5.2%，60日均线，持有3个月，7天，a 20-day average over 60 sessions", "买入区间1,650-1,700元"],
+)  # fmt: skip
+def test_ordinary_text_has_no_unreadable_numerals(text: str) -> None:
+    assert unreadable_numerals(text) == []

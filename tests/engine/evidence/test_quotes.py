@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+import re
+import unicodedata
 
-from stockbench.evidence.quotes import check_quote, normalise, quote_problem, quoted_spans
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stockbench.evidence.quotes import INVISIBLE, QuoteCheck, check_quote, normalise, quote_problem, quoted_spans
 
 SOURCE = (
     "甲公司2023年年度报告摘要\n"
@@ -103,7 +108,72 @@ def test_other_kinds_may_not_be_quoted(kind: str) -> None:
     assert problem is not None and problem.code == "quote_not_full_text"
 
 
-def test_quoted_spans_are_the_long_quotations_in_a_text() -> None:
+def test_quoted_spans_are_every_quotation_in_a_text_however_short() -> None:
     text = "公告称“公司坚持稳中求进工作总基调”，其“护城河”仍在；「持续推进高质量发展的方针不变」。"
     text += 'He said "we expect growth".'
-    assert quoted_spans(text) == ["公司坚持稳中求进工作总基调", "持续推进高质量发展的方针不变", "we expect growth"]
+    assert quoted_spans(text) == [
+        "公司坚持稳中求进工作总基调",
+        "护城河",
+        "持续推进高质量发展的方针不变",
+        "we expect growth",
+    ]
+
+
+# ---- the normalisation, built line by line ------------------------------------------------------------
+
+_CJK = r"\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+_BETWEEN_CJK = re.compile(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])|(?<=[{_CJK}])\s+(?=\S)|(?<=\S)\s+(?=[{_CJK}])")
+
+
+def whole_text_normalise(text: str) -> str:
+    """The normalisation as the module docstring defines it, over the whole text at once."""
+    text = INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+    return re.sub(r"\s+", " ", _BETWEEN_CJK.sub("", text)).strip()
+
+
+PIECES = ["公司", "坚持", "a", "final", "１２", "，", "。", " ", "  ", "\n", "\r\n", "\n\n", "\t", "\u3000", "\u200b",
+          "\u00a8", "e\u0301", "\ufeff", "\u2028", "Ａ", "—", "%", "\x85"]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=12))
+def test_normalising_line_by_line_is_normalising_the_whole_text(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert normalise(text) == whole_text_normalise(text)
+
+
+# ---- why a quote fails ------------------------------------------------------------------------------------
+
+NOTICE = (
+    "甲公司关于2023年年度利润分配方案的公告\n"
+    "本公司董事会及全体董事保证本公告内容不存在任何虚假记载、误导性陈述或者重大遗漏，并对其内容的真实性、准确性和"
+    "完整性承担法律责任。\n"
+    "三、相关风险提示\n"
+    "本次利润分配方案尚需提交公司2023年年度股东大会审议通过后方可实施，敬请广大投资者注意投资风险。"
+)
+CLAUSE = (
+    "本公司董事会及全体董事保证本公告内容不存在任何虚假记载、误导性陈述或者重大遗漏,"
+    "并对其内容的真实性、准确性和完整性承担法律责任"
+)
+
+
+def test_a_verbatim_span_that_drops_the_negation_of_its_clause_fails() -> None:
+    found = check_quote("存在任何虚假记载、误导性陈述或者重大遗漏", NOTICE)
+    assert found == QuoteCheck(False, CLAUSE, 1.0, "drops_negation", "不")
+    assert check_quote("不存在任何虚假记载、误导性陈述或者重大遗漏", NOTICE) == QuoteCheck(True)
+
+
+def test_the_reason_of_each_result() -> None:
+    assert check_quote("本次利润分配方案尚需提交公司2023年年度股东大会审议通过后方可实施", NOTICE).reason == ""
+    assert check_quote("本次利润分配方案无需提交股东大会", NOTICE).reason == "mismatch"
+    assert check_quote("", NOTICE).reason == "mismatch"
+    mismatch = check_quote("本次利润分配方案无需提交股东大会", NOTICE)
+    assert mismatch.dropped == "" and "本次利润分配方案尚需提交" in mismatch.passage
+
+
+def test_quote_problem_for_a_dropped_negation_names_the_word_and_gives_the_clause() -> None:
+    problem = quote_problem("存在任何虚假记载、误导性陈述或者重大遗漏", "ev-notice", "document", NOTICE, "risks")
+    assert problem is not None and problem.code == "quote_drops_negation" and problem.location == "risks"
+    assert "«不»" in problem.message and "ev-notice" in problem.message
+    assert f"«{CLAUSE}»" in problem.fix
+    assert "including «不»" in problem.fix and "do not quote it" in problem.fix

@@ -372,7 +372,7 @@ def payload_draft(store: EvidenceStore, p: Payload) -> ReportDraft:
     texts = (p.summary, f"服务返回原文：“{p.quote}”。", "不提出订单。", "单一数据源，未交叉核对。", DISCLAIMER)
     return ReportDraft(
         p.run, symbol, tuple(sections_of(("结论", "原文", "计划", "风险", "声明"), *texts)),
-        claims=(Claim(p.summary, (parsed.evidence_id, p.doc.evidence_id)),),
+        claims=(Claim(p.summary, (parsed.evidence_id, p.doc.evidence_id, recorder.ids["calc"])),),
         risks=(Risk("单一数据源", (p.doc.evidence_id,)),),
         quotes=(QuoteRef(p.quote, p.doc.evidence_id, "analysis"),),
         method=(MethodStep("quote", "done"), MethodStep("bars", "done"), MethodStep("zones", "skipped", skipped),

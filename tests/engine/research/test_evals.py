@@ -23,6 +23,7 @@ from stockbench.llm.keys import OsKeyring
 from stockbench.llm.models import ModelConfig, ModelRegistry
 from stockbench.research import compose, program
 from stockbench.research.evals.cases import CATEGORIES, Case, CheckSpec, Fault, load_cases, parse_cases, select
+from stockbench.research.evals.cheats import CHEATS
 from stockbench.research.evals.checks import binding_problems
 from stockbench.research.evals.faults import INVENTED, spoil_payload
 from stockbench.research.evals.history import EvalHistory
@@ -101,12 +102,14 @@ def test_the_offline_model_passes_every_case_with_every_invariant(offline_eval: 
     assert set(data["categories"]) == set(CATEGORIES)
     for found in data["categories"].values():
         assert found["failed"] == 0 and found["passed"] == len(found["cases"]) > 0
-    assert all(c.status == "published" for c in offline_eval.cases)
+    pausing = {c.case.id for c in offline_eval.cases if any(s.name == "paused_for" for s in c.case.checks)}
+    assert all(c.status == ("paused" if c.case.id in pausing else "published") for c in offline_eval.cases)
     assert offline_eval.seconds < 120, f"the eval took {offline_eval.seconds:.0f} s"
 
 
 def test_the_invariants_were_exercised_not_vacuous(observations: dict[str, Observation]) -> None:
-    negative = [o for o in observations.values() if Decimal(o.fact("analytics", "baseline", "ev")) < 0]
+    decided = [o for o in observations.values() if "action" in o.accepted]  # a cheating case may pause before it
+    negative = [o for o in decided if Decimal(o.fact("analytics", "baseline", "ev")) < 0]
     assert negative, "no case had a negative expected value: the negative_ev invariant never bit"
     assert all(o.accepted["action"]["action"] not in {"buy", "add"} for o in negative)
     assert any(o.ledger_before["fills"] and o.ledger_before["orders"] for o in observations.values())
@@ -194,8 +197,8 @@ def test_a_number_without_evidence_fails_number_groundedness(
 ) -> None:
     markdown = compose.markdown
 
-    def invented(draft: Any, title: str, state: Any) -> str:
-        return markdown(draft, title, state) + f"\n\n## 补充\n\n{INVENTED}\n"
+    def invented(draft: Any, title: str, state: Any, *rest: Any) -> str:
+        return markdown(draft, title, state, *rest) + f"\n\n## 补充\n\n{INVENTED}\n"
 
     monkeypatch.setattr(compose, "markdown", invented)  # the regression: text added after the gates ran
     result = run_evals(demo_template, cases=cases(NUMBER_CASE))
@@ -227,19 +230,34 @@ def test_a_fault_that_never_strikes_fails_its_case(demo_template: Path) -> None:
     assert result.failures == ("setup: the invalid_submission fault in stage no_such_stage never struck",)
 
 
+def _configure_scripted(home: Path, server: LlmServer) -> None:
+    """The user's workspace gets a model served by the loopback server (its key in the in-memory keyring)."""
+    with Workspace.open(home) as workspace:
+        ModelRegistry(workspace.settings).add(ModelConfig("scripted", "openai_compatible", "scripted", server.base_url))
+    OsKeyring().set("scripted", TEST_KEY)
+
+
 def test_a_configured_model_runs_the_same_cases(
     user_home: Path, capsys: pytest.CaptureFixture[str], llm_server: LlmServer, scripted: ScriptedModel
 ) -> None:
-    with Workspace.open(user_home) as workspace:
-        ModelRegistry(workspace.settings).add(
-            ModelConfig("scripted", "openai_compatible", "scripted", llm_server.base_url)
-        )
-    OsKeyring().set("scripted", TEST_KEY)
+    _configure_scripted(user_home, llm_server)
     code, found = _cli_eval(user_home, capsys, "--model", "scripted", "--case", "rejected_submission_fixed")
     assert (code, found["ok"], found["model"]) == (0, True, "scripted")
     assert "decide" in scripted.stages  # the cases went over the wire to the configured model
     code, _ = _cli_eval(user_home, capsys, "--model", "unknown", "--case", "network_pause")
     assert code == 1
+
+
+@pytest.mark.slow
+def test_a_cheating_model_on_the_wire_is_blocked_in_every_class(
+    user_home: Path, capsys: pytest.CaptureFixture[str], llm_server: LlmServer, scripted: ScriptedModel
+) -> None:
+    _configure_scripted(user_home, llm_server)
+    code, found = _cli_eval(user_home, capsys, "--model", "scripted", "--case", "cheating_model")
+    cheating = found["categories"]["cheating_model"]
+    assert (code, found["ok"], cheating["failed"]) == (0, True, 0), found
+    assert cheating["passed"] == len(cheating["cases"]) == len(CHEATS)  # one case per class of cheat
+    assert {"scene", "analyze", "decide", "report"} <= set(scripted.stages)  # the cheats went over the wire
 
 
 # ---- the invariants bite --------------------------------------------------------------------------------

@@ -159,5 +159,5 @@ def test_the_cli_refuses_then_runs_an_approved_plan_until_the_ceiling(
     assert "exceeds the ceiling" in capsys.readouterr().err
     code = run(["--json", "analyze", DEMO_SYMBOL, "--model", "deep", "--max-cost", "0.01", "--approve-plan"])
     outcome = json.loads(capsys.readouterr().out)
-    assert code == 0 and outcome["status"] == "paused" and "ceiling" in outcome["reason"]
+    assert code == 4 and outcome["status"] == "paused" and "ceiling" in outcome["reason"]  # paused: exit 4
     assert lab.server.chats == []  # even the first call did not fit: nothing was sent

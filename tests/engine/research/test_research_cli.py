@@ -72,8 +72,10 @@ def test_a_tampered_report_fails_verification(demo_home: Path, capsys: pytest.Ca
         risk["text"] = risk["text"] + "，目标价 999.99 元"
         bench.workspace.db.execute("UPDATE reports SET draft = ? WHERE report_id = ?",
                                    [json.dumps(draft, ensure_ascii=False), outcome["report_id"]])  # fmt: skip
-    verified, _ = cli(capsys, "reports", "verify", outcome["report_id"])
-    assert verified["ok"] is False and "number_ungrounded" in {p["code"] for p in verified["problems"]}
+    verified, _ = cli(capsys, "reports", "verify", outcome["report_id"], code=1)  # problems: exit 1
+    codes = {p["code"] for p in verified["problems"]}
+    assert verified["ok"] is False and {"number_ungrounded", "report_tampered"} <= codes
+    assert f"{outcome['report_id']}.draft" in {p.get("location") for p in verified["problems"]}
 
 
 def test_analyze_with_an_account_sizes_orders_and_a_question_routes_the_plan(

@@ -31,7 +31,9 @@ def fake_report(db: Database, run_id: str, symbol: str = "600519.SH", summary: d
             [run_id, symbol, AT],
         )
         cur.execute(
-            "INSERT INTO reports VALUES (?, ?, ?, ?, NULL, 't', 'hold', 'offline', true, 'hb', '', '{}', '{}', ?)",
+            "INSERT INTO reports (report_id, run_id, symbol, published_at, as_of, title, action, model, offline, "
+            "handbook_version, markdown, draft, frozen, summary) "
+            "VALUES (?, ?, ?, ?, NULL, 't', 'hold', 'offline', true, 'hb', '', '{}', '{}', ?)",
             [report_id, run_id, symbol, AT, json.dumps(summary or {})],
         )
     return report_id

@@ -145,12 +145,15 @@ def add_call(db: Database, run_id: str, action: str, published: datetime, *, hor
     with db.transaction() as cur:
         cur.execute("INSERT INTO runs VALUES (?, '600519.SH', 'full', NULL, 'offline', NULL, ?, 'hb', '{}', NULL, "
                     "false, ?)", [run_id, published, published])  # fmt: skip
-        cur.execute("INSERT INTO reports VALUES (?, ?, '600519.SH', ?, ?, 't', ?, 'offline', true, 'hb', '', '{}', "
-                    "'{}', ?)", [f"R-{run_id}", run_id, published, published, action, json.dumps(summary)])  # fmt: skip
+        cur.execute("INSERT INTO reports (report_id, run_id, symbol, published_at, as_of, title, action, model, "
+                    "offline, handbook_version, markdown, draft, frozen, summary) "
+                    "VALUES (?, ?, '600519.SH', ?, ?, 't', ?, 'offline', true, 'hb', '', '{}', '{}', ?)",
+                    [f"R-{run_id}", run_id, published, published, action, json.dumps(summary)])  # fmt: skip
         events = [("preprocess/facts", "program", json.dumps(facts), None)]
         events += [(f"decide/model/{i}", "model_call", "{}", c) for i, c in enumerate(costs_, 1)]
         for seq, (key, kind, payload, cost) in enumerate(events, 1):
-            cur.execute("INSERT INTO run_events VALUES (?, ?, 'result', ?, ?, ?, 'ok', ?, ?)",
+            cur.execute("INSERT INTO run_events (run_id, key, phase, kind, seq, payload, outcome, cost, logged_at) "
+                        "VALUES (?, ?, 'result', ?, ?, ?, 'ok', ?, ?)",
                         [run_id, key, kind, seq, payload, cost, published])  # fmt: skip
 
 

@@ -41,7 +41,11 @@ class ReportView(QTextBrowser):
             self.clear()
             return
         self.linked = link_report(row.markdown, row.draft, self.tr("Quotes and their sources"))
-        self.document().setMarkdown(with_line_breaks(self.linked.markdown), MARKDOWN_FEATURES)
+        text = with_line_breaks(self.linked.markdown)
+        if row.tampered:  # said first, before anything of the report is read as trustworthy
+            warning = self.tr("Warning: this report is not as it was published. Do not rely on it.")
+            text = f"> **{warning}**  \n> {html.escape(row.tampered)}\n\n{text}"
+        self.document().setMarkdown(text, MARKDOWN_FEATURES)
 
     def anchors(self) -> list[str]:
         """Every link target in the rendered report, in order (for tests and accessibility checks)."""

@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtWidgets import QWidget
 
 from stockbench.clock import MARKET_TZ
-from stockbench.errors import Problem
+from stockbench.errors import InvalidInput, Problem
 from stockbench.market.instruments import parse_symbol
 from stockbench.research.reviews import Review
 from stockbench.workbench import Workbench
@@ -25,20 +25,25 @@ Success = Callable[[Any], None]
 Failure = Callable[[BaseException], None]
 
 
-def _row(found: dict[str, Any], verdict: str | None) -> ReportRow:
+def _row(found: dict[str, Any], verdict: str | None, tampered: str = "") -> ReportRow:
     market = parse_symbol(str(found["symbol"])).market
     published = found["published_at"]
     return ReportRow(
         str(found["report_id"]), str(found["run_id"]), str(found["symbol"]),
         published.astimezone(MARKET_TZ[market]).date(), published, str(found["title"]), str(found["action"] or ""),
-        str(found["model"] or ""), bool(found["offline"]), str(found["markdown"]), found["draft"], verdict,
+        str(found["model"] or ""), bool(found["offline"]), str(found["markdown"]), found["draft"], verdict, tampered,
     )  # fmt: skip
 
 
 def _reports(bench: Workbench) -> list[ReportRow]:
     research = bench.research
     latest = {r.report_id: r.verdict for r in bench.reviews.find()}  # in recording order: the last one counts
-    return [_row(research.report(str(r["report_id"])), latest.get(str(r["report_id"]))) for r in research.reports()]
+    rows = []
+    for listed in research.reports():
+        report_id = str(listed["report_id"])
+        problems = research.archive.seal_problems(report_id)
+        rows.append(_row(research.report(report_id), latest.get(report_id), problems[0].message if problems else ""))
+    return rows
 
 
 def load_reports(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
@@ -74,6 +79,9 @@ def export_pdf(ctx: AppContext, parent: QWidget, report_id: str, target: Path, s
 
     def export(bench: Workbench) -> Path:
         found = bench.research.report(report_id)
+        tampered = bench.research.archive.seal_problems(report_id)
+        if tampered:  # the same refusal as the Markdown export: a report not as published is not handed on
+            raise InvalidInput(f"report {report_id} is not as it was published: {tampered[0].message}")
         return write_pdf(str(found["markdown"]), target, title=str(found["title"]), creator="Stock Workbench")
 
     return ctx.op(export, success, parent=parent)

@@ -39,6 +39,7 @@ class ReportRow:
     markdown: str
     draft: dict[str, Any] = field(default_factory=dict, compare=False)
     verdict: str | None = None  # the latest human review's verdict (None: not reviewed)
+    tampered: str = ""  # why the stored report is not as it was published ("" when its seal holds)
 
     def searchable(self) -> str:
         return f"{self.title}\n{self.markdown}".casefold()

@@ -277,6 +277,33 @@ DISGUISED = [
     "Q3 2024 revenue grew 11.8%.",
 ]  # fmt: skip
 
+# Numbers a reader could miss: each family writes an ungrounded number in one numeral form. Most are written
+# so that a reader blind to the form sees only grounded pieces ("1469\u200b58" as 1469 and 58) or nothing at
+# all, which is how a number slips through unchecked. The digit forms use escapes to show what they hide.
+NUMERAL_FORMS: dict[str, list[str]] = {
+    "number_hidden_invisible": ["目标价1\u200b8\u200b00元。", "目标价1469\u200b58元。", "目标价1462\u200d100元。",
+                                "买入1440\u2060100股。"],
+    "number_cn_multiplier": ["主力资金净流入两千万。", "北向资金净买入五亿。", "融资余额三千二百万。", "回购两万五。"],
+    "number_financial": ["拟派发现金红利壹仟贰佰万元。", "营业收入叁拾亿元。", "净利润三億元。"],
+    "number_digit_multiplier": ["主力资金净流入58千万元。", "营收21.86千亿元。", "回购100百万股。"],
+    "number_qualifier": ["净利润六十多亿元。", "机构三十余家。", "融资余额100余万元。", "回购金额两千多万。"],
+    "number_cheng_zhe": ["上涨概率三成。", "上涨概率三成五。", "以八五折发行。", "打7.83折。"],
+    "number_index_points": ["上证3000点附近。", "创业板2000点。", "中证2000点。", "中证1000点。"],
+    "number_english_words": ["Net inflow of seven million yuan.", "Revenue grew twenty-seven percent.",
+                             "The stock trades at forty times earnings.", "Net profit of one and a half billion."],
+    "number_superscript": ["目标价¹⁸⁰⁰元。", "上涨₁₂%。", "目标价₁₈₀₀元。", "上涨⁵%。"],
+    "number_glued": ["目标价tp1800。", "估值PE(88)。", "详见https://x.example/p98765.html。", "自由现金流FCF98765。"],
+    "number_scientific": ["成交额7.83e10元。", "成交量1.35×10⁸股。", "成交额58e10元。"],
+    "number_digit_groups": ["成交量58\u00a0100股。", "目标价100 100元。", "成交量10'100股。"],
+    "number_range": ["增速区间8-19.16%。", "涨幅区间10-19.16%。", "亏损区间58-747.34亿元。"],
+    "number_fraction": ["仓位三分之一。", "仓位三分之二。", "1/3仓位。"],
+}  # fmt: skip
+# Numerals the reader cannot read at all: blocked as unreadable (digit groups of mixed widths are also read
+# piecewise, so their pieces may be ungrounded too; digits joined by markup render as one number, 146958).
+UNREADABLE = [("成交额三百百万元。", True), ("仓位½。", True), ("回购一万万股。", True), ("目标价1,23,456元。", False),
+              ("市值1,2345,6789元。", False), ("目标价1469**58元。", True),
+              ("目标价1462<b></b>100元。", True)]  # fmt: skip
+
 
 def number_cases() -> list[dict[str, Any]]:
     cases = text_cases("invented_number", INVENTED)
@@ -288,6 +315,9 @@ def number_cases() -> list[dict[str, Any]]:
     cases += text_cases("sign_slip", [t + "。" for t in SIGNS])
     cases += text_cases("other_run_number", OTHER_RUN_TEXTS)
     cases += text_cases("disguised_number", DISGUISED)
+    for name, texts in NUMERAL_FORMS.items():
+        cases += text_cases(name, texts)
+    cases += [case("number_unreadable", "number_unreadable", only=only, text=t) for t, only in UNREADABLE]
     return cases
 
 
@@ -310,8 +340,9 @@ def evidence_cases() -> list[dict[str, Any]]:
               for u in unknown]  # fmt: skip
     other = [["@other_quote"], ["@other_notice"], ["@quote", "@other_quote"], ["@other_notice", "@notice"],
              ["@other_quote", "@other_notice"]]  # fmt: skip
-    cases += [case("evidence_other_run", "evidence_unknown", add_claims=[{"text": "上涨0.48%", "evidence": ids}])
-              for ids in other]  # fmt: skip
+    # citing this run's notice as well does not make it ground 0.48%: that case is also number_uncited
+    cases += [case("evidence_other_run", "evidence_unknown", only="@notice" not in ids,
+                   add_claims=[{"text": "上涨0.48%", "evidence": ids}]) for ids in other]  # fmt: skip
     return cases
 
 

@@ -1,0 +1,215 @@
+"""The report archive: the one writer of `reports`, and the keeper of their seals.
+
+Publishing a report writes its row, its place in the workspace's publication order (`seq`), the hash of each
+stored field and its seal (chained to the previous report's, see stockbench.store.seals) in the journal's
+transaction, then appends the seal to the workspace's seal log (`reports.seals` beside the database file, one
+line per report, append-only). The Markdown people read is rendered from the sealed content, so it cannot say
+something else than the sealed draft.
+
+`seal_problems` re-derives all of it and names what changed: a field (by name), the evidence linked to the
+run, the chain (a deleted or reordered report), or the seal log (a deleted last report). A report whose seal
+fails is not shown as trustworthy anywhere: `reports show` warns, the plan check and the next run refuse it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from stockbench.clock import MARKET_TZ
+from stockbench.errors import Problem
+from stockbench.evidence.documents import ReportDraft
+from stockbench.market.instruments import parse_symbol
+from stockbench.store.database import Database
+from stockbench.store.seals import SEALED_FIELDS, canonical, field_hashes, report_row, run_evidence, seal_of
+
+SEAL_LOG = "reports.seals"
+OFFLINE_NOTE = "> 本报告由离线规则模型生成，未使用大语言模型。 (Produced by the offline rules model, without an LLM.)"
+ZONE_NAMES = {"CN": "北京时间", "HK": "香港时间"}
+
+
+@dataclass(frozen=True)
+class ReportRecord:
+    """What a published report stores (the archive adds its order, field hashes and seal)."""
+
+    report_id: str
+    run_id: str
+    symbol: str
+    published_at: datetime
+    as_of: datetime | None
+    title: str
+    action: str
+    model: str
+    offline: bool
+    handbook_version: str
+    markdown: str
+    draft: dict[str, Any]
+    frozen: dict[str, Any]
+    summary: dict[str, Any]
+
+    def stored(self) -> dict[str, Any]:
+        """The row as the database holds it (JSON columns as text)."""
+        row = {name: getattr(self, name) for name in SEALED_FIELDS}
+        for name in ("draft", "frozen", "summary"):
+            row[name] = json.dumps(row[name], ensure_ascii=False, default=str)
+        return row
+
+
+def exchange_time(symbol: str, at: datetime) -> str:
+    """An instant as people read it: in the exchange's time zone, with the zone named."""
+    market = parse_symbol(symbol).market
+    zone = MARKET_TZ.get(market, MARKET_TZ["CN"])
+    local = at.astimezone(zone)
+    offset = local.strftime("%z")
+    name = ZONE_NAMES.get(market, str(zone))
+    return f"{local:%Y-%m-%d %H:%M:%S} {name} (UTC{offset[:3]}:{offset[3:]})"
+
+
+def render_markdown(
+    *, title: str, symbol: str, run_id: str, published_at: datetime, as_of: datetime | None, offline: bool,
+    draft: ReportDraft,
+) -> str:  # fmt: skip
+    """The report as Markdown: a pure function of its sealed content (the CLI, the browser and exports print it)."""
+    lines = [
+        f"# {' '.join(title.split())}",
+        "",
+        f"- 标的: {symbol}",
+        f"- 运行: {run_id}",
+        f"- 时间: {exchange_time(symbol, published_at)}",
+    ]
+    if as_of is not None:
+        lines.append(f"- 研究时点: {exchange_time(symbol, as_of)}")
+    lines.append("")
+    if offline:
+        lines += [OFFLINE_NOTE, ""]
+    for section in draft.sections:
+        lines += [f"## {section.title}", "", section.text, ""]
+    return "\n".join(lines)
+
+
+class ReportArchive:
+    """Writes, reads and verifies the reports of one workspace."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.log = None if db.path == ":memory:" else Path(db.path).with_name(SEAL_LOG)
+
+    # ---- writing -----------------------------------------------------------------------------------------
+    def write(self, cur: duckdb.DuckDBPyConnection, record: ReportRecord) -> None:
+        """Store and seal `record` inside the caller's transaction (the journal's, with the archive action)."""
+        last = cur.execute("SELECT seq, seal FROM reports WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1").fetchone()
+        seq, previous = (int(last[0]) + 1, str(last[1])) if last else (1, "")
+        row = record.stored()
+        hashes = field_hashes(row, run_evidence(cur, record.run_id))
+        columns = [*SEALED_FIELDS, "seq", "sealed_fields", "prev_seal", "seal"]
+        values = [row[name] for name in SEALED_FIELDS] + [seq, canonical(hashes), previous, seal_of(hashes, previous)]
+        cur.execute(
+            f"INSERT INTO reports ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+            values,
+        )
+
+    def append_log(self) -> None:
+        """Bring the seal log up to date with the sealed reports (after the publishing transaction commits)."""
+        if self.log is None:
+            return
+        logged = self._logged()
+        last = max(logged, default=0)
+        rows = self.db.fetchall(
+            "SELECT seq, report_id, seal FROM reports WHERE seq > ? AND seal IS NOT NULL ORDER BY seq", [last]
+        )
+        if rows:
+            with self.log.open("a", encoding="utf-8") as out:
+                for seq, report_id, seal in rows:
+                    out.write(f"{seq} {report_id} {seal}\n")
+
+    def _logged(self) -> dict[int, tuple[str, str]]:
+        if self.log is None or not self.log.exists():
+            return {}
+        found = {}
+        for line in self.log.read_text(encoding="utf-8").splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[0].isdigit():
+                found[int(parts[0])] = (parts[1], parts[2])
+        return found
+
+    # ---- verifying ---------------------------------------------------------------------------------------
+    def seal_problems(self, report_id: str) -> list[Problem]:
+        """Everything that changed about a stored report since it was sealed (empty when nothing did)."""
+        cur = self.db.cursor()
+        stored = cur.execute(
+            "SELECT seq, sealed_fields, prev_seal, seal FROM reports WHERE report_id = ?", [report_id]
+        ).fetchone()
+        row = report_row(cur, report_id)
+        if stored is None or row is None:
+            return [
+                Problem("report_missing", f"there is no report '{report_id}'", "list them: stockbench reports list")
+            ]
+        seq, sealed, previous, seal = stored
+        if seal is None or sealed is None or seq is None:
+            return [_problem("seal", report_id, "the report carries no seal", "it was written outside the archive")]
+        expected: Mapping[str, str] = json.loads(sealed)
+        actual = field_hashes(row, run_evidence(cur, str(row["run_id"])))
+        problems = [
+            _problem(name, report_id, f"the stored {_what(name)} changed after the report was sealed")
+            for name in (*SEALED_FIELDS, "evidence")
+            if expected.get(name) != actual.get(name)
+        ]
+        if seal_of(expected, str(previous or "")) != seal:
+            problems.append(_problem("seal", report_id, "the seal does not match the sealed field hashes"))
+        problems += self._chain_problems(cur, report_id, int(seq), str(previous or ""), str(seal))
+        return problems + self._log_problems(report_id, int(seq), str(seal))
+
+    def _chain_problems(
+        self, cur: duckdb.DuckDBPyConnection, report_id: str, seq: int, previous: str, seal: str
+    ) -> list[Problem]:
+        problems = []
+        before = cur.execute("SELECT report_id, seal FROM reports WHERE seq = ?", [seq - 1]).fetchone()
+        if seq > 1 and before is None:
+            problems.append(_problem("chain", report_id, f"report number {seq - 1} before it is missing"))
+        elif before is not None and str(before[1]) != previous:
+            problems.append(_problem("chain", report_id, f"it no longer follows {before[0]} in the chain"))
+        elif seq == 1 and previous:
+            problems.append(_problem("chain", report_id, "it claims a predecessor, but it is the first report"))
+        after = cur.execute("SELECT report_id, prev_seal FROM reports WHERE seq = ?", [seq + 1]).fetchone()
+        if after is not None and str(after[1]) != seal:
+            problems.append(_problem("chain", report_id, f"the next report {after[0]} does not follow it"))
+        twins = int(cur.execute("SELECT count(*) FROM reports WHERE seq = ?", [seq]).fetchone()[0])  # type: ignore[index]
+        if twins > 1:
+            problems.append(_problem("chain", report_id, f"{twins} reports claim place {seq} in the chain"))
+        return problems
+
+    def _log_problems(self, report_id: str, seq: int, seal: str) -> list[Problem]:
+        """The seal log against the workspace: a report it lists must be there with the seal it lists."""
+        logged = self._logged()
+        if seq in logged and logged[seq] != (report_id, seal):
+            return [_problem("seal_log", report_id, f"the seal log holds another report or seal for place {seq}")]
+        present = {int(s) for (s,) in self.db.fetchall("SELECT seq FROM reports WHERE seq IS NOT NULL")}
+        missing = sorted(s for s in logged if s not in present)
+        if missing:
+            ids = ", ".join(logged[s][0] for s in missing[:3])
+            return [_problem("seal_log", report_id, f"reports in the seal log are gone from the workspace: {ids}")]
+        return []
+
+    def verifies(self, report_id: str) -> bool:
+        return not self.seal_problems(report_id)
+
+
+def _what(field: str) -> str:
+    return {"markdown": "Markdown text", "draft": "draft", "frozen": "frozen gate context", "evidence":
+            "evidence of its run"}.get(field, field)  # fmt: skip
+
+
+def _problem(field: str, report_id: str, message: str, fix: str = "") -> Problem:
+    """A seal problem; its location names the report and the field (or the chain, or the seal log)."""
+    return Problem(
+        "report_tampered",
+        f"report {report_id}: {message} ({field})",
+        fix or "restore the workspace from a backup; a published report is never edited",
+        f"{report_id}.{field}",
+    )
