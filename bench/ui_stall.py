@@ -28,7 +28,8 @@ CHILD = """
 import json, sys, time
 from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, Qt, QTimer
-from ui.app import build_context, close_context, create_app
+from ui.app import create_app
+from ui.context import build_context, close_context
 
 app = create_app(sys.argv[:1])
 QCoreApplication.setOrganizationName("StockWorkbenchBench")
@@ -36,7 +37,7 @@ QSettings.setDefaultFormat(QSettings.Format.IniFormat)
 QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, sys.argv[2])
 from stockbench.workbench import Workbench
 from ui.errors import ErrorPresenter
-from ui.main_window import load_screen
+from ui.screens import load_screen
 
 symbol = sys.argv[3]
 ctx = build_context(Workbench.open(sys.argv[1], command="bench"), ErrorPresenter(interactive=False))
@@ -52,7 +53,7 @@ def wait(signal, limit_ms=60000):
 
 chart.show_symbol(symbol)
 wait(chart.loaded)
-from ui.app import settle_heap
+from ui.context import settle_heap
 settle_heap()  # as the main window does once a workspace is attached
 view = chart.chart.price_plot.vb
 chart.chart.show_last(120)

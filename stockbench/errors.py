@@ -13,13 +13,31 @@
     +-- InternalError               a bug or corrupted state; its text is for logs, not for the user
 
 Bad user data is returned as `Problem` lists where a caller must see every problem at once (a rejected
-fill, an order check, a gate); exceptions are for stopping an operation.
+fill, an order check, a gate); exceptions are for stopping an operation. Text that may carry a secret (a
+provider's error, a traceback) goes through `redact` before it is shown, journalled or logged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+REDACTED = "***"
+_SECRET_PATTERNS = (
+    re.compile(r"(?i)(bearer\s+)[^\s'\"]+"),
+    re.compile(r"(?i)((?:api[_-]?key|x-api-key|authorization|access[_-]?token)[\"']?\s*[:=]\s*[\"']?)[^\s'\",}]+"),
+    re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}"),
+)
+
+
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """`text` with every given secret and every key- or token-shaped string replaced by ***."""
+    for secret in sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True):
+        text = text.replace(secret, REDACTED)
+    text = _SECRET_PATTERNS[0].sub(rf"\g<1>{REDACTED}", text)
+    text = _SECRET_PATTERNS[1].sub(rf"\g<1>{REDACTED}", text)
+    return _SECRET_PATTERNS[2].sub(REDACTED, text)
 
 
 @dataclass(frozen=True, slots=True)

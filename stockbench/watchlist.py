@@ -136,7 +136,7 @@ class Watchlist:
                 raise InvalidInput(f"{canonical} is already in the group '{name}'", "move it with: watchlist move")
             size = _count(cur, group_id)
             cur.execute(
-                "INSERT INTO watchlist_items VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO watchlist_items (group_id, symbol, position, added_at, note) VALUES (?, ?, ?, ?, ?)",
                 [group_id, canonical, size, datetime.now(UTC), note],
             )
         self._changed(name, "add")

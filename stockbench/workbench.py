@@ -7,23 +7,46 @@ reach into `store/` or the domain packages directly; they call the workbench, wh
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
 from stockbench.clock import Clock, SystemClock
+from stockbench.config import WorkspacePaths
 from stockbench.events import EventBus, WorkspaceClosed, WorkspaceOpened
+from stockbench.store.settings import PINNED_AS_OF
 from stockbench.store.workspace import Workspace, WorkspaceInfo, WorkspaceKind
 
 if TYPE_CHECKING:
     from stockbench.analytics.service import Analytics
+    from stockbench.data.demo import DemoSummary
     from stockbench.data.service import DataService
+    from stockbench.evidence.lookup import EvidenceLookup
     from stockbench.ledger.book import Ledger
+    from stockbench.llm.service import Models
     from stockbench.market.service import MarketRules
+    from stockbench.research.handbook import Handbook
+    from stockbench.research.models import ModelPort
+    from stockbench.research.plan_check import PlanCheck
+    from stockbench.research.quick_review import QuickReview
+    from stockbench.research.replay import Replayer
     from stockbench.research.reviews import Reviews
     from stockbench.research.service import Research
     from stockbench.research.track_record import TrackRecords
     from stockbench.watchlist import Watchlist
+
+
+@dataclass(frozen=True)
+class HandbookVersion:
+    """A handbook version stored in the workspace (every version a run used), and how many runs used it."""
+
+    version: str
+    stored_at: datetime
+    runs: int
+    current: bool
 
 
 class Workbench:
@@ -49,13 +72,13 @@ class Workbench:
         Without an explicit `clock`, a workspace that pins one (setting `clock.pinned_as_of`, as the demo
         market does) runs on a replay clock at that date; any other runs on the system clock.
         """
-        from stockbench.clock import ReplayClock, parse_date
+        from stockbench.clock import ReplayClock
 
         workspace = Workspace.open(home, kind=kind, command=command)
         try:
-            pinned = workspace.settings.get("clock.pinned_as_of") if clock is None else None
-            if pinned:
-                clock = ReplayClock.as_of(parse_date(str(pinned)))
+            pinned = workspace.settings.get(PINNED_AS_OF) if clock is None else None
+            if pinned is not None:
+                clock = ReplayClock.as_of(pinned)
         except BaseException:
             workspace.close()
             raise
@@ -65,9 +88,53 @@ class Workbench:
         )
         return bench
 
+    @classmethod
+    def prepare(
+        cls, home: str | Path | None = None, *, kind: WorkspaceKind = "user", command: str = "", demo_only: bool = False
+    ) -> DemoSummary | None:
+        """Make the workspace at `home` ready to open: create it (as `kind`) if needed and log to its log file; when
+        it holds the demo market, build it (or rebuild a stale one) and, on a fresh build, seed the starter
+        watchlist. The demo's summary, or None for a user workspace (InvalidInput instead with `demo_only`).
+
+        Takes seconds when it builds the demo market; `open` follows, on the demo's pinned clock.
+        """
+        from stockbench.config import configure_file_logging
+
+        with Workspace.open(home, kind=kind, command=command) as workspace:
+            configure_file_logging(workspace.paths.logs)
+            if workspace.kind != "demo" and not demo_only:
+                return None
+            from stockbench.data.demo import ensure_demo
+
+            summary = ensure_demo(workspace)
+        if summary.built:
+            from stockbench.data.demo import STARTER_WATCHLIST
+
+            with cls.open(home, command=command) as bench:  # on the demo's own pinned clock
+                bench.watchlist.seed(STARTER_WATCHLIST)  # a first run has something to right-click
+        return summary
+
+    @staticmethod
+    def demo_home(explicit: str | Path | None = None) -> Path:
+        """The demo market's folder: `explicit`, else $STOCKBENCH_HOME, else "Stock Workbench Demo" beside the
+        default workspace folder."""
+        from stockbench.data.demo import demo_home
+
+        return demo_home(explicit)
+
     @property
     def home(self) -> Path:
         return self.workspace.home
+
+    @property
+    def kind(self) -> WorkspaceKind:
+        """The workspace's kind: "demo" for the demo market's, else "user"."""
+        return self.workspace.kind
+
+    @property
+    def paths(self) -> WorkspacePaths:
+        """The workspace's files: database, exports, logs."""
+        return self.workspace.paths
 
     @functools.cached_property
     def market(self) -> MarketRules:
@@ -105,6 +172,21 @@ class Workbench:
         return Watchlist(self.workspace.db, self.clock, self.market, self.events)
 
     @functools.cached_property
+    def models(self) -> Models:
+        """Configured models, their keys (in the OS keyring), presets, research's default model, a connection test."""
+        from stockbench.llm.service import Models
+
+        return Models(self.workspace.settings)
+
+    @functools.cached_property
+    def evidence(self) -> EvidenceLookup:
+        """Where a report's numbers and quotes come from: cited evidence, re-read with the gates' rules."""
+        from stockbench.evidence.lookup import EvidenceLookup
+        from stockbench.evidence.store import EvidenceStore
+
+        return EvidenceLookup(EvidenceStore(self.workspace.db))
+
+    @functools.cached_property
     def research(self) -> Research:
         """Research runs and their reports (the offline rules model works with no key)."""
         from stockbench.research.facts import ProgramFacts
@@ -112,6 +194,18 @@ class Workbench:
 
         facts = ProgramFacts(self.workspace.db, self.clock, self.market, self.data, self.analytics, self.ledger)
         return Research(self.workspace.db, self.clock, self.events, facts, self._llm_factory())
+
+    @functools.cached_property
+    def quick_reviews(self) -> QuickReview:
+        """Quick reviews: the day's full report re-checked against fresh data, change by change."""
+        return self.research.quick_reviews()
+
+    @functools.cached_property
+    def plan_checks(self) -> PlanCheck:
+        """The latest plan's rules against current data, with no model at all (the model layer is never loaded)."""
+        from stockbench.research.plan_check import PlanCheck
+
+        return PlanCheck(self.workspace.db, self.clock, self.market, self.data, self.ledger)
 
     @functools.cached_property
     def reviews(self) -> Reviews:
@@ -131,12 +225,37 @@ class Workbench:
 
         return TrackRecords(self.workspace.db, self.clock, self.market, self.data)
 
-    def _llm_factory(self) -> object:
-        """A factory of model ports for configured LLMs (None when the provider layer is absent)."""
-        try:
-            from stockbench.research.llm_port import port_factory
-        except ImportError:
-            return None
+    @property
+    def replays(self) -> Replayer:
+        """Analyses as of past sessions, in batches (a fresh service on each use: it holds a batch's state)."""
+        from stockbench.research.replay import Replayer
+
+        return Replayer(self.workspace.db, self.market, self._llm_factory())
+
+    def handbook(self, version: str | None = None) -> Handbook:
+        """The method handbook: the one on disk (`version` None or its own), else a version a run stored here."""
+        from stockbench.research.handbook import Handbook
+
+        current = Handbook.load()
+        if version is None or version == current.version:
+            return current
+        return Handbook.stored(self.workspace.db, version)
+
+    def handbook_versions(self) -> tuple[HandbookVersion, ...]:
+        """The handbook versions stored in the workspace, newest first, with how many runs used each."""
+        from stockbench.research.handbook import Handbook
+
+        current = Handbook.load().version
+        rows = self.workspace.db.fetchall(
+            "SELECT h.version, h.stored_at, count(r.run_id) FROM handbook_versions h LEFT JOIN runs r "
+            "ON r.handbook_version = h.version GROUP BY h.version, h.stored_at ORDER BY h.stored_at DESC"
+        )
+        return tuple(HandbookVersion(v, at, int(n), v == current) for v, at, n in rows)
+
+    def _llm_factory(self) -> Callable[[str], ModelPort]:
+        """A factory of model ports for the workspace's configured LLMs (litellm loads on the first call)."""
+        from stockbench.research.llm_port import port_factory
+
         return port_factory(self.workspace.settings)
 
     def info(self) -> WorkspaceInfo:

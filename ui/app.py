@@ -1,4 +1,4 @@
-"""The QApplication, the shell's shared context, opening workspaces off the GUI thread, and the desktop entry point.
+"""The QApplication, which workspace to start on, and the desktop entry point.
 
 `run_desktop` shows the main window at once and opens the workspace in the background: the one named, else
 the last one used, else the user's default workspace if it exists, else the demo market (built on first use).
@@ -9,37 +9,28 @@ prints `workspace-attached SECONDS` before quitting.
 
 from __future__ import annotations
 
-import gc
-import logging
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRunnable, QSettings, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QWidget
 
 from stockbench import __version__
 from stockbench.config import APP_DISPLAY_NAME, HOME_ENV, WorkspacePaths, resolve_home, resources_dir
-
-if TYPE_CHECKING:  # the engine (DuckDB and friends) loads on the worker thread that opens the workspace
-    from stockbench.workbench import Workbench
-    from ui.context import AppContext
-    from ui.errors import ErrorPresenter
+from ui.workspace_controller import LAST_HOME_SETTING
+from ui.workspace_opener import OpenKind
 
 ORGANIZATION = "StockWorkbench"
-LAST_HOME_SETTING = "workspace/last_home"
-OpenKind = Literal["user", "demo"]
 FIRST_PAINT_WAIT_MS = 1000
 GIL_SWITCH_S = 0.001
-NONE_REFS_FLOOR, NONE_REFS_BOOST = 1 << 40, 1 << 50
 SMOKE_QUIT_ENV = "STOCKBENCH_SMOKE_QUIT"
 SmokeMode = Literal["off", "painted", "attached"]
 _IMPORTED_AT = time.perf_counter()  # the fallback origin where the process's start time cannot be read
-log = logging.getLogger(__name__)
 
 
 def app_icon() -> QIcon:
@@ -68,151 +59,12 @@ def create_app(argv: Sequence[str] | None = None) -> QApplication:
     return app
 
 
-def settle_heap() -> None:
-    """Collect once, then freeze what survives: the engine's modules and caches (hundreds of thousands of objects)
-    never again lengthen a garbage-collection pause on the GUI thread (a full collection over them took over
-    100 ms and showed as a stalled frame)."""
-    gc.collect()
-    gc.freeze()
-
-
-def _freeze_after_run(event: object) -> None:
-    from stockbench.research.events import RunEnded
-
-    if isinstance(event, RunEnded):
-        gc.freeze()  # a finished run's long-lived objects leave the collector's generations
-
-
-def build_context(bench: Workbench, presenter: ErrorPresenter, settings: QSettings | None = None) -> AppContext:
-    """The shell's services around an open workbench: pools, the event bridge, the presenter, settings."""
-    from ui.background import OpRunner
-    from ui.context import AppContext
-    from ui.engine_bridge import EngineBridge
-
-    runner = OpRunner(bench)
-    runner.on_error = presenter.present
-    bridge = EngineBridge(bench.events)
-    bridge.engine_event.connect(_freeze_after_run)
-    return AppContext(bench, runner, bridge, presenter, settings or QSettings())
-
-
-def stop_runs(bench: Workbench, run_ids: Iterable[str]) -> None:
-    """Ask running research to stop at its next step (each run records "stopped by the user")."""
-    from stockbench.errors import UserError
-
-    for run_id in run_ids:
-        try:
-            bench.research.stop(run_id)
-        except UserError:  # it ended meanwhile
-            continue
-
-
-def close_context(
-    ctx: AppContext, *, running: Iterable[str] = (), close_bench: bool = True, wait_ms: int = 30_000
-) -> bool:
-    """Shut down in order: stop running research, wait for both pools, close the bridge, close the workspace last.
-
-    Returns False when a pool did not finish within `wait_ms` (the workspace is then left open for the
-    process exit to release, rather than closed under a running thread).
-    """
-    stop_runs(ctx.bench, running)
-    drained = ctx.runner.wait(wait_ms)
-    ctx.bridge.close()
-    if close_bench and drained:
-        ctx.bench.close()
-    elif not drained:
-        log.warning("background work did not finish within %d ms; the workspace stays open until exit", wait_ms)
-    return drained
-
-
-def open_workbench(home: Path, kind: OpenKind = "user") -> Workbench:
-    """Open (creating if needed) the workspace at `home`; a demo workspace gets its market built first.
-
-    Runs on a worker thread: building the demo market takes seconds the first time.
-    """
-    from stockbench.config import configure_file_logging
-    from stockbench.data.demo import ensure_demo
-    from stockbench.store.workspace import Workspace
-    from stockbench.workbench import Workbench
-
-    with Workspace.open(home, kind=kind, command="stockbench (desktop)") as workspace:
-        configure_file_logging(workspace.paths.logs)
-        built = workspace.kind == "demo" and ensure_demo(workspace).built  # also pins the replay clock
-    bench = Workbench.open(home, command="stockbench (desktop)")
-    if built:
-        from stockbench.data.demo import STARTER_WATCHLIST
-
-        bench.watchlist.seed(STARTER_WATCHLIST)
-    return bench
-
-
-def preload_screens() -> None:
-    """Import the screen modules (pyqtgraph takes a second or two) here, so the GUI thread never waits on them."""
-    from ui.main_window import SCREENS, load_screen
-
-    for name, _package, _area in SCREENS:
-        load_screen(name)
-
-
-class _Relay(QObject):
-    opened = Signal(object)
-    failed = Signal(object)
-
-
-class _OpenTask(QRunnable):
-    def __init__(self, relay: _Relay, home: Path, kind: OpenKind) -> None:
-        super().__init__()
-        self.relay, self.home, self.kind = relay, home, kind
-
-    def run(self) -> None:
-        try:
-            bench = open_workbench(self.home, self.kind)
-        except BaseException as error:  # delivered to the GUI thread
-            self.relay.failed.emit(error)
-            return
-        try:
-            preload_screens()
-        except Exception:  # the window shows the broken screen's error when it builds it
-            log.exception("a screen module failed to import")
-        self.relay.opened.emit(bench)
-
-
-class WorkspaceOpener(QObject):
-    """Opens a workspace on a worker thread; `opened(Workbench)` or `failed(error)` arrive on the GUI thread."""
-
-    opened = Signal(object)
-    failed = Signal(object)
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)
-        self.busy = False
-        self._relay = _Relay()
-        self._relay.opened.connect(self._opened)
-        self._relay.failed.connect(self._failed)
-
-    def start(self, home: Path, kind: OpenKind = "user") -> None:
-        self.busy = True
-        self.pool.start(_OpenTask(self._relay, home, kind))
-
-    def _opened(self, bench: Workbench) -> None:
-        self.busy = False
-        self.opened.emit(bench)
-
-    def _failed(self, error: BaseException) -> None:
-        self.busy = False
-        self.failed.emit(error)
-
-
 def start_home(explicit: Path | None, settings: QSettings) -> tuple[Path, OpenKind, bool]:
     """Which workspace to open: (folder, kind if created, first run).
 
     `--home` wins; then $STOCKBENCH_HOME; then the last workspace used; then the default workspace if it
     exists; otherwise the demo market (the first run).
     """
-    import os
-
     if explicit is not None or os.environ.get(HOME_ENV):
         chosen = resolve_home(explicit)
         if explicit is not None or WorkspacePaths(chosen).database.exists():
@@ -228,9 +80,9 @@ def start_home(explicit: Path | None, settings: QSettings) -> tuple[Path, OpenKi
 
 
 def _demo_home() -> Path:
-    from stockbench.data.demo import demo_home  # imported only on a first run (it pulls in the market generator)
+    from stockbench.workbench import Workbench  # imported only on a first run (it pulls in the market generator)
 
-    return demo_home(None)
+    return Workbench.demo_home()
 
 
 def process_age() -> tuple[float, str]:

@@ -11,14 +11,22 @@ import logging
 import sys
 import threading
 import traceback
+from collections.abc import Iterable
 from types import TracebackType
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from stockbench.errors import Cancelled, UserError
+from stockbench.errors import Cancelled, UserError, redact
 
 log = logging.getLogger(__name__)
+
+
+def error_text(error: BaseException, secrets: Iterable[str | None] = ()) -> str:
+    """One line about `error` that is safe to show: a user error's message, else its type and text; `secrets`
+    (a key being typed, say) and anything shaped like a key are redacted."""
+    text = error.message if isinstance(error, UserError) else f"{type(error).__name__}: {error}"
+    return redact(text, secrets)
 
 
 class ErrorPresenter(QObject):
@@ -60,8 +68,6 @@ class ErrorPresenter(QObject):
     def describe(self, error: BaseException) -> tuple[str, str, str]:
         """(title, text, details) for `error`: a user error's own words and hint (and its problems, if any);
         anything else as a generic line with the traceback folded into the details. Secrets are redacted."""
-        from stockbench.llm.keys import redact
-
         if isinstance(error, UserError):
             problems = getattr(error, "problems", None) or ()
             lines = [error.hint, *(f"• {getattr(p, 'message', p)}" for p in problems)]

@@ -1,46 +1,43 @@
 """The main window: menus, toolbar, status bar, and the screens as dock panels whose layout is remembered.
 
-Screens are found by name (`ui/screens/<name>/<name>_panel.py`, a QWidget subclass with `screen_name`) and
-built when a workspace is attached; the window routes their requests to each other (analyze, chart, report,
+Screens (`ui.screens`) are built when a workspace is attached; which workspace that is, the window's
+`WorkspaceController` decides. The window routes the screens' requests to each other (analyze, chart, report,
 fill). Closing shuts down in order: stop running research, wait for the pools, close the bridge, close the
 workspace last.
 """
 
 from __future__ import annotations
 
-import importlib
-import itertools
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence, QPaintEvent
+from PySide6.QtGui import QCloseEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QDockWidget,
     QFileDialog,
-    QFrame,
     QInputDialog,
     QLabel,
     QMainWindow,
-    QMenu,
     QMessageBox,
-    QScrollArea,
-    QToolBar,
     QWidget,
 )
 
 from stockbench import __version__
-from stockbench.config import WorkspacePaths, resources_dir
-from ui.app import LAST_HOME_SETTING, OpenKind, WorkspaceOpener, build_context, close_context, settle_heap
 from ui.errors import ErrorPresenter
 from ui.i18n.language import SETTING as LANGUAGE_SETTING
 from ui.i18n.language import Choice, Translations, chosen_language, stored_choice
+from ui.main_menus import MainMenus, Shortcut
+from ui.screen_docks import ScreenDocks
+from ui.screens import SCREENS, load_screen
 from ui.theme import THEME_MODES, ThemeManager, ThemeMode
 from ui.widgets.status_bar import StatusBar
+from ui.workspace_controller import WorkspaceController
+from ui.workspace_opener import OpenKind
 
 if TYPE_CHECKING:
     from stockbench.workbench import Workbench
@@ -48,17 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Screens in docking order: (screen_name, package under ui/screens, area). "main" screens share the centre as tabs.
-SCREENS: tuple[tuple[str, str, str], ...] = (
-    ("watchlist", "watchlist", "left"),
-    ("chart", "chart", "main"),
-    ("dashboard", "dashboard", "main"),
-    ("report", "reports", "main"),
-    ("ledger", "ledger", "main"),
-    ("scan", "scan", "main"),
-    ("track_record", "track_record", "main"),
-    ("research", "research", "right"),
-)
 SCREEN_TITLES: dict[str, str] = {
     "watchlist": str(QT_TRANSLATE_NOOP("MainWindow", "Watchlist")),
     "chart": str(QT_TRANSLATE_NOOP("MainWindow", "Chart")),
@@ -76,29 +62,7 @@ THEME_TITLES: dict[str, str] = {
 }
 LANGUAGE_TITLES: dict[str, str] = {"system": str(QT_TRANSLATE_NOOP("MainWindow", "Follow the system")),
                                    "zh_CN": "简体中文", "en": "English"}  # fmt: skip
-COLUMN_SHARES = (0.23, 0.50, 0.27)  # watchlist, main screens, research (its form and run table need room)
-STATE_SETTING, GEOMETRY_SETTING, LAYOUT_VERSION = "window/state", "window/geometry", 1
-WELCOME_SETTING = "welcome/shown"
-
-
-def load_screen(name: str) -> type[QWidget] | None:
-    """The panel class of screen `name`, or None while that screen does not exist yet."""
-    package = next((p for n, p, _a in SCREENS if n == name), name)
-    module_name = f"ui.screens.{package}.{package}_panel"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name and module_name.startswith(error.name):
-            return None
-        raise
-    for value in vars(module).values():
-        if isinstance(value, type) and issubclass(value, QWidget) and getattr(value, "screen_name", None) == name:
-            return value
-    return None
-
-
-def icon(name: str) -> QIcon:
-    return QIcon(str(resources_dir() / "icons" / f"{name}.svg"))
+GEOMETRY_SETTING = "window/geometry"
 
 
 class MainWindow(QMainWindow):
@@ -121,27 +85,25 @@ class MainWindow(QMainWindow):
         self.presenter.parent_widget = self
         self.translations = Translations()
         self.translations.install(chosen_language(self.settings))
+        self.screens = ScreenDocks(self, self.settings)
         app = QApplication.instance()
         self.theme = ThemeManager(app, self.settings) if isinstance(app, QApplication) else None
         if self.theme is not None:
             self.theme.apply()
-            self.theme.candles_changed.connect(lambda: self._refresh_screen("chart"))
+            self.theme.candles_changed.connect(lambda: self.screens.refresh("chart"))
         self.ctx: AppContext | None = None
-        self.panels: dict[str, QWidget] = {}
-        self.docks: dict[str, QDockWidget] = {}
         self.current_symbol: str | None = None
         self._closed, self._painted = False, False
-        self.opener = WorkspaceOpener(self)
-        self.opener.opened.connect(self.attach_bench)
-        self.opener.failed.connect(self._open_failed)
+        self.workspaces = WorkspaceController(self, self.settings)
+        self.workspaces.opening.connect(self._opening)
+        self.workspaces.opened.connect(self.attach_bench)
+        self.workspaces.failed.connect(self._open_failed)
+        self.workspaces.connect_model_requested.connect(self.open_model_wizard)
         self.status = StatusBar(self)
         self.setStatusBar(self.status)
         self.setDockNestingEnabled(True)
         self.setDockOptions(self.dockOptions() | QMainWindow.DockOption.AllowTabbedDocks)
-        self.actions_by_name: dict[str, QAction] = {}
-        self._build_actions()
-        self._build_menus()
-        self._build_toolbar()
+        self._build_chrome()
         self._placeholder(self.tr("No workspace is open. Use File ▸ Open Workspace or File ▸ Demo Market."))
         self.resize(1440, 900)
         geometry = self.settings.value(GEOMETRY_SETTING)
@@ -150,88 +112,35 @@ class MainWindow(QMainWindow):
         self.retranslate()
 
     # ---- actions, menus, toolbar -------------------------------------------------------------------------------
-    def _action(self, name: str, slot: Callable[[], object], shortcut: QKeySequence.StandardKey | str | None = None,
-                icon_name: str | None = None) -> QAction:  # fmt: skip
-        action = QAction(self)
-        action.setObjectName(name)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        if icon_name:
-            action.setIcon(icon(icon_name))
-        action.triggered.connect(lambda _checked=False: slot())
-        self.actions_by_name[name] = action
-        return action
-
-    def _build_actions(self) -> None:
-        self._action("open_workspace", self.choose_workspace, QKeySequence.StandardKey.Open, "open")
-        self._action("new_workspace", self.choose_new_workspace, QKeySequence.StandardKey.New)
-        self._action("demo_workspace", self.open_demo, "Ctrl+Shift+D", "demo")
-        self._action("export_ledger", self.export_ledger, "Ctrl+E", "export")
-        self._action("import_fills", self.import_fills_csv)
-        self._action("connect_model", self.open_model_wizard)
-        self._action("settings", self.open_settings, "Ctrl+,", "settings")
-        self._action("quit", self.close, QKeySequence.StandardKey.Quit)
-        self._action("refresh", self.refresh_screens, QKeySequence.StandardKey.Refresh, "refresh")
-        self._action("reset_layout", self.reset_layout)
-        self._action("analyze", self.analyze_selected, "Ctrl+R", "analyze")
-        self._action("runs", lambda: self.show_screen("research"), "Ctrl+Shift+R")
-        self._action("record_fill", self.record_fill_selected, "Ctrl+Shift+F", "fill")
-        self._action("about", self.about, QKeySequence.StandardKey.HelpContents)
-        self.theme_group = self._choice_group("theme", THEME_MODES, self.set_theme)
-        self.language_group = self._choice_group("language", ("system", "zh_CN", "en"), self.set_language)
-        self._check_choices()
-
-    def _choice_group(self, prefix: str, values: tuple[str, ...], apply: Callable[[Any], None]) -> QActionGroup:
-        group = QActionGroup(self)
-        for value in values:
-            action = QAction(self, checkable=True)
-            action.setObjectName(f"{prefix}_{value}")
-            action.setData(value)
-            action.triggered.connect(lambda _checked=False, v=value: apply(v))
-            group.addAction(action)
-            self.actions_by_name[action.objectName()] = action
-        return group
-
-    def _check_choices(self) -> None:
+    def _build_chrome(self) -> None:
+        actions: dict[str, tuple[Callable[[], object], Shortcut, str | None]] = {
+            "open_workspace": (self.workspaces.choose_workspace, QKeySequence.StandardKey.Open, "open"),
+            "new_workspace": (self.workspaces.choose_new_workspace, QKeySequence.StandardKey.New, None),
+            "demo_workspace": (self.workspaces.open_demo, "Ctrl+Shift+D", "demo"),
+            "export_ledger": (self.export_ledger, "Ctrl+E", "export"),
+            "import_fills": (self.import_fills_csv, None, None),
+            "connect_model": (self.open_model_wizard, None, None),
+            "settings": (self.open_settings, "Ctrl+,", "settings"),
+            "quit": (self.close, QKeySequence.StandardKey.Quit, None),
+            "refresh": (self.refresh_screens, QKeySequence.StandardKey.Refresh, "refresh"),
+            "reset_layout": (self.reset_layout, None, None),
+            "analyze": (self.analyze_selected, "Ctrl+R", "analyze"),
+            "runs": (lambda: self.show_screen("research"), "Ctrl+Shift+R", None),
+            "record_fill": (self.record_fill_selected, "Ctrl+Shift+F", "fill"),
+            "about": (self.about, QKeySequence.StandardKey.HelpContents, None),
+        }
+        choices = {"theme": (THEME_MODES, self.set_theme), "language": (("system", "zh_CN", "en"), self.set_language)}
+        chrome = MainMenus(self, actions, choices)
+        self.actions_by_name, self.menus, self.toolbar = chrome.actions, chrome.menus, chrome.toolbar
+        submenus = chrome.submenus
+        self.panels_menu, self.theme_menu, self.language_menu = (
+            submenus["panels"],
+            submenus["theme"],
+            submenus["language"],
+        )
         mode = self.theme.mode if self.theme is not None else "system"
         self.actions_by_name[f"theme_{mode}"].setChecked(True)
         self.actions_by_name[f"language_{stored_choice(self.settings)}"].setChecked(True)
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        a = self.actions_by_name
-        self.menus: dict[str, QMenu] = {
-            name: bar.addMenu("") for name in ("file", "view", "research", "ledger", "help")
-        }
-        self.menus["file"].addActions([a["open_workspace"], a["new_workspace"], a["demo_workspace"]])
-        self.menus["file"].addSeparator()
-        self.menus["file"].addActions([a["import_fills"], a["export_ledger"], a["connect_model"], a["settings"]])
-        self.menus["file"].addSeparator()
-        self.menus["file"].addAction(a["quit"])
-        self.panels_menu = self.menus["view"].addMenu("")
-        self.menus["view"].addAction(a["reset_layout"])
-        self.menus["view"].addSeparator()
-        self.theme_menu = self.menus["view"].addMenu("")
-        self.theme_menu.addActions(self.theme_group.actions())
-        self.language_menu = self.menus["view"].addMenu("")
-        self.language_menu.addActions(self.language_group.actions())
-        self.menus["view"].addSeparator()
-        self.menus["view"].addAction(a["refresh"])
-        self.menus["research"].addActions([a["analyze"], a["runs"]])
-        self.menus["ledger"].addActions([a["record_fill"], a["import_fills"]])
-        self.menus["help"].addAction(a["about"])
-
-    def _build_toolbar(self) -> None:
-        self.toolbar = QToolBar(self)
-        self.toolbar.setObjectName("main_toolbar")
-        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        a = self.actions_by_name
-        self.toolbar.addActions([a["open_workspace"], a["demo_workspace"]])
-        self.toolbar.addSeparator()
-        self.toolbar.addActions([a["analyze"], a["record_fill"], a["refresh"]])
-        self.toolbar.addSeparator()
-        self.toolbar.addAction(a["settings"])
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
 
     def retranslate(self) -> None:
         """Set every text of the window in the current language."""
@@ -279,7 +188,7 @@ class MainWindow(QMainWindow):
         if self.ctx is None:
             self.setWindowTitle(app_name)
             return
-        suffix = self.tr(" (demo)") if self.ctx.bench.workspace.kind == "demo" else ""
+        suffix = self.tr(" (demo)") if self.ctx.bench.kind == "demo" else ""
         self.setWindowTitle(f"{self.ctx.bench.home.name}{suffix} — {app_name}")
 
     def _placeholder(self, text: str) -> None:
@@ -292,48 +201,11 @@ class MainWindow(QMainWindow):
     # ---- workspaces --------------------------------------------------------------------------------------------
     def open_workspace(self, folder: Path, kind: OpenKind = "user", *, welcome: bool = False) -> None:
         """Open the workspace in `folder` in the background (first run: offer the welcome dialog first)."""
-        if welcome and not self.settings.value(WELCOME_SETTING, False, type=bool):
-            self.show_welcome(folder)
-            return
-        if self.opener.busy:
-            return
+        self.workspaces.open(folder, kind, welcome=welcome)
+
+    def _opening(self, folder: Path) -> None:
         self.detach()
         self._placeholder(self.tr("Opening %1…").replace("%1", str(folder)))
-        self.opener.start(folder, kind)
-
-    def show_welcome(self, demo_folder: Path | None = None) -> QDialog:
-        from ui.dialogs.welcome_dialog import WelcomeDialog
-
-        self.settings.setValue(WELCOME_SETTING, True)
-        dialog = WelcomeDialog(self, demo_folder=demo_folder)
-        dialog.workspace_opened.connect(self.attach_bench)
-        dialog.connect_model_requested.connect(self.open_model_wizard)
-        dialog.rejected.connect(lambda: self.open_workspace(demo_folder, "demo") if demo_folder else None)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.open()
-        return dialog
-
-    def open_demo(self) -> None:
-        from stockbench.data.demo import demo_home
-
-        self.open_workspace(demo_home(None), "demo")
-
-    def choose_workspace(self) -> None:
-        chosen = QFileDialog.getExistingDirectory(self, self.tr("Open a workspace folder"))
-        if not chosen:
-            return
-        if not WorkspacePaths(Path(chosen)).database.exists():
-            QMessageBox.information(self, self.tr("Not a workspace"),
-                                    self.tr("%1 holds no workspace.").replace("%1", chosen))  # fmt: skip
-            return
-        self.open_workspace(Path(chosen))
-
-    def choose_new_workspace(self) -> None:
-        chosen = QFileDialog.getExistingDirectory(self, self.tr("Choose an empty folder for the new workspace"))
-        if chosen and Path(chosen).is_dir() and any(Path(chosen).iterdir()):
-            QMessageBox.information(self, self.tr("Folder not empty"), self.tr("Choose an empty folder."))
-        elif chosen:
-            self.open_workspace(Path(chosen))
 
     def _open_failed(self, error: BaseException) -> None:
         self._placeholder(self.tr("The workspace could not be opened. Use File ▸ Open Workspace to choose another."))
@@ -345,12 +217,16 @@ class MainWindow(QMainWindow):
         if self._closed:
             bench.close()
             return
+        from ui.context import build_context
+
         self.attach(build_context(bench, self.presenter, self.settings))
 
     def attach(self, ctx: AppContext) -> None:
         """Build the screens on `ctx` and restore the remembered layout."""
+        from ui.context import settle_heap
+
         self.ctx = ctx
-        self.settings.setValue(LAST_HOME_SETTING, str(ctx.bench.home))
+        self.workspaces.remember(ctx.bench.home)
         self.takeCentralWidget()
         self._build_screens()
         self.status.attach(ctx)
@@ -369,12 +245,22 @@ class MainWindow(QMainWindow):
         self._remove_screens()
         self.ctx = None
         if close_workspace:
+            from ui.context import close_context
+
             self.statusBar().showMessage(self.tr("Closing the workspace…"))
             close_context(ctx, running=running)
             self.statusBar().clearMessage()
         self._update_title()
 
     # ---- screens -----------------------------------------------------------------------------------------------
+    @property
+    def panels(self) -> dict[str, QWidget]:
+        return self.screens.panels
+
+    @property
+    def docks(self) -> dict[str, QDockWidget]:
+        return self.screens.docks
+
     def _build_screens(self) -> None:
         assert self.ctx is not None
         for name, _package, _area in SCREENS:
@@ -387,98 +273,33 @@ class MainWindow(QMainWindow):
                 log.exception("screen %s failed to build", name)
                 self.presenter.present(error)
                 continue
-            self._dock(name, panel)
+            self.screens.add(name, self.screen_title(name), panel)
         self._connect_screens()
-        self._arrange()
+        self.screens.arrange()
         self.panels_menu.clear()
         self.panels_menu.addActions([dock.toggleViewAction() for dock in self.docks.values()])
         for number, dock in enumerate(self.docks.values(), start=1):
             dock.toggleViewAction().setShortcut(QKeySequence(f"Alt+{number}"))
 
-    def _dock(self, name: str, panel: QWidget) -> None:
-        dock = QDockWidget(self.screen_title(name), self)
-        dock.setObjectName(f"dock_{name}")
-        # A scroll area lets a dock shrink below its screen's minimum width, so the window fits small displays.
-        holder = QScrollArea(dock)
-        holder.setWidgetResizable(True)
-        holder.setFrameShape(QFrame.Shape.NoFrame)
-        holder.setWidget(panel)
-        dock.setWidget(holder)
-        self.panels[name], self.docks[name] = panel, dock
-
     def _remove_screens(self) -> None:
-        for dock in self.docks.values():
-            self.removeDockWidget(dock)
-            dock.deleteLater()
-        self.panels.clear()
-        self.docks.clear()
+        self.screens.clear()
         self.panels_menu.clear()
 
-    def _arrange(self) -> None:
-        self.default_layout()
-        state = self.settings.value(STATE_SETTING)
-        if isinstance(state, QByteArray):
-            self.restoreState(state, LAYOUT_VERSION)
-
-    def default_layout(self) -> None:
-        """Watchlist on the left, chart and the other screens as tabs in the middle, research on the right."""
-        areas = {name: area for name, _package, area in SCREENS}
-        left = [d for n, d in self.docks.items() if areas.get(n) == "left"]
-        main = [d for n, d in self.docks.items() if areas.get(n, "main") == "main"]
-        right = [d for n, d in self.docks.items() if areas.get(n) == "right"]
-        columns = [c for c in (left, main, right) if c]
-        if not columns:
-            return
-        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, columns[0][0])
-        for before, column in itertools.pairwise(columns):
-            self.splitDockWidget(before[0], column[0], Qt.Orientation.Horizontal)
-        for column in columns:
-            for dock in column[1:]:
-                self.tabifyDockWidget(column[0], dock)
-            column[0].show()
-            column[0].raise_()
-        shares = [share for c, share in zip((left, main, right), COLUMN_SHARES, strict=True) if c]
-        firsts = [c[0] for c in columns]
-        QTimer.singleShot(0, lambda: self._size_columns(firsts, shares))  # once the docks are laid out
-
-    def _size_columns(self, docks: list[QDockWidget], shares: list[float]) -> None:
-        if all(dock in self.docks.values() for dock in docks):
-            total = self.width()
-            self.resizeDocks(docks, [int(total * share) for share in shares], Qt.Orientation.Horizontal)
-
     def reset_layout(self) -> None:
-        self.settings.remove(STATE_SETTING)
-        for dock in self.docks.values():
-            dock.setFloating(False)
-            dock.show()
-        self.default_layout()
+        self.screens.reset()
 
     def save_layout(self) -> None:
-        if self.docks:
-            self.settings.setValue(STATE_SETTING, self.saveState(LAYOUT_VERSION))
+        self.screens.save()
         self.settings.setValue(GEOMETRY_SETTING, self.saveGeometry())
 
     def show_screen(self, name: str) -> QWidget | None:
         """Bring screen `name` to the front; its panel, or None when it is not available."""
-        dock = self.docks.get(name)
-        if dock is None:
-            return None
-        dock.show()
-        dock.raise_()
-        return self.panels[name]
+        return self.screens.show(name)
 
     def refresh_screens(self) -> None:
-        for panel in self.panels.values():
-            refresh = getattr(panel, "refresh", None)
-            if callable(refresh):
-                refresh()
+        self.screens.refresh()
         self.status.refresh_phases()
         self.status.refresh_freshness()
-
-    def _refresh_screen(self, name: str) -> None:
-        refresh = getattr(self.panels.get(name), "refresh", None)
-        if callable(refresh):
-            refresh()
 
     def _connect_screens(self) -> None:
         routes: dict[str, Callable[..., object]] = {
@@ -541,14 +362,11 @@ class MainWindow(QMainWindow):
 
     def record_fill(self, symbol: str = "") -> QDialog | None:
         """Open the fill dialog (for `symbol` when given); nothing is written before the user confirms."""
+        from ui.dialogs.fill_dialog import FillDialog
+
         if self.ctx is None:
             return None
-        try:
-            dialog_class = importlib.import_module("ui.dialogs.fill_dialog").FillDialog
-        except ModuleNotFoundError:
-            self.statusBar().showMessage(self.tr("The fill dialog is not available."), 5000)
-            return None
-        dialog: QDialog = dialog_class(self.ctx, self, symbol=symbol or None)
+        dialog = FillDialog(self.ctx, self, symbol=symbol or None)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         return dialog
@@ -593,7 +411,7 @@ class MainWindow(QMainWindow):
                         parent=self)  # fmt: skip
 
     def open_settings(self) -> None:
-        from ui.dialogs.settings_dialog import SettingsDialog
+        from ui.dialogs.settings.settings_dialog import SettingsDialog
 
         if self.ctx is None:
             return
@@ -613,7 +431,7 @@ class MainWindow(QMainWindow):
         dialog = ModelWizardDialog(self.ctx, self)
         dialog.model_saved.connect(lambda name: self.statusBar().showMessage(
             self.tr("Model %1 connected.").replace("%1", name), 8000))  # fmt: skip
-        dialog.model_saved.connect(lambda _name: self._refresh_screen("research"))
+        dialog.model_saved.connect(lambda _name: self.screens.refresh("research"))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         return dialog
@@ -702,7 +520,6 @@ class MainWindow(QMainWindow):
 
 
 def _export(bench: Workbench, account: str, target: Path) -> int:
-    from stockbench.ledger.exports import export_beancount, export_csv
-
-    exporter = export_beancount if target.suffix.lower() == ".beancount" else export_csv
-    return exporter(bench.ledger, account, target)
+    if target.suffix.lower() == ".beancount":
+        return bench.ledger.export_beancount(account, target)
+    return bench.ledger.export_csv(account, target)

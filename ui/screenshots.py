@@ -55,7 +55,7 @@ class Shot:
 
 def _screen(name: str) -> Callable[[AppContext], QWidget]:
     def build(ctx: AppContext) -> QWidget:
-        from ui.main_window import load_screen
+        from ui.screens import load_screen
 
         panel_class = load_screen(name)
         if panel_class is None:
@@ -72,7 +72,7 @@ def _fill(ctx: AppContext) -> QWidget:
 
 
 def _settings(ctx: AppContext) -> QWidget:
-    from ui.dialogs.settings_dialog import SettingsDialog
+    from ui.dialogs.settings.settings_dialog import SettingsDialog
 
     return SettingsDialog(ctx, None)
 
@@ -125,7 +125,7 @@ SHOTS: tuple[Shot, ...] = (
 # ---- the showcase workspace -------------------------------------------------------------------------------------
 def prepare_home(folder: Path, source: Path | None) -> Path:
     """A demo workspace in `folder`: a copy of `source`, else freshly built (about ten seconds)."""
-    from ui.app import open_workbench
+    from ui.workspace_opener import open_workbench
 
     home = folder / "demo"
     if source is not None:
@@ -150,7 +150,7 @@ def seed_showcase(bench: Workbench) -> None:
     bought = calendar.session_offset(today, -5)
     ledger.add_account(SHOWCASE_ACCOUNT, "CNY")
     ledger.cash(SHOWCASE_ACCOUNT, "deposit", Decimal(500_000), at=_at(calendar.session_offset(bought, -1), 9))
-    from stockbench.ledger.validation import FillDraft
+    from stockbench.ledger.entries import FillDraft
 
     for symbol, qty in HOLDINGS:
         price = _session_close(bench, symbol, bought)
@@ -158,18 +158,16 @@ def seed_showcase(bench: Workbench) -> None:
     replay_history(bench, today)
     for symbol in REPORTED:
         bench.research.analyze(symbol)
-    from stockbench.llm.models import ModelConfig, ModelRegistry
+    from stockbench.llm.records import ModelConfig
 
-    ModelRegistry(bench.workspace.settings).add(ModelConfig("deepseek", "deepseek", "deepseek-v4-flash"))  # no key
+    bench.models.add(ModelConfig("deepseek", "deepseek", "deepseek-v4-flash"))  # no key
 
 
 def replay_history(bench: Workbench, today: date) -> None:
     """Offline analyses as of past sessions, so the track record has matured calls to show."""
-    from stockbench.research.replay import Replayer
-
     calendar = bench.market.calendars.calendar("CN")
     start, end, every = REPLAY_SESSIONS
-    Replayer(bench.workspace.db, bench.market).run(
+    bench.replays.run(
         REPLAYED, calendar.session_offset(today, start), calendar.session_offset(today, end), clock=bench.clock,
         every=every,
     )  # fmt: skip
@@ -268,7 +266,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from ui.app import build_context, close_context, create_app
+    from ui.app import create_app
+    from ui.context import build_context, close_context
     from ui.errors import ErrorPresenter
 
     app = create_app([sys.argv[0]])

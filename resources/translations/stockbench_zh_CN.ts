@@ -303,8 +303,20 @@
         <translation>点击证据编号、论断中的数字或引文，查看其来源。</translation>
     </message>
     <message>
+        <source>Where %1 comes from</source>
+        <translation>%1 的来源</translation>
+    </message>
+    <message>
+        <source>Where the quote comes from</source>
+        <translation>引文的来源</translation>
+    </message>
+    <message>
         <source>Evidence</source>
         <translation>证据</translation>
+    </message>
+    <message>
+        <source>not in this workspace</source>
+        <translation>不在此工作区中</translation>
     </message>
     <message>
         <source>Source</source>
@@ -329,6 +341,18 @@
     <message>
         <source>Location</source>
         <translation>位置</translation>
+    </message>
+    <message>
+        <source>The quote leaves out “%1” of its clause here, so it does not hold; the clause is shown.</source>
+        <translation>这段引文在此处略去了所在分句中的“%1”，因此不成立；下面显示该分句。</translation>
+    </message>
+    <message>
+        <source>The quote does not match this evidence; the closest passage is shown.</source>
+        <translation>这段引文与此证据不符；下面显示最接近的段落。</translation>
+    </message>
+    <message>
+        <source>Not found in this evidence; its opening is shown.</source>
+        <translation>在此证据中未找到；下面显示其开头部分。</translation>
     </message>
 </context>
 <context>
@@ -1045,30 +1069,6 @@
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <source>Open a workspace folder</source>
-        <translation>打开工作区文件夹</translation>
-    </message>
-    <message>
-        <source>Not a workspace</source>
-        <translation>不是工作区</translation>
-    </message>
-    <message>
-        <source>%1 holds no workspace.</source>
-        <translation>%1 中没有工作区。</translation>
-    </message>
-    <message>
-        <source>Choose an empty folder for the new workspace</source>
-        <translation>为新工作区选择一个空文件夹</translation>
-    </message>
-    <message>
-        <source>Folder not empty</source>
-        <translation>文件夹不为空</translation>
-    </message>
-    <message>
-        <source>Choose an empty folder.</source>
-        <translation>请选择一个空文件夹。</translation>
-    </message>
-    <message>
         <source>The workspace could not be opened. Use File ▸ Open Workspace to choose another.</source>
         <translation>无法打开该工作区。请使用“文件 ▸ 打开工作区”选择其他工作区。</translation>
     </message>
@@ -1079,10 +1079,6 @@
     <message>
         <source>The %1 screen is not available.</source>
         <translation>“%1”界面不可用。</translation>
-    </message>
-    <message>
-        <source>The fill dialog is not available.</source>
-        <translation>成交录入窗口不可用。</translation>
     </message>
     <message>
         <source>Analyze</source>
@@ -2743,6 +2739,33 @@
     <message>
         <source>The workspace could not be opened.</source>
         <translation>无法打开该工作区。</translation>
+    </message>
+</context>
+<context>
+    <name>WorkspaceController</name>
+    <message>
+        <source>Open a workspace folder</source>
+        <translation>打开工作区文件夹</translation>
+    </message>
+    <message>
+        <source>Not a workspace</source>
+        <translation>不是工作区</translation>
+    </message>
+    <message>
+        <source>%1 holds no workspace.</source>
+        <translation>%1 中没有工作区。</translation>
+    </message>
+    <message>
+        <source>Choose an empty folder for the new workspace</source>
+        <translation>为新工作区选择一个空文件夹</translation>
+    </message>
+    <message>
+        <source>Folder not empty</source>
+        <translation>文件夹不为空</translation>
+    </message>
+    <message>
+        <source>Choose an empty folder.</source>
+        <translation>请选择一个空文件夹。</translation>
     </message>
 </context>
 </TS>

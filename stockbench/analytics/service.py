@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from stockbench.analytics.frames import BAR_SCHEMA
-from stockbench.analytics.indicators import add_indicators, latest_indicators
+from stockbench.analytics.indicators import add_indicators
 from stockbench.analytics.position_states import PositionFacts, PositionState, Transition, check_move
 from stockbench.analytics.rule_tables import load_rule_tables
 from stockbench.analytics.scan import ScanResult, load_zone_tables, run_scan
@@ -81,11 +81,6 @@ class Analytics:
         casts = [pl.col(c).cast(t) for c, t in BAR_SCHEMA.items() if c != "symbol"]
         frame = adjusted(raw, "forward").select(pl.lit(instrument.symbol).alias("symbol"), *casts)
         return History(instrument, raw, frame)
-
-    def indicators_on(self, symbol: str, as_of: date | None = None) -> dict[str, float | None]:
-        """`{name: value}` of the indicators on the symbol's last session on or before `as_of`."""
-        found = self.history(symbol, as_of)
-        return latest_indicators(add_indicators(found.adjusted))
 
     def valuation(self, symbol: str, as_of: date | None = None) -> dict[str, Percentile]:
         """Percentiles of PE TTM, PB and PS TTM within their own history (gaps below 1,000 days)."""

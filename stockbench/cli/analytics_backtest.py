@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.cli.output import message, table
+from stockbench.cli.output import merged, message, table
 
 if TYPE_CHECKING:
     import polars as pl
@@ -98,7 +98,7 @@ def backtest(cli: CliContext, symbol: str, benchmark: str | None) -> None:
     latest = score_on(frame, frame["day"].max(), found, book)  # type: ignore[arg-type]
     as_of = bench.clock.now().isoformat() if bench.clock.is_replay else None
     result = {"symbol": found, "as_of": as_of, "benchmark": index, "money_flow": flow is not None}
-    cli.emit(result | report.as_dict() | {"latest_score": latest}, _backtest_human)
+    cli.emit(merged(result, report, {"latest_score": latest}), _backtest_human)
 
 
 def _default_data() -> Path:

@@ -42,7 +42,7 @@ def zones(cli: CliContext, symbol: str, price: Decimal | None) -> None:
     if found.note:
         message(f"note: {found.note}")
     result = bench.analytics.zones(found.instrument.symbol, price=price)
-    cli.emit(result.as_dict(), _zones_human)
+    cli.emit(result, _zones_human)
 
 
 def _fraction(text: str | None, name: str) -> Decimal | None:
@@ -104,7 +104,7 @@ def size(
     )
     if result.sizing is None:
         raise RuleViolation(f"the plan was refused: {result.problems[0].message}", result.problems)
-    cli.emit(result.sizing.as_dict(), _size_human)
+    cli.emit(result.sizing, _size_human)
 
 
 def _scan_human(data: dict[str, Any]) -> str:
@@ -126,4 +126,4 @@ def scan(cli: CliContext, universe: str, symbols: tuple[str, ...], top: int) -> 
     bench = cli.bench()
     chosen: Any = list(symbols) if symbols else universe
     result = bench.analytics.scan(chosen, top=top)
-    cli.emit(result.as_dict(), _scan_human)
+    cli.emit(result, _scan_human)

@@ -32,7 +32,7 @@ class CliContext:
             bench = Workbench.open(
                 self.home, clock=clock_for(self.as_of) if self.as_of else None, command=_command_line()
             )
-            configure_file_logging(bench.workspace.paths.logs)
+            configure_file_logging(bench.paths.logs)
             self._bench = bench
             click.get_current_context().call_on_close(self.close)
         return self._bench

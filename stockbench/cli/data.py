@@ -172,9 +172,9 @@ def fetch(cli: CliContext, symbol: str, what: str) -> None:
     kinds = _kinds(what)
     found = _symbol(bench, symbol)
     outcomes = bench.data.fetch(found, kinds, progress=_progress)
-    rows = [o.as_dict() for o in outcomes]
     cli.emit(
-        {"symbol": found, "fetches": rows}, lambda d: table(d["fetches"], ["what", "source", "ok", "rows", "reason"])
+        {"symbol": found, "fetches": list(outcomes)},
+        lambda d: table(d["fetches"], ["what", "source", "ok", "rows", "reason"]),
     )
 
 
@@ -187,9 +187,8 @@ def gates(cli: CliContext, symbol: str, no_fetch: bool) -> None:
     bench = cli.bench()
     found = _symbol(bench, symbol)
     results = bench.data.gates(found, fetch=not no_fetch, progress=_progress)
-    rows = [r.as_dict() for r in results]
     passed = all(r.status == "pass" for r in results)
-    data_out = {"symbol": found, "as_of": _as_of(bench), "passed": passed, "gates": rows}
+    data_out = {"symbol": found, "as_of": _as_of(bench), "passed": passed, "gates": list(results)}
     cli.emit(data_out, lambda d: table(d["gates"], ["name", "status", "reason"]))
 
 
@@ -207,6 +206,6 @@ def crosscheck(cli: CliContext, symbol: str) -> None:
             for p in found.points
         ],
         "disagreements": [d.detail() for d in found.disagreements],
-        "fetches": [o.as_dict() for o in found.outcomes],
+        "fetches": list(found.outcomes),
     }
     cli.emit(result, lambda d: f"{len(d['points'])} sources compared, {len(d['disagreements'])} disagreements")

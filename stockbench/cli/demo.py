@@ -30,30 +30,8 @@ def _human(data: dict[str, Any]) -> str:
 @pass_cli
 def demo(cli: CliContext) -> None:
     """Create or open the demo market (fictional, offline) and list what it holds."""
-    from stockbench.config import configure_file_logging
-    from stockbench.data.demo import demo_home, ensure_demo
-    from stockbench.store.workspace import Workspace
+    from stockbench.workbench import Workbench
 
-    home = demo_home(cli.home)
-    with Workspace.open(home, kind="demo", command="stockbench demo") as workspace:
-        configure_file_logging(workspace.paths.logs)
-        summary = ensure_demo(workspace)
-    if summary.built:
-        from stockbench.data.demo import STARTER_WATCHLIST
-        from stockbench.workbench import Workbench
-
-        with Workbench.open(home, command="stockbench demo") as bench:  # on the demo's own pinned clock
-            bench.watchlist.seed(STARTER_WATCHLIST)  # a first run has something to right-click
-    cli.emit(
-        {
-            "home": summary.home,
-            "instruments": summary.instruments,
-            "bars": summary.bars,
-            "first": summary.first,
-            "last": summary.last,
-            "symbols": summary.symbols,
-            "pinned_as_of": summary.pinned_as_of,
-            "built": summary.built,
-        },
-        _human,
-    )
+    home = Workbench.demo_home(cli.home)
+    summary = Workbench.prepare(home, kind="demo", command="stockbench demo", demo_only=True)
+    cli.emit(summary, _human)

@@ -11,7 +11,7 @@ from stockbench.cli.context import CliContext, pass_cli
 from stockbench.cli.output import message, table
 
 if TYPE_CHECKING:
-    from stockbench.research.evals.results import CaseResult
+    from stockbench.evals.results import CaseResult
 
 EXIT_FAILED = 1
 
@@ -64,11 +64,11 @@ def evaluate(cli: CliContext, model: str, wanted: tuple[str, ...], list_only: bo
     Each case runs in a fresh copy of the demo market; the citation, permission and negative-expected-value
     invariants must hold on every case. Results are stored and compared with the previous run of the same
     model. Exits with 1 when a case or an invariant fails."""
+    from stockbench.evals.cases import load_cases, select
+    from stockbench.evals.history import EvalHistory
+    from stockbench.evals.runner import run_evals
+    from stockbench.evals.workspaces import TEMPLATE_FOLDER, demo_template
     from stockbench.llm.models import SETTING, ModelRegistry
-    from stockbench.research.evals.cases import load_cases, select
-    from stockbench.research.evals.history import EvalHistory
-    from stockbench.research.evals.runner import run_evals
-    from stockbench.research.evals.workspaces import TEMPLATE_FOLDER, demo_template
 
     cases = select(load_cases(), wanted)
     if list_only:

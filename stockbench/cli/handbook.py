@@ -39,7 +39,7 @@ def check(cli: CliContext, folder: Path | None) -> int:
 
     found = Handbook.load(folder)
     problems = run_check(found)
-    data = {"ok": not problems, "version": found.version, "problems": [p.as_dict() for p in problems]}
+    data = {"ok": not problems, "version": found.version, "problems": problems}
     cli.emit(data, _check_human)
     return EXIT_PROBLEMS if problems else 0
 
@@ -51,7 +51,7 @@ def _version(cli: CliContext, version: str | None) -> tuple[Handbook, str]:
     current = Handbook.load()
     if version is None or version == current.version:
         return current, "disk"
-    return Handbook.stored(cli.bench().workspace.db, version), "workspace"
+    return cli.bench().handbook(version), "workspace"
 
 
 def _show_human(data: dict[str, Any]) -> str:
@@ -88,13 +88,7 @@ def versions(cli: CliContext) -> None:
     from stockbench.research.handbook import Handbook
 
     current = Handbook.load().version
-    db = cli.bench().workspace.db
-    rows = db.fetchall(
-        "SELECT h.version, h.stored_at, count(r.run_id) FROM handbook_versions h "
-        "LEFT JOIN runs r ON r.handbook_version = h.version GROUP BY h.version, h.stored_at ORDER BY h.stored_at DESC"
-    )
-    found = [{"version": v, "stored_at": at, "runs": n, "current": v == current} for v, at, n in rows]
-    cli.emit({"current": current, "versions": found}, _versions_human)
+    cli.emit({"current": current, "versions": list(cli.bench().handbook_versions())}, _versions_human)
 
 
 def _versions_human(data: dict[str, Any]) -> str:

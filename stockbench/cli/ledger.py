@@ -14,8 +14,8 @@ from stockbench.cli.output import message, table
 from stockbench.cli.params import DATE, DECIMAL
 
 if TYPE_CHECKING:
-    from stockbench.ledger.book import Ledger, OrderStatus, Position
-    from stockbench.ledger.entries import Entry
+    from stockbench.ledger.book import Ledger
+    from stockbench.ledger.entries import Entry, OrderStatus, Position
 
 
 def _at(text: str | None, market: str = "CN") -> datetime | None:
@@ -195,7 +195,7 @@ def fill(
 ) -> None:
     """Record a fill; every problem is listed and nothing is written if any is found."""
     from stockbench.errors import RuleViolation
-    from stockbench.ledger.validation import FillDraft
+    from stockbench.ledger.entries import FillDraft
 
     executed = _at(at_text, _market_of(symbol))
     assert executed is not None
@@ -427,17 +427,15 @@ def action_bonus(
 def import_fills(cli: CliContext, file: Path, name: str, dry_run: bool) -> None:
     """Import fills from a CSV (see README: executed_at,symbol,side,qty,price[,fee][,order_id][,note])."""
     from stockbench.errors import RuleViolation
-    from stockbench.ledger.imports import import_fills as run_import
 
-    result = run_import(_ledger(cli), file, name, dry_run=dry_run)
-    data = {"rows": result.rows, "valid": not result.problems, "written": result.written,
-            "fills": [_fill_data(f) for f in result.fills],
-            "problems": [{"row": row, **p.as_dict()} for row, p in result.problems]}  # fmt: skip
+    result = _ledger(cli).import_fills(file, name, dry_run=dry_run)
     if result.problems:
         raise RuleViolation(
             f"{len(result.problems)} problem(s) in {file.name}; nothing was written",
             [p for _, p in result.problems],
         )
+    data = {"rows": result.rows, "valid": True, "written": result.written,
+            "fills": [_fill_data(f) for f in result.fills], "problems": []}  # fmt: skip
     message(f"{'would write' if dry_run else 'wrote'} {len(result.fills)} fill(s)")
     cli.emit(data, lambda d: table(d["fills"], ["symbol", "side", "qty", "price", "trade_date", "fees"]))
 
@@ -449,10 +447,8 @@ def import_fills(cli: CliContext, file: Path, name: str, dry_run: bool) -> None:
 @pass_cli
 def export(cli: CliContext, name: str, fmt: str, target: Path) -> None:
     """Export an account's entries to CSV or to a Beancount ledger."""
-    from stockbench.ledger.exports import export_beancount, export_csv
-
     book = _ledger(cli)
-    count = export_csv(book, name, target) if fmt == "csv" else export_beancount(book, name, target)
+    count = book.export_csv(name, target) if fmt == "csv" else book.export_beancount(name, target)
     cli.emit(
         {"path": target, "entries": count, "format": fmt}, lambda d: f"wrote {d['entries']} entries to {d['path']}"
     )

@@ -47,6 +47,10 @@ COMMANDS: dict[str, str] = {
     "review-quick": "stockbench.cli.quick:review_quick",
     "check-plan": "stockbench.cli.quick:check_plan",
 }
+# Subcommands kept in a module of their own, added to their group (a name of COMMANDS) when it loads.
+GROUP_EXTENSIONS: dict[str, dict[str, str]] = {
+    "reports": {"evidence": "stockbench.cli.evidence:evidence"},
+}
 # With no subcommand, `stockbench` opens the desktop shell. It is loaded by name, only then: the engine never
 # imports the shell (Qt stays out of every other command and of `--help`).
 DESKTOP = "ui.app:run_desktop"
@@ -108,10 +112,20 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.lazy:
-            module, attribute = self.lazy[cmd_name].split(":")
-            command: click.Command = getattr(importlib.import_module(module), attribute)
+            command = _load(self.lazy[cmd_name])
+            if isinstance(command, click.Group):
+                for name, target in GROUP_EXTENSIONS.get(cmd_name, {}).items():
+                    if name not in command.commands:
+                        command.add_command(_load(target), name)
             return attach_global_options(command)
         return super().get_command(ctx, cmd_name)
+
+
+def _load(target: str) -> click.Command:
+    """The command at "module:attribute" (the module is imported now)."""
+    module, attribute = target.split(":")
+    command: click.Command = getattr(importlib.import_module(module), attribute)
+    return command
 
 
 @click.group(
@@ -157,10 +171,10 @@ def _report_user_error(error: UserError, as_json: bool) -> None:
     if error.hint:
         message(f"hint: {error.hint}")
     if as_json:
-        payload: dict[str, object] = {"error": error.as_dict()}
+        payload: dict[str, object] = {"error": error}
         problems = getattr(error, "problems", None)
         if problems:
-            payload["problems"] = [p.as_dict() for p in problems]
+            payload["problems"] = list(problems)
         click.echo(dumps(payload))
 
 

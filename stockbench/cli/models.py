@@ -1,12 +1,13 @@
 """`stockbench models ...`: configure models (provider, model id, endpoint, fallback), store keys, test a model.
 
-Keys go to the OS keyring only; they are read from standard input and never echoed or printed.
+Every call goes through `Workbench.models`. Keys go to the OS keyring only; they are read from standard input
+and never echoed or printed.
 """
 
 from __future__ import annotations
 
 import sys
-import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -15,57 +16,49 @@ from stockbench.cli.context import CliContext, pass_cli
 from stockbench.cli.output import message, table
 
 if TYPE_CHECKING:
-    from stockbench.llm.models import ModelConfig, ModelRegistry
-
-TEST_PROMPT = "Reply with the single word: ok"
-TEST_MAX_TOKENS = 32
+    from stockbench.llm.records import ModelConfig
+    from stockbench.llm.service import Models
 
 
-def _registry(cli: CliContext) -> ModelRegistry:
-    from stockbench.llm.models import ModelRegistry
+@dataclass(frozen=True)
+class PresetRow:
+    """A connection preset as `models presets` lists it."""
 
-    return ModelRegistry(cli.bench().workspace.settings)
-
-
-def _has_key(name: str) -> bool | None:
-    """Whether a key is stored for `name`; None when the keyring cannot be read."""
-    from stockbench.llm import KeyringUnavailable
-    from stockbench.llm.keys import OsKeyring
-
-    try:
-        return OsKeyring().get(name) is not None
-    except KeyringUnavailable:
-        return None
+    preset: str
+    label: str
+    provider: str
+    model: str
+    models: tuple[str, ...]
+    api_base: str | None
+    requires_key: bool
+    console: str
 
 
-def _describe(registry: ModelRegistry, config: ModelConfig) -> dict[str, Any]:
-    from stockbench.llm.prices import default_prices
+@dataclass(frozen=True)
+class ProviderRow:
+    """A provider as `models providers` lists it."""
 
-    endpoint = registry.endpoint(config)
-    capability = registry.capabilities.for_model(config.provider, config.model)
-    price = default_prices().price_of(config.provider, config.model)
-    return {
-        "name": config.name,
-        "provider": config.provider,
-        "model": config.model,
-        "api_base": endpoint.api_base,
-        "fallback": config.fallback,
-        "litellm_model": endpoint.litellm_model,
-        "key_required": endpoint.preset.requires_key,
-        "has_key": _has_key(config.name),
-        "context_tokens": capability.context_tokens,
-        "tool_choice": capability.tool_choice,
-        "reasoning": capability.reasoning,
-        "price": None
-        if price is None
-        else {
-            "currency": price.currency,
-            "input_uncached": price.rates.input_uncached,
-            "input_cached": price.rates.input_cached,
-            "output": price.rates.output,
-            "per": "million tokens",
-        },
-    }
+    provider: str
+    label: str
+    litellm_prefix: str
+    api_base: str | None
+    key_required: bool
+
+
+@dataclass(frozen=True)
+class KeyStored:
+    name: str
+    stored: bool = True
+
+
+@dataclass(frozen=True)
+class KeyDeleted:
+    name: str
+    deleted: bool
+
+
+def _models(cli: CliContext) -> Models:
+    return cli.bench().models
 
 
 def _or_unknown(value: object) -> str:
@@ -97,6 +90,33 @@ def models() -> None:
     """Language models: add, store keys (in the OS keyring), test, list, remove."""
 
 
+def _config(
+    service: Models,
+    name: str,
+    preset: str | None,
+    provider: str | None,
+    model_id: str | None,
+    api_base: str | None,
+    fallback: str | None,
+) -> ModelConfig:
+    """The configuration the options describe: from a preset, or from a provider and a model id."""
+    from dataclasses import replace
+
+    from stockbench.errors import InvalidInput
+    from stockbench.llm.records import ModelConfig
+
+    if preset is not None:
+        chosen = service.preset(preset)
+        if provider is not None and provider != chosen.provider.name:
+            raise InvalidInput(f"the preset '{preset}' uses the provider {chosen.provider.name}, not {provider}")
+        return replace(chosen.config(name, model_id, api_base), fallback=fallback)
+    if provider is None or model_id is None:
+        raise InvalidInput(
+            "a model needs --provider and --model, or a --preset", "list them: stockbench models presets"
+        )
+    return ModelConfig(name, provider, model_id, api_base, fallback)
+
+
 @models.command("add")
 @click.argument("name")
 @click.option("--preset", help="Fill provider, model and endpoint from a preset (see `models presets`), e.g. deepseek.")
@@ -117,47 +137,18 @@ def add(
     replace: bool,
 ) -> None:
     """Configure model NAME: with --provider and --model, or from a --preset."""
-    from dataclasses import replace as replaced
-
-    from stockbench.errors import InvalidInput
-    from stockbench.llm.models import ModelConfig
-
-    if preset is not None:
-        from stockbench.llm.presets import default_presets
-
-        chosen = default_presets().get(preset)
-        if provider is not None and provider != chosen.provider.name:
-            raise InvalidInput(f"the preset '{preset}' uses the provider {chosen.provider.name}, not {provider}")
-        config = replaced(chosen.config(name, model_id, api_base), fallback=fallback)
-    elif provider is None or model_id is None:
-        raise InvalidInput(
-            "a model needs --provider and --model, or a --preset", "list them: stockbench models presets"
-        )
-    else:
-        config = ModelConfig(name, provider, model_id, api_base, fallback)
-    registry = _registry(cli)
-    config = registry.add(config, replace=replace)
-    cli.emit(_describe(registry, config), _describe_human)
+    service = _models(cli)
+    config = _config(service, name, preset, provider, model_id, api_base, fallback)
+    cli.emit(service.add(config, replace=replace), _describe_human)
 
 
 @models.command("presets")
 @pass_cli
 def presets(cli: CliContext) -> None:
     """The connection presets (the desktop app's "Connect your model"): provider, default model, endpoints."""
-    from stockbench.llm.presets import default_presets
-
     rows = [
-        {
-            "preset": p.key,
-            "label": p.label,
-            "provider": p.provider.name,
-            "model": p.model,
-            "models": list(p.models),
-            "api_base": p.api_base,
-            "requires_key": p.requires_key,
-            "console": p.console,
-        }
-        for p in default_presets().presets()
+        PresetRow(p.key, p.label, p.provider.name, p.model, p.models, p.api_base, p.requires_key, p.console)
+        for p in _models(cli).presets()
     ]
     cli.emit(rows, lambda d: table(d, ["preset", "provider", "model", "api_base", "requires_key"]))
 
@@ -182,17 +173,14 @@ def _read_key() -> str:
 @pass_cli
 def key(cli: CliContext, name: str, delete: bool) -> None:
     """Store the API key of model NAME in the OS keyring (read from standard input, never echoed)."""
-    from stockbench.llm.keys import OsKeyring
-
-    config = _registry(cli).get(name)
+    service = _models(cli)
+    config = service.config(name)
     if delete:
-        deleted = OsKeyring().delete(config.name)
-        cli.emit(
-            {"name": config.name, "deleted": deleted}, f"key of {name} {'deleted' if deleted else 'was not stored'}"
-        )
+        deleted = service.delete_key(config.name)
+        cli.emit(KeyDeleted(config.name, deleted), f"key of {name} {'deleted' if deleted else 'was not stored'}")
         return
-    OsKeyring().set(config.name, _read_key())
-    cli.emit({"name": config.name, "stored": True}, f"key of {name} stored in the OS keyring")
+    service.store_key(config.name, _read_key())
+    cli.emit(KeyStored(config.name), f"key of {name} stored in the OS keyring")
 
 
 def _test_human(d: dict[str, Any]) -> str:
@@ -217,43 +205,15 @@ def _test_human(d: dict[str, Any]) -> str:
 @pass_cli
 def test(cli: CliContext, name: str) -> None:
     """Send model NAME one tiny request (no fallback) and report latency, model and usage."""
-    from stockbench.llm.client import Attempt, LlmClient, RetryPolicy
-    from stockbench.llm.messages import ChatRequest, user
-    from stockbench.llm.prices import Prices
-
-    registry = _registry(cli)
-    registry.get(name)
-    attempts: list[Attempt] = []
-    client = LlmClient(registry, policy=RetryPolicy(attempts_per_model=1, attempt_deadline_s=60.0, stall_s=30.0))
-    started = time.monotonic()
-    response = client.complete(ChatRequest(name, (user(TEST_PROMPT),), max_tokens=TEST_MAX_TOKENS),
-                               on_attempt=attempts.append, fallback=False)  # fmt: skip
-    latency_ms = round((time.monotonic() - started) * 1000)
-    cost = Prices(registry).actual(name, response.usage)
-    cli.emit(
-        {
-            "name": name,
-            "litellm_model": registry.endpoint(registry.get(name)).litellm_model,
-            "model": response.model,
-            "latency_ms": latency_ms,
-            "streamed": attempts[-1].stream if attempts else None,
-            "content": response.content,
-            "finish_reason": response.finish_reason,
-            "usage": None if response.usage is None else response.usage.as_dict(),
-            "cost": None if cost is None else {"amount": cost.amount, "currency": cost.currency},
-            "notes": list(response.notes),
-        },
-        _test_human,
-    )
+    cli.emit(_models(cli).probe(name), _test_human)
 
 
 @models.command("list")
 @pass_cli
 def list_models(cli: CliContext) -> None:
     """The configured models, with their endpoints and whether a key is stored."""
-    registry = _registry(cli)
-    rows = [_describe(registry, c) for c in registry.list()]
-    if any(r["has_key"] is None for r in rows):
+    rows = _models(cli).list()
+    if any(r.has_key is None for r in rows):
         message("note: the OS keyring is not available, so stored keys cannot be checked")
     columns = ["name", "provider", "model", "api_base", "fallback", "has_key"]
     cli.emit(rows, lambda data: table([{k: "-" if v is None else v for k, v in r.items()} for r in data], columns))
@@ -265,28 +225,14 @@ def list_models(cli: CliContext) -> None:
 @pass_cli
 def remove(cli: CliContext, name: str, keep_key: bool) -> None:
     """Remove model NAME (and its stored key)."""
-    from stockbench.llm import KeyringUnavailable
-    from stockbench.llm.keys import OsKeyring
-
-    config = _registry(cli).remove(name)
-    key_deleted: bool | None = False
-    if not keep_key:
-        try:
-            key_deleted = OsKeyring().delete(config.name)
-        except KeyringUnavailable:
-            key_deleted = None
-    cli.emit({"name": name, "removed": True, "key_deleted": key_deleted}, f"model {name} removed")
+    cli.emit(_models(cli).remove(name, keep_key=keep_key), f"model {name} removed")
 
 
 @models.command("providers")
 @pass_cli
 def providers(cli: CliContext) -> None:
     """The provider presets: litellm route, default endpoint, whether a key is needed."""
-    from stockbench.llm.capabilities import default_table
-
     rows = [
-        {"provider": p.name, "label": p.label, "litellm_prefix": p.litellm_prefix, "api_base": p.api_base,
-         "key_required": p.requires_key}
-        for p in default_table().providers()
-    ]  # fmt: skip
+        ProviderRow(p.name, p.label, p.litellm_prefix, p.api_base, p.requires_key) for p in _models(cli).providers()
+    ]
     cli.emit(rows, lambda data: table(data, ["provider", "label", "api_base", "key_required"]))

@@ -1,10 +1,15 @@
-"""How commands talk: data as JSON on stdout with `--json`, human text otherwise; messages on stderr."""
+"""How commands talk: data as JSON on stdout with `--json`, human text otherwise; messages on stderr.
+
+Commands hand `emit` the engine's records as they are; this module alone turns them into plain data: a record
+becomes its `as_dict()` where it has one, else a dict of its fields. That plain form is both what `--json`
+prints (Decimals as exact strings, dates as ISO text) and what a command's human rendering is given.
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import asdict, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from enum import Enum
@@ -14,8 +19,48 @@ from typing import Any
 import click
 
 
+def plain(value: Any) -> Any:
+    """`value` with every record in it (at any depth) made a dict: its `as_dict()`, else its fields."""
+    if isinstance(value, type):
+        return value
+    as_dict = getattr(value, "as_dict", None)
+    if callable(as_dict):
+        return plain(as_dict())
+    if is_dataclass(value):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(plain(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class Merged:
+    """Several parts printed as one object: the plain form of each part (a record or a dict), merged in order."""
+
+    parts: tuple[Any, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        merged: dict[str, Any] = {}
+        for part in self.parts:
+            merged |= plain(part)
+        return merged
+
+
+def merged(*parts: Any) -> Merged:
+    """One result made of `parts` (records or dicts; a later key wins), e.g. a command's context and a record."""
+    return Merged(parts)
+
+
 def to_jsonable(value: Any) -> Any:
-    """Convert engine values to JSON: Decimals as exact strings, dates as ISO text."""
+    """Convert engine values to JSON: records as dicts (see `plain`), Decimals as exact strings, dates as ISO text."""
+    return _json(plain(value))
+
+
+def _json(value: Any) -> Any:
     if isinstance(value, Decimal):
         return format(value, "f")
     if isinstance(value, datetime | date):
@@ -24,12 +69,10 @@ def to_jsonable(value: Any) -> Any:
         return str(value)
     if isinstance(value, Enum):
         return value.value
-    if is_dataclass(value) and not isinstance(value, type):
-        return to_jsonable(asdict(value))
     if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
+        return {str(k): _json(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
-        return [to_jsonable(v) for v in value]
+        return [_json(v) for v in value]
     return value
 
 
@@ -43,7 +86,8 @@ def message(text: str) -> None:
 
 
 def emit(as_json: bool, data: Any, human: str | Callable[[Any], str] | None = None) -> None:
-    """Print a command's result: JSON on stdout, or the human rendering."""
+    """Print a command's result (records, or plain data holding them): JSON on stdout, or `human` of its plain form."""
+    data = plain(data)
     if as_json:
         click.echo(dumps(data))
         return

@@ -1,8 +1,8 @@
-"""Click parameter types for engine values: exact decimals, dates and instants with clear messages."""
+"""Click parameter types for engine values: exact decimals and dates, with clear messages."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -40,20 +40,5 @@ class DateType(click.ParamType[date]):
             self.fail(f"'{value}' is not a date (use YYYY-MM-DD)", param, ctx)
 
 
-class InstantType(click.ParamType[datetime]):
-    """An ISO instant; a naive one is read in the exchange's zone by the command."""
-
-    name = "instant"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> datetime:
-        if isinstance(value, datetime):
-            return value
-        try:
-            return datetime.fromisoformat(str(value).strip())
-        except ValueError:
-            self.fail(f"'{value}' is not an ISO instant (use YYYY-MM-DDTHH:MM[:SS][+08:00])", param, ctx)
-
-
 DECIMAL = DecimalType()
 DATE = DateType()
-INSTANT = InstantType()

@@ -47,9 +47,7 @@ def _check_human(data: dict[str, Any]) -> str:
 @pass_cli
 def review_quick(cli: CliContext, symbol: str, model: str | None, account: str | None) -> None:
     """Re-check SYMBOL against its latest full report: the changes since, each answered by the model."""
-    from stockbench.research.quick_review import QuickReview
-
-    outcome = QuickReview.of(cli.bench()).review(symbol, model=model, account=account)
+    outcome = cli.bench().quick_reviews.review(symbol, model=model, account=account)
     cli.emit(outcome.as_dict(), _review_human)
 
 
@@ -59,8 +57,4 @@ def review_quick(cli: CliContext, symbol: str, model: str | None, account: str |
 @pass_cli
 def check_plan(cli: CliContext, symbol: str, account: str | None) -> None:
     """Check the latest report's plan on SYMBOL against current data, by rule alone (no model)."""
-    from stockbench.research.plan_check import PlanCheck
-
-    bench = cli.bench()
-    found = PlanCheck(bench.workspace.db, bench.clock, bench.market, bench.data, bench.ledger).check(symbol, account)
-    cli.emit(found, _check_human)
+    cli.emit(cli.bench().plan_checks.check(symbol, account), _check_human)

@@ -47,12 +47,6 @@ def _st(bench: Workbench, instrument: Instrument, day: date, flag: bool) -> bool
     return flag or bool(bench.market.registry.st_on(instrument.symbol, day))
 
 
-def _unreformed(bench: Workbench, instrument: Instrument, day: date) -> bool:
-    from stockbench.market.registry import is_unreformed_name
-
-    return is_unreformed_name(bench.market.registry.name_on(instrument.symbol, day))
-
-
 @rules.command()
 @click.argument("symbol")
 @click.option("--date", "day", type=DATE, help="The date whose rules apply (default: today).")
@@ -198,8 +192,8 @@ def check_order_command(
     data = {
         "symbol": instrument.symbol,
         "valid": result.valid,
-        "problems": [p.as_dict() for p in result.problems],
-        "notes": [p.as_dict() for p in result.notes],
+        "problems": list(result.problems),
+        "notes": list(result.notes),
         "checked": list(result.checks),
         "limits": None if result.limits is None else {"up": result.limits.up, "down": result.limits.down},
     }

@@ -9,7 +9,7 @@ from typing import Any, cast
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.cli.output import table
+from stockbench.cli.output import merged, table
 from stockbench.clock import parse_date, today_in
 from stockbench.errors import InvalidInput
 from stockbench.market.fees import FeeSettings, Side, order_fees
@@ -99,4 +99,4 @@ def fees(
     order = (instrument, cast(Side, side), shares, unit_price, trade_day)
     found = order_fees(*order, settings=settings, tables=tables)
     data = {"symbol": instrument.symbol, "side": side, "qty": shares, "price": unit_price, "date": trade_day}
-    cli.emit({**data, **found.as_dict()}, _human)
+    cli.emit(merged(data, found), _human)

@@ -38,10 +38,9 @@ from stockbench.data.records import Adjust, Announcement, Bar, FinancialItem, Mo
 from stockbench.errors import InternalError, InvalidInput
 from stockbench.market.instruments import identify
 from stockbench.store.database import Database
-from stockbench.store.settings import Settings
+from stockbench.store.settings import SOURCE_PREFERENCE, Settings
 
 DATA_RULES_FILE = "data_gates.toml"
-PREFERENCE_SETTING = "data.source_preference"
 FAR_PAST = date(1900, 1, 1)
 FAR_FUTURE = date(9999, 12, 31)
 _COUNTER = itertools.count()
@@ -179,7 +178,7 @@ class MarketDataCache:
     def preference(self) -> tuple[str, ...]:
         """The source preference order: the constructor's, else the workspace setting, else the table's."""
         if self._preference is None:
-            chosen = Settings(self._db).get(PREFERENCE_SETTING) or load_data_rules()["sources"]["preference"]
+            chosen = Settings(self._db).get(SOURCE_PREFERENCE) or load_data_rules()["sources"]["preference"]
             self._preference = tuple(str(s) for s in chosen)
         return self._preference
 

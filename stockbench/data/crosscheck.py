@@ -118,7 +118,7 @@ def record(db: Database, disagreements: Sequence[Disagreement], as_of: date | No
     now = SystemClock().now()
     with db.transaction() as cur:
         cur.executemany(
-            "INSERT INTO data_problems VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO data_problems (symbol, kind, detail, detected_at, as_of) VALUES (?, ?, ?, ?, ?)",
             [[d.symbol, PROBLEM_KIND, json.dumps(d.detail(), ensure_ascii=False), now, as_of] for d in disagreements],
         )
     return len(disagreements)

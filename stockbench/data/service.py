@@ -37,6 +37,7 @@ from stockbench.events import EventBus, Progress
 from stockbench.market.instruments import Instrument
 from stockbench.market.service import MarketRules
 from stockbench.store.database import Database
+from stockbench.store.settings import SOURCE_PREFERENCE, Settings
 
 if TYPE_CHECKING:
     import polars as pl
@@ -152,6 +153,14 @@ class DataService:
             self._providers = dict(default_providers(self._http))
         return self._providers
 
+    def source_preference(self) -> tuple[str, ...]:
+        """The data sources in the order reads prefer them (one source per series, never mixed)."""
+        return self.cache.preference()
+
+    def set_source_preference(self, order: Sequence[str]) -> None:
+        """Prefer the sources in `order` from the next time the workspace opens."""
+        Settings(self._db).set(SOURCE_PREFERENCE, list(order))
+
     def close(self) -> None:
         """Close the HTTP client of the default providers, if one was made."""
         if self._http is not None:
@@ -196,7 +205,9 @@ class DataService:
     def _log(self, attempt: FetchAttempt, url: str, status: int | None, elapsed_ms: int) -> None:
         with self._db.transaction() as cur:
             cur.execute(
-                "INSERT INTO fetch_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO fetch_log (started_at, source, what, symbol, url, ok, status, failure, reason, "
+                "elapsed_ms, rows, start_day, end_day) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     attempt.started_at,
                     attempt.source,

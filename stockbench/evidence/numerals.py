@@ -188,9 +188,6 @@ class TextNumber:
     signed: bool
     period: bool = False
 
-    def candidates_window(self) -> tuple[Decimal, Decimal]:
-        return self.value - self.half_width, self.value + self.half_width
-
 
 # ---- reading ---------------------------------------------------------------------------------------
 

@@ -95,11 +95,13 @@ class EvidenceStore:
     def _write(cur: duckdb.DuckDBPyConnection, run_id: str, ev: Evidence) -> None:
         size = len(ev.body.encode("utf-8"))
         cur.execute(
-            "INSERT INTO evidence VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            "INSERT INTO evidence (evidence_id, sha256, kind, source, media_type, fetched_at, bytes, body) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             [ev.evidence_id, ev.sha256, ev.kind, ev.source, ev.media_type, ev.fetched_at, size, ev.body],
         )
         cur.execute(
-            "INSERT INTO run_evidence VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            "INSERT INTO run_evidence (run_id, evidence_id, kind, source, fetched_at, label) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             [run_id, ev.evidence_id, ev.kind, ev.source, ev.fetched_at, ev.label],
         )
 

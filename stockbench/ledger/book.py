@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from stockbench.clock import MARKET_TZ, Clock, Market
 from stockbench.errors import InvalidInput, NotFound, Problem, RuleViolation
@@ -26,7 +28,10 @@ from stockbench.ledger.entries import (
     Entry,
     FeeTerms,
     Fill,
+    FillDraft,
     Order,
+    OrderStatus,
+    Position,
 )
 from stockbench.ledger.replay import DAY_END, LedgerState, entry_id, replay
 from stockbench.ledger.store import (
@@ -37,12 +42,15 @@ from stockbench.ledger.store import (
     load_orders,
     materialise,
 )
-from stockbench.ledger.validation import FillDraft, later_problem, order_problems, static_problems
+from stockbench.ledger.validation import later_problem, order_problems, static_problems
 from stockbench.market.calendars import settlement
 from stockbench.market.fees import FeeSettings, order_fees
 from stockbench.market.instruments import Instrument, SecurityType
 from stockbench.market.service import MarketRules
 from stockbench.store.database import Database
+
+if TYPE_CHECKING:
+    from stockbench.ledger.imports import ImportResult
 
 CENT = Decimal("0.01")
 PRICE_PLACES = Decimal("0.0001")
@@ -51,34 +59,6 @@ CURRENCIES = {"CN": "CNY", "HK": "HKD"}
 
 def new_id(prefix: str, day: date) -> str:
     return f"{prefix}{day:%Y%m%d}-{uuid.uuid4().hex[:8]}"
-
-
-@dataclass(frozen=True)
-class Position:
-    """One holding as the user sees it (money rounded for display; quantities exact)."""
-
-    account: str
-    symbol: str
-    currency: str
-    qty: int
-    sellable: int
-    cost: Decimal
-    avg_cost: Decimal | None
-    diluted_cost: Decimal | None
-    realized_pnl: Decimal
-    unrealized_pnl: Decimal | None
-    market_value: Decimal | None
-    price: Decimal | None
-    fees: Decimal
-    dividends: Decimal
-    dividend_tax: Decimal
-
-
-@dataclass(frozen=True)
-class OrderStatus:
-    order: Order
-    status: str  # open | partially_filled | filled | cancelled | expired
-    filled: int
 
 
 class Ledger:
@@ -111,11 +91,16 @@ class Ledger:
             raise InvalidInput(f"an account named '{name}' already exists", "choose another name")
         now = self.clock.now()
         with self.db.transaction() as cur:
-            cur.execute("INSERT INTO accounts VALUES (?, ?, ?, ?, ?)", [name, currency, ",".join(chosen), now, note])
+            cur.execute(
+                "INSERT INTO accounts (name, base_currency, markets, created_at, note) VALUES (?, ?, ?, ?, ?)",
+                [name, currency, ",".join(chosen), now, note],
+            )
             for market in chosen:
                 default = FeeSettings.default(market, self.market.tables)
                 cur.execute(
-                    "INSERT INTO account_fees VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO account_fees (account, market, since, commission_rate, commission_min, "
+                    "bundled_exchange_fees) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
                     [
                         name,
                         market,
@@ -160,7 +145,9 @@ class Ledger:
             raise InvalidInput("commission rate and minimum must not be negative")
         with self.db.transaction() as cur:
             cur.execute(
-                "INSERT INTO account_fees VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO account_fees (account, market, since, commission_rate, commission_min, "
+                "bundled_exchange_fees) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 [account, market, since or self.clock.now(), rate, minimum, bundled],
             )
 
@@ -410,7 +397,10 @@ class Ledger:
                     for p in state.problems
                 ]  # fmt: skip
                 raise RuleViolation(f"{target_id} cannot be voided: {first.problem.message}", problems)
-            cur.execute("INSERT INTO voids VALUES (?, ?, ?, ?)", [target_id, kind, reason, self.clock.now()])
+            cur.execute(
+                "INSERT INTO voids (target_id, target_kind, reason, voided_at) VALUES (?, ?, ?, ?)",
+                [target_id, kind, reason, self.clock.now()],
+            )
             materialise(cur, account, state)
         self._changed(account, "void")
 
@@ -521,7 +511,9 @@ class Ledger:
         order = replace(order, order_id=order.order_id or new_id("O", day), symbol=instrument.symbol)
         with self.db.transaction() as cur:
             cur.execute(
-                "INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO orders (order_id, account, symbol, side, qty, price, placed_at, valid_until, report_id, "
+                "note, recorded_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [order.order_id, order.account, order.symbol, order.side, order.qty, order.price, order.placed_at,
                  order.valid_until, order.report_id, order.note, datetime.now(UTC)],
             )  # fmt: skip
@@ -558,7 +550,10 @@ class Ledger:
         if matches[0].status in {"filled", "cancelled", "expired"}:
             raise InvalidInput(f"order {order_id} is already {matches[0].status}")
         with self.db.transaction() as cur:
-            cur.execute("INSERT INTO order_events VALUES (?, ?, 'cancelled', ?)", [order_id, self.clock.now(), reason])
+            cur.execute(
+                "INSERT INTO order_events (order_id, event_at, kind, reason) VALUES (?, ?, 'cancelled', ?)",
+                [order_id, self.clock.now(), reason],
+            )
         self._changed(matches[0].order.account, "order")
         return next(s for s in self.orders() if s.order.order_id == order_id)
 
@@ -618,6 +613,27 @@ class Ledger:
         self.account(account)
         voids = dict(self.db.fetchall("SELECT target_id, reason FROM voids"))
         return [(e, voids.get(entry_id(e))) for e in ordered(load_entries(self.db, account, include_voided=True))]
+
+    # ---- files ------------------------------------------------------------------------------------------------
+    def import_fills(
+        self, path: Path, account: str, *, dry_run: bool = False, expected_digest: str | None = None
+    ) -> ImportResult:
+        """Import a broker CSV of fills into `account`: every row checked, all written or none (see `imports`)."""
+        from stockbench.ledger.imports import import_fills
+
+        return import_fills(self, path, account, dry_run=dry_run, expected_digest=expected_digest)
+
+    def export_csv(self, account: str, target: Path) -> int:
+        """Write every entry of `account` (voided ones flagged) to `target` as CSV; the number of rows."""
+        from stockbench.ledger.exports import export_csv
+
+        return export_csv(self, account, target)
+
+    def export_beancount(self, account: str, target: Path) -> int:
+        """Write `account` to `target` as a Beancount ledger that bean-check accepts; the number of transactions."""
+        from stockbench.ledger.exports import export_beancount
+
+        return export_beancount(self, account, target)
 
     def _changed(self, account: str, what: str) -> None:
         self.events.publish(LedgerChanged(at=self.clock.now(), account=account, what=what))

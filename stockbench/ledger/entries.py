@@ -1,4 +1,5 @@
-"""Ledger entries: immutable records, each saying what happened to an account and when."""
+"""The ledger's records: the immutable entries (each saying what happened to an account and when), the draft a
+fill starts as, and the views the ledger answers with (a position, an order's status)."""
 
 from __future__ import annotations
 
@@ -124,3 +125,48 @@ class Order:
 
 
 Entry = Fill | CashEntry | CorporateAction
+
+
+@dataclass(frozen=True)
+class FillDraft:
+    """What the user entered for a fill, before validation."""
+
+    account: str
+    symbol: str
+    side: Side
+    qty: int
+    price: Decimal
+    executed_at: datetime
+    fee: Decimal | None = None  # the broker's total, overriding the computed fees
+    order_id: str | None = None
+    report_id: str | None = None
+    ref_price: Decimal | None = None  # the day's reference price, when known: limits are checked against it
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Position:
+    """One holding as the user sees it (money rounded for display; quantities exact)."""
+
+    account: str
+    symbol: str
+    currency: str
+    qty: int
+    sellable: int
+    cost: Decimal
+    avg_cost: Decimal | None
+    diluted_cost: Decimal | None
+    realized_pnl: Decimal
+    unrealized_pnl: Decimal | None
+    market_value: Decimal | None
+    price: Decimal | None
+    fees: Decimal
+    dividends: Decimal
+    dividend_tax: Decimal
+
+
+@dataclass(frozen=True)
+class OrderStatus:
+    order: Order
+    status: str  # open | partially_filled | filled | cancelled | expired
+    filled: int

@@ -14,9 +14,9 @@ import re
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
+from typing import Protocol
 
-from stockbench.ledger.book import Ledger
-from stockbench.ledger.entries import CashEntry, CorporateAction, Fill
+from stockbench.ledger.entries import Account, CashEntry, CorporateAction, Entry, Fill
 from stockbench.ledger.replay import entry_id, ordered, replay
 
 CSV_COLUMNS = ["id", "kind", "at", "account", "symbol", "side", "qty", "price", "amount", "currency", "fees", "voided",
@@ -24,7 +24,15 @@ CSV_COLUMNS = ["id", "kind", "at", "account", "symbol", "side", "qty", "price", 
 OPEN_DATE = date(1990, 1, 1)
 
 
-def export_csv(ledger: Ledger, account: str, target: Path) -> int:
+class History(Protocol):
+    """What an export reads of the ledger (`stockbench.ledger.book.Ledger`)."""
+
+    def account(self, name: str) -> Account: ...
+
+    def history(self, account: str) -> list[tuple[Entry, str | None]]: ...
+
+
+def export_csv(ledger: History, account: str, target: Path) -> int:
     """Every entry of `account` (voided ones flagged) as CSV; returns the number of rows."""
     rows = ledger.history(account)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -72,7 +80,7 @@ def _money(value: Decimal, currency: str) -> str:
     return f"{value:.4f} {currency}"
 
 
-def export_beancount(ledger: Ledger, account: str, target: Path) -> int:
+def export_beancount(ledger: History, account: str, target: Path) -> int:
     """Write `account` as a Beancount file; returns the number of transactions."""
     acct = ledger.account(account)
     root, tag = f"Assets:Broker:{account_root(acct.name)}", account_root(acct.name)

@@ -18,19 +18,29 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import Protocol
 
 from stockbench.clock import parse_instant
 from stockbench.errors import InvalidInput, Problem
-from stockbench.ledger.book import Ledger
-from stockbench.ledger.entries import Fill
-from stockbench.ledger.validation import FillDraft
+from stockbench.ledger.entries import Account, Fill, FillDraft
 from stockbench.market.instruments import parse_symbol
 
 REQUIRED = ("executed_at", "symbol", "side", "qty", "price")
 OPTIONAL = ("fee", "order_id", "note")
+
+
+class FillBook(Protocol):
+    """What an import needs of the ledger (`stockbench.ledger.book.Ledger`): check drafts, then record fills."""
+
+    def account(self, name: str) -> Account: ...
+
+    def preview_fills(self, drafts: Sequence[FillDraft]) -> list[tuple[Fill | None, list[Problem]]]: ...
+
+    def record_fills(self, fills: Sequence[Fill]) -> None: ...
 
 
 @dataclass
@@ -87,7 +97,7 @@ def parse_row(row: dict[str, str], account: str) -> FillDraft:
 
 
 def import_fills(
-    ledger: Ledger, path: Path, account: str, *, dry_run: bool = False, expected_digest: str | None = None
+    ledger: FillBook, path: Path, account: str, *, dry_run: bool = False, expected_digest: str | None = None
 ) -> ImportResult:
     """Check every row; write all of them (unless `dry_run`) only when there is no problem at all.
 

@@ -7,12 +7,10 @@ the account with the fill in place, so a fill recorded late is checked against e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from decimal import Decimal
 
 from stockbench.errors import CalendarUnknown, InvalidInput, Problem
-from stockbench.ledger.entries import Account, Order, Side
+from stockbench.ledger.entries import Account, FillDraft, Order
 from stockbench.market.instruments import Instrument
 from stockbench.market.limits import limit_problem, price_limits
 from stockbench.market.lots import check_quantity
@@ -20,27 +18,20 @@ from stockbench.market.order_rules import tick_problem
 from stockbench.market.service import MarketRules
 from stockbench.market.sessions import phase_at
 
+__all__ = [
+    "EXECUTION_PHASES",
+    "HK_EXECUTION_PHASES",
+    "FillDraft",
+    "later_problem",
+    "order_problems",
+    "session_problem",
+    "static_problems",
+]
+
 # Phases in which an execution can be timed: the opening auction's match (09:25 CN / 09:20 HK), continuous
 # trading, the closing auction, after-hours fixed-price trading; and the closing auction's last instant.
 EXECUTION_PHASES = {"preopen_wait", "continuous", "closing_auction", "after_hours_fixed_price"}
 HK_EXECUTION_PHASES = {"preopen_noncancellable", "continuous", "closing_auction"}
-
-
-@dataclass(frozen=True)
-class FillDraft:
-    """What the user entered for a fill, before validation."""
-
-    account: str
-    symbol: str
-    side: Side
-    qty: int
-    price: Decimal
-    executed_at: datetime
-    fee: Decimal | None = None  # the broker's total, overriding the computed fees
-    order_id: str | None = None
-    report_id: str | None = None
-    ref_price: Decimal | None = None  # the day's reference price, when known: limits are checked against it
-    note: str = ""
 
 
 def session_problem(market: MarketRules, instrument: Instrument, at: datetime) -> Problem | None:

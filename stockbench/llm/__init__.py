@@ -5,11 +5,17 @@
     keys.py          API keys in the OS keyring only, and redaction of secrets from error text
     capabilities.py  what each provider/model supports (tool_choice, reasoning echo, context, streaming)
     prices.py        prices per million tokens (cached and uncached input, output); unknown is None, never zero
+    attempts.py      RetryPolicy, the Attempt record the journal keeps, and one attempt's litellm arguments
+    failures.py      Failure: an attempt's exception classified as network-class (retryable) or not
+    streams.py       one litellm call on a worker thread, and its streamed or plain answer assembled
     client.py        LlmClient: our attempt loop over litellm (imported lazily, offline cost map)
+    records.py       ProviderPreset, ModelConfig, ModelPreset and what the models service answers with
+    service.py       Models (`Workbench.models`): configured models, keys, presets, default, connection test
 
-Errors raised here (both `UserError`s, safe to show):
+Errors raised here (all `UserError`s, safe to show):
 
     ModelUnavailable    no answer from the model; `network_class` says whether waiting and retrying may help
+    +-- ConnectionFailed  a connection test got no answer; `kind` sorts the cause (auth, connection, timeout ...)
     KeyringUnavailable  the OS keyring cannot be used on this machine
 """
 
@@ -35,3 +41,12 @@ class KeyringUnavailable(UserError):
     """No usable OS keyring: keys cannot be stored or read."""
 
     code = "keyring_unavailable"
+
+
+class ConnectionFailed(ModelUnavailable):
+    """A connection test (`Models.probe`) got no answer. `kind` is the failure kind of the last attempt (auth,
+    not_found, connection, timeout, rate_limited ...), or "not_called" when no request was sent."""
+
+    def __init__(self, reason: str, kind: str, *, network_class: bool, hint: str = "") -> None:
+        super().__init__(reason, network_class=network_class, hint=hint)
+        self.kind = kind

@@ -19,6 +19,9 @@ from typing import Any, Literal, cast
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError, InvalidInput
 from stockbench.llm.messages import ChatRequest
+from stockbench.llm.records import ProviderPreset
+
+__all__ = ["Adapted", "Capability", "CapabilityTable", "ProviderPreset", "adapt", "default_table"]
 
 CAPABILITIES_FILE = "llm_capabilities.toml"
 
@@ -26,22 +29,6 @@ ToolChoiceSupport = Literal["any", "auto_none", "never"]
 ReasoningEcho = Literal["echo", "strip"]
 TOOL_CHOICE_SUPPORT: tuple[ToolChoiceSupport, ...] = ("any", "auto_none", "never")
 REASONING_ECHO: tuple[ReasoningEcho, ...] = ("echo", "strip")
-
-
-@dataclass(frozen=True)
-class ProviderPreset:
-    """How to reach a provider through litellm."""
-
-    name: str
-    label: str
-    litellm_prefix: str
-    api_base: str | None
-    requires_key: bool
-    source: str = ""
-
-    def litellm_model(self, model: str) -> str:
-        """The model string litellm routes on, e.g. `deepseek/deepseek-chat`."""
-        return f"{self.litellm_prefix}/{model}"
 
 
 @dataclass(frozen=True)

@@ -1,28 +1,22 @@
 """API keys live in the OS keyring only (service "stockbench", one entry per configured model name).
 
-They are never stored in the workspace, never logged, and `redact` removes them (and anything shaped like a
-key or a bearer token) from error text before it is shown, journalled or logged.
+They are never stored in the workspace, never logged, and `stockbench.errors.redact` removes them (and anything
+shaped like a key or a bearer token) from error text before it is shown, journalled or logged.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
 from typing import Any, Protocol
 
+from stockbench.errors import REDACTED, redact
 from stockbench.llm import KeyringUnavailable
 
+__all__ = ["KEYRING_HINT", "REDACTED", "SERVICE", "KeyStore", "OsKeyring", "redact"]
+
 SERVICE = "stockbench"
-REDACTED = "***"
 KEYRING_HINT = (
     "start or unlock the desktop keyring (GNOME Keyring, KWallet, macOS Keychain, Windows Credential Manager); "
     "on a headless machine, configure a keyring backend for the `keyring` package"
-)
-
-_PATTERNS = (
-    re.compile(r"(?i)(bearer\s+)[^\s'\"]+"),
-    re.compile(r"(?i)((?:api[_-]?key|x-api-key|authorization|access[_-]?token)[\"']?\s*[:=]\s*[\"']?)[^\s'\",}]+"),
-    re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}"),
 )
 
 
@@ -82,12 +76,3 @@ class OsKeyring:
 
 def _reason(error: BaseException) -> str:
     return redact(str(error)) or type(error).__name__
-
-
-def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
-    """`text` with every given secret and every key- or token-shaped string replaced by ***."""
-    for secret in sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True):
-        text = text.replace(secret, REDACTED)
-    text = _PATTERNS[0].sub(rf"\g<1>{REDACTED}", text)
-    text = _PATTERNS[1].sub(rf"\g<1>{REDACTED}", text)
-    return _PATTERNS[2].sub(REDACTED, text)

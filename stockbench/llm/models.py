@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit
 
 from stockbench.errors import InvalidInput, NotFound
 from stockbench.llm.capabilities import CapabilityTable, ProviderPreset, default_table
+from stockbench.llm.records import ModelConfig
+from stockbench.store.settings import MODELS, Setting
 
-SETTING = "models"
+__all__ = ["OFFLINE", "SETTING", "Endpoint", "ModelConfig", "ModelRegistry", "SettingsStore"]
+
+T = TypeVar("T")
+SETTING = MODELS  # the workspace setting that holds the configured models
 OFFLINE = "offline"  # the offline rules model's name: never a configured model
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,39}$")
 
@@ -21,33 +26,9 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,39}$")
 class SettingsStore(Protocol):
     """The part of the workspace settings the registry uses (stockbench.store.settings.Settings)."""
 
-    def get(self, key: str, default: Any = None) -> Any: ...
+    def get(self, key: Setting[T]) -> T: ...
 
-    def set(self, key: str, value: Any) -> None: ...
-
-
-@dataclass(frozen=True)
-class ModelConfig:
-    """One configured model. `model` is the provider's id (e.g. deepseek-chat); `name` is ours."""
-
-    name: str
-    provider: str
-    model: str
-    api_base: str | None = None
-    fallback: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ModelConfig:
-        return cls(
-            name=str(data["name"]),
-            provider=str(data["provider"]),
-            model=str(data["model"]),
-            api_base=data.get("api_base") or None,
-            fallback=data.get("fallback") or None,
-        )
+    def set(self, key: Setting[T], value: T) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -68,11 +49,11 @@ class ModelRegistry:
         self.capabilities = capabilities or default_table()
 
     def _all(self) -> dict[str, ModelConfig]:
-        stored = self._settings.get(SETTING, {}) or {}
+        stored: dict[str, Any] = self._settings.get(MODELS) or {}
         return {name: ModelConfig.from_dict(body) for name, body in sorted(stored.items())}
 
     def _save(self, configs: Mapping[str, ModelConfig]) -> None:
-        self._settings.set(SETTING, {name: c.as_dict() for name, c in sorted(configs.items())})
+        self._settings.set(MODELS, {name: c.as_dict() for name, c in sorted(configs.items())})
 
     def list(self) -> tuple[ModelConfig, ...]:
         return tuple(self._all().values())

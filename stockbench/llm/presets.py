@@ -10,56 +10,22 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError, InvalidInput, UserError
-from stockbench.llm.capabilities import CapabilityTable, ProviderPreset, default_table
+from stockbench.llm.capabilities import CapabilityTable, default_table
 from stockbench.llm.models import ModelConfig, ModelRegistry
+from stockbench.llm.records import ModelPreset
+from stockbench.store.settings import Setting
+
+__all__ = ["PRESETS_FILE", "ModelPreset", "PresetTable", "default_presets", "draft_registry"]
+
+T = TypeVar("T")
 
 PRESETS_FILE = "model_presets.toml"
-
-
-@dataclass(frozen=True)
-class ModelPreset:
-    """One way to connect a model: the provider's route and endpoint, and what to suggest to the user."""
-
-    key: str
-    label: str
-    provider: ProviderPreset
-    name: str
-    models: tuple[str, ...]
-    api_bases: tuple[str, ...]
-    console: str = ""
-    source: str = ""
-
-    @property
-    def model(self) -> str:
-        """The default model id."""
-        return self.models[0]
-
-    @property
-    def api_base(self) -> str | None:
-        """The default endpoint (the provider's)."""
-        return self.api_bases[0] if self.api_bases else None
-
-    @property
-    def requires_key(self) -> bool:
-        return self.provider.requires_key
-
-    def litellm_model(self, model: str | None = None) -> str:
-        """The model string litellm routes on, e.g. `deepseek/deepseek-v4-flash`."""
-        return self.provider.litellm_model(model or self.model)
-
-    def config(self, name: str | None = None, model: str | None = None, api_base: str | None = None) -> ModelConfig:
-        """The configuration for the user's choices. The provider's own endpoint is stored as None, so the model
-        follows the provider's default if it ever moves; any other endpoint is stored as given."""
-        base = (api_base or "").strip() or None
-        if base is not None and base.rstrip("/") == (self.provider.api_base or "").rstrip("/"):
-            base = None
-        return ModelConfig((name or self.name).strip(), self.provider.name, (model or self.model).strip(), base)
 
 
 class PresetTable:
@@ -137,8 +103,8 @@ class _MemorySettings:
     def __init__(self) -> None:
         self.values: dict[str, Any] = {}
 
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.values.get(key, default)
+    def get(self, key: Setting[T]) -> T:
+        return key.decode(self.values.get(key.key))
 
-    def set(self, key: str, value: Any) -> None:
-        self.values[key] = value
+    def set(self, key: Setting[T], value: T) -> None:
+        self.values[key.key] = key.encode(value)

@@ -231,7 +231,7 @@ class Calendars:
         holiday = Holiday(market, day, kind, note, datetime.now(UTC))
         with self._writable().transaction() as cur:
             cur.execute(
-                "INSERT OR REPLACE INTO market_holidays VALUES (?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO market_holidays (market, day, kind, note, added_at) VALUES (?, ?, ?, ?, ?)",
                 [market, day, kind, note, holiday.added_at],
             )
         return holiday
@@ -260,7 +260,8 @@ class Calendars:
             )
         with self._writable().transaction() as cur:
             cur.execute(
-                "INSERT OR REPLACE INTO calendar_extensions VALUES (?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO calendar_extensions (market, known_through, note, updated_at) "
+                "VALUES (?, ?, ?, ?)",
                 [market, known_through, note, datetime.now(UTC)],
             )
         added = [h for h in self.holidays(market) if shipped < h.day <= known_through]

@@ -93,7 +93,9 @@ class InstrumentRegistry:
         with self._db.transaction() as cur:
             cur.execute(
                 """
-                INSERT INTO instruments AS i VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO instruments AS i (symbol, name, security_type, board, board_lot, list_date, delist_date,
+                    fund_kind, source, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (symbol) DO UPDATE SET
                     name = coalesce(excluded.name, i.name),
                     security_type = excluded.security_type,
@@ -122,7 +124,7 @@ class InstrumentRegistry:
         """Record that `symbol` carried `name` from `valid_from` (for ST status on past dates)."""
         with self._db.transaction() as cur:
             cur.execute(
-                "INSERT OR REPLACE INTO instrument_names VALUES (?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO instrument_names (symbol, valid_from, name, source) VALUES (?, ?, ?, ?)",
                 [symbol, valid_from, name, source],
             )
 

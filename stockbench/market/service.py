@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import functools
+from datetime import datetime
 from typing import TYPE_CHECKING
 
+from stockbench.clock import Market
 from stockbench.market.registry import InstrumentRegistry
 from stockbench.market.tables import RuleTables, load_tables
 from stockbench.store.database import Database
 
 if TYPE_CHECKING:
     from stockbench.market.calendars import Calendars
+    from stockbench.market.sessions import SessionState
 
 
 class MarketRules:
@@ -26,3 +29,9 @@ class MarketRules:
         from stockbench.market.calendars import Calendars
 
         return Calendars(self.db, self.tables)
+
+    def phase(self, market: Market, at: datetime) -> SessionState:
+        """The session phase of `market` at the instant `at` (CalendarUnknown past the known holiday years)."""
+        from stockbench.market.sessions import phase_at
+
+        return phase_at(market, at, self.calendars.calendar(market), self.tables)

@@ -14,20 +14,32 @@ fails is not shown as trustworthy anywhere: `reports show` warns, the plan check
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import duckdb
 
 from stockbench.clock import MARKET_TZ
-from stockbench.errors import Problem
+from stockbench.errors import InvalidInput, NotFound, Problem
 from stockbench.evidence.documents import ReportDraft
-from stockbench.market.instruments import parse_symbol
+from stockbench.market.instruments import identify, parse_symbol
+from stockbench.research.summary import ReportPlan, ReportSummary, ZoneLevels
 from stockbench.store.database import Database
-from stockbench.store.seals import SEALED_FIELDS, canonical, field_hashes, report_row, run_evidence, seal_of
+from stockbench.store.seals import (
+    SEALED_BY,
+    SEALED_FIELDS,
+    canonical,
+    field_hashes,
+    report_row,
+    run_evidence,
+    seal_of,
+)
+
+REPORT_KINDS = ("full", "question")  # runs whose reports carry a plan (a quick review's outcome does not)
 
 SEAL_LOG = "reports.seals"
 OFFLINE_NOTE = "> 本报告由离线规则模型生成，未使用大语言模型。 (Produced by the offline rules model, without an LLM.)"
@@ -106,7 +118,7 @@ class ReportArchive:
         last = cur.execute("SELECT seq, seal FROM reports WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1").fetchone()
         seq, previous = (int(last[0]) + 1, str(last[1])) if last else (1, "")
         row = record.stored()
-        hashes = field_hashes(row, run_evidence(cur, record.run_id))
+        hashes = {**field_hashes(row, run_evidence(cur, record.run_id)), SEALED_BY: "publication"}
         columns = [*SEALED_FIELDS, "seq", "sealed_fields", "prev_seal", "seal"]
         values = [row[name] for name in SEALED_FIELDS] + [seq, canonical(hashes), previous, seal_of(hashes, previous)]
         cur.execute(
@@ -196,8 +208,88 @@ class ReportArchive:
             return [_problem("seal_log", report_id, f"reports in the seal log are gone from the workspace: {ids}")]
         return []
 
+    def sealed_at_publication(self, report_id: str) -> bool:
+        """Whether the report was sealed when it was published (its Markdown is then the renderer's own output);
+        reports published before seals existed were sealed as they stood by the migration."""
+        sealed = self.db.scalar("SELECT sealed_fields FROM reports WHERE report_id = ?", [report_id])
+        return sealed is not None and json.loads(sealed).get(SEALED_BY) == "publication"
+
     def verifies(self, report_id: str) -> bool:
         return not self.seal_problems(report_id)
+
+    # ---- reading ---------------------------------------------------------------------------------------------
+    def latest(self, symbol: str, now: datetime, kinds: Sequence[str] = REPORT_KINDS) -> str | None:
+        """The id of the latest report on `symbol` published at or before `now` by a run of one of `kinds`."""
+        marks = ", ".join("?" for _ in kinds)
+        value = self.db.scalar(
+            f"SELECT p.report_id FROM reports p JOIN runs r USING (run_id) WHERE p.symbol = ? AND p.published_at <= ? "
+            f"AND r.kind IN ({marks}) ORDER BY p.published_at DESC, p.seq DESC NULLS LAST, p.report_id DESC LIMIT 1",
+            [symbol, now, *kinds],
+        )
+        return None if value is None else str(value)
+
+    def summary(self, report_id: str) -> ReportSummary:
+        """The typed summary of a stored report."""
+        stored = self.db.scalar("SELECT summary FROM reports WHERE report_id = ?", [report_id])
+        if stored is None:
+            raise NotFound(f"there is no report '{report_id}'", "list them with: stockbench reports list")
+        return ReportSummary.from_json(json.loads(stored))
+
+    def plan(self, report_id: str) -> ReportPlan:
+        """What report `report_id` planned; refused when the report is not as it was published."""
+        row = self.db.fetchone(
+            "SELECT p.report_id, p.run_id, p.symbol, p.published_at, p.action, r.kind, r.account, r.created_at "
+            "FROM reports p JOIN runs r USING (run_id) WHERE p.report_id = ?",
+            [report_id],
+        )
+        if row is None:
+            raise NotFound(f"there is no report '{report_id}'", "list them with: stockbench reports list")
+        tampered = self.seal_problems(report_id)
+        if tampered:
+            raise InvalidInput(
+                f"report {report_id} is not as it was published: {tampered[0].message}",
+                "its plan is not used; restore the workspace from a backup, or run a new analysis",
+            )
+        rid, run_id, symbol, published, action, kind, account, created = row
+        summary, blocks = self.summary(report_id), self._blocks(str(run_id))
+        quote = blocks.get("quote", {})
+        listed = blocks.get("cache.announcements", {}).get("announcements", [])
+        zones = summary.as_json()["zones"]
+        return ReportPlan(
+            report_id=rid,
+            run_id=run_id,
+            symbol=symbol,
+            published_at=published,
+            data_at=created,
+            kind=kind,
+            account=account,
+            action=action,
+            zones=ZoneLevels.of(summary.zones),
+            position=summary.zones.position if summary.zones else None,
+            day=date.fromisoformat(quote["day"]) if quote.get("day") else _local_day(symbol, published),
+            price=Decimal(quote["price"]) if quote.get("price") else None,
+            capital=blocks.get("analytics.states", {}).get("capital", {}).get("state"),
+            paths=tuple((p.trigger, p.action) for p in summary.paths),
+            open_orders=tuple(summary.as_json()["open_orders"]),
+            orders=tuple(summary.orders),
+            gaps=summary.gaps,
+            announcement_ids=frozenset(str(a["id"]) for a in listed),
+            summary_zones=zones,
+        )
+
+    def _blocks(self, run_id: str) -> dict[str, Any]:
+        """The run's program facts blocks a plan needs, by source (the latest of each)."""
+        rows = self.db.fetchall(
+            "SELECT r.source, e.body FROM run_evidence r JOIN evidence e USING (evidence_id) WHERE r.run_id = ? "
+            "AND e.media_type = 'application/json' AND r.source IN ('quote', 'analytics.states', "
+            "'cache.announcements') ORDER BY r.fetched_at, e.evidence_id",
+            [run_id],
+        )
+        return {str(source): json.loads(body) for source, body in rows}
+
+
+def _local_day(symbol: str, at: datetime) -> date:
+    return at.astimezone(MARKET_TZ[identify(symbol).instrument.market]).date()
 
 
 def _what(field: str) -> str:

@@ -21,9 +21,12 @@ from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError
 from stockbench.evidence.numbers import extract_numbers
+from stockbench.research.summary import ZoneLevels
+
+__all__ = ["ZoneLevels"]  # a report's zones, placed against a price (defined with the report summary)
 
 if TYPE_CHECKING:
-    from stockbench.research.plan_check import ReportPlan
+    from stockbench.research.summary import ReportPlan
 
 Level = Literal["note", "watch", "act", "full_analysis"]
 LEVELS: tuple[Level, ...] = get_args(Level)
@@ -150,52 +153,6 @@ def show(value: Decimal | int) -> str:
         return str(value)
     text = format(value, "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-@dataclass(frozen=True, slots=True)
-class ZoneLevels:
-    """A report's zones: the buy band, the sell band (when there is one) and the stop (when there is one)."""
-
-    buy_low: Decimal
-    buy_high: Decimal
-    sell_low: Decimal | None
-    sell_high: Decimal | None
-    stop: Decimal | None
-
-    @classmethod
-    def from_summary(cls, zones: Mapping[str, Any] | None) -> ZoneLevels | None:
-        """The zones of a report's summary (`reports.summary.zones`), or None when it has none."""
-        if not zones or not zones.get("buy"):
-            return None
-        sell, stop = zones.get("sell") or {}, zones.get("stop")
-        return cls(
-            Decimal(zones["buy"]["low"]),
-            Decimal(zones["buy"]["high"]),
-            Decimal(sell["low"]) if sell else None,
-            Decimal(sell["high"]) if sell else None,
-            Decimal(stop) if stop else None,
-        )
-
-    def position(self, price: Decimal) -> str:
-        """Where `price` sits, as stockbench.analytics.zones.Zones.position_of places it."""
-        if self.stop is not None and price <= self.stop:
-            return "stop_hit"
-        if price < self.buy_low:
-            return "below_buy"
-        if price <= self.buy_high:
-            return "in_buy"
-        if self.sell_low is None or self.sell_high is None or price < self.sell_low:
-            return "between"
-        return "in_sell" if price <= self.sell_high else "above_sell"
-
-    def levels_of(self, position: str) -> tuple[Decimal, ...]:
-        """The prices that define `position` (for finding the report path that names them)."""
-        found = {
-            "in_buy": (self.buy_low, self.buy_high),
-            "in_sell": (self.sell_low, self.sell_high),
-            "stop_hit": (self.stop,),
-        }.get(position, ())
-        return tuple(v for v in found if v is not None)
 
 
 def matching_path(paths: Sequence[tuple[str, str]], zones: ZoneLevels, position: str) -> str | None:

@@ -10,7 +10,6 @@ so the model can cite it and the number gate can trace every value in it.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Sequence
 from datetime import date, timedelta
@@ -20,13 +19,16 @@ from typing import TYPE_CHECKING, Any
 from stockbench.clock import Clock, Market, now_in, today_in
 from stockbench.errors import Problem, UserError
 from stockbench.evidence.documents import OrderPlan
-from stockbench.evidence.store import Evidence, canonical_json, digest, evidence_id_for
+from stockbench.evidence.store import Evidence, digest, evidence_id_for
 from stockbench.evidence.untrusted import wrap
 from stockbench.market.instruments import Instrument, SecurityType
+from stockbench.research import judgments as j
+from stockbench.research.blocks import Block, RunFacts, block, shown
 from stockbench.research.handbook import Handbook
-from stockbench.research.journal import EvidenceItem
 from stockbench.research.plan import Plan
-from stockbench.research.tools import ToolResult, rejected
+from stockbench.research.records import EvidenceItem
+from stockbench.research.results import ToolResult, rejected
+from stockbench.research.state import Accepted, RunRecord, RunState
 from stockbench.store.database import Database
 from stockbench.store.settings import Settings
 
@@ -35,9 +37,7 @@ if TYPE_CHECKING:
     from stockbench.data.service import DataService
     from stockbench.ledger.book import Ledger
     from stockbench.market.service import MarketRules
-    from stockbench.research.engine import RunRecord, RunState
 
-Block = tuple[dict[str, Any], list[EvidenceItem]]
 SYSTEM_RULES = """\
 # 工具与证据规则 (tools and evidence)
 - 只能通过工具提交判断；每个数字都必须来自本次运行的证据（FACTS 块的 evidence_id 或 calc 工具的结果）。
@@ -48,27 +48,10 @@ SYSTEM_RULES = """\
 _STAGE_MARK = re.compile(r"<!--\s*stage:(?P<name>[a-z_]+)\s*-->")
 
 
-def _s(value: Any, places: int | None = None) -> str | None:
-    """A number as the exact string the facts show (and the report may quote)."""
-    if value is None:
-        return None
-    if isinstance(value, float):
-        if math.isnan(value):
-            return None
-        return format(Decimal(repr(value)).quantize(Decimal(1).scaleb(-(places or 4))), "f")
-    return format(value, "f") if isinstance(value, Decimal) else str(value)
-
-
 def _broad_key(instrument: Instrument) -> str:
     if instrument.market == "HK":
         return "hong_kong"
     return {"star": "star", "chinext": "chinext", "bse": "beijing"}.get(instrument.board.value, "main_large")
-
-
-def block(kind: str, source: str, data: dict[str, Any], label: str) -> tuple[dict[str, Any], EvidenceItem]:
-    """A facts block with the id its stored body will have."""
-    body = json.loads(canonical_json(data))
-    return {**body, "evidence_id": evidence_id_for(canonical_json(body))}, EvidenceItem(kind, source, body, label)
 
 
 class ProgramFacts:
@@ -213,9 +196,9 @@ class ProgramFacts:
             "board": instrument.board.value,
             "security_type": instrument.security_type.value,
             "currency": instrument.currency,
-            "tick": _s(fixed_tick(instrument, self.market.tables)) if tradable else None,
+            "tick": shown(fixed_tick(instrument, self.market.tables)) if tradable else None,
             "lot": lot[0] if lot else None,
-            "limit_pct": _s(pct[0]) if pct else None,
+            "limit_pct": shown(pct[0]) if pct else None,
             "settlement": settlement(instrument, self.market.tables) if tradable else None,
         }
 
@@ -229,7 +212,7 @@ class ProgramFacts:
                 "order_id": s.order.order_id,
                 "side": s.order.side,
                 "qty": s.order.qty,
-                "price": _s(s.order.price),
+                "price": shown(s.order.price),
                 "status": s.status,
                 "filled": s.filled,
             }
@@ -238,15 +221,15 @@ class ProgramFacts:
         ]
         return {
             "account": account,
-            "cash": {c: _s(v) for c, v in self.ledger.balance(account).items()},
+            "cash": {c: shown(v) for c, v in self.ledger.balance(account).items()},
             "position": None
             if position is None
             else {
                 "qty": position.qty,
                 "sellable": position.sellable,
-                "avg_cost": _s(position.avg_cost),
-                "diluted_cost": _s(position.diluted_cost),
-                "realized_pnl": _s(position.realized_pnl),
+                "avg_cost": shown(position.avg_cost),
+                "diluted_cost": shown(position.diluted_cost),
+                "realized_pnl": shown(position.realized_pnl),
             },
             "open_orders": orders,
         }
@@ -255,10 +238,12 @@ class ProgramFacts:
         from dataclasses import asdict
 
         view = self.data.quote(instrument.symbol, fetch=not self.clock.is_replay)
-        data = {k: _s(v) if isinstance(v, Decimal | float) else v for k, v in asdict(view).items()}
+        data = {k: shown(v) if isinstance(v, Decimal | float) else v for k, v in asdict(view).items()}
         last, prev = view.price, view.prev_close
         if last is not None and prev:
-            data["change_pct"] = _s(((Decimal(last) - Decimal(prev)) / Decimal(prev) * 100).quantize(Decimal("0.01")))
+            data["change_pct"] = shown(
+                ((Decimal(last) - Decimal(prev)) / Decimal(prev) * 100).quantize(Decimal("0.01"))
+            )
         return json.loads(json.dumps(data, default=str))  # type: ignore[no-any-return]
 
     def refresh_quote(self, symbol: str) -> Block:
@@ -352,28 +337,29 @@ class ProgramFacts:
             "published_at": str(row[1]),
             "action": row[2],
             "zones": zones,
-            "last": _s(last),
+            "last": shown(last),
             "crossed": crossed,
         }
         return found
 
     # ---- collect -----------------------------------------------------------------------------------
-    def collect(self, symbol: str, scene: dict[str, Any], plan: Plan) -> Block:
+    def collect(self, symbol: str, scene: j.Scene | None, plan: Plan) -> Block:
         items: list[EvidenceItem] = []
         facts: dict[str, Any] = {"documents": [], "search": {"available": self.search_available()}}
-        sector = scene.get("sector_index")
+        sector = scene.sector_index if scene else None
         if sector:
             facts["sector_index"], item = block(
                 "computation", "analytics.returns", self._returns(sector), f"sector index {sector}"
             )
             items.append(item)
-        peers = [p for p in scene.get("peers", []) if p != symbol][:5]
+        peers = [p for p in (scene.peers if scene else []) if p != symbol][:5]
         if peers:
             facts["peers"], item = block(
                 "computation", "analytics.peers", self._peers([symbol, *peers], sector), "peer comparison"
             )
             items.append(item)
-        reading = scene.get("announcements_to_read", []) if "announcements" in plan.data else []  # routed out
+        wanted = scene.announcements_to_read if scene else []
+        reading = wanted if "announcements" in plan.data else []  # routed out
         for announcement_id in reading[:5]:
             document, read = self._document(symbol, announcement_id)
             if document is not None and read is not None:
@@ -390,12 +376,12 @@ class ProgramFacts:
         data: dict[str, Any] = {
             "symbol": symbol,
             "available": True,
-            "last": _s(found.last["close"]),
+            "last": shown(found.last["close"]),
             "day": str(found.last["day"]),
         }
         for window in (20, 60, 250):
             if len(closes) > window and closes[-window - 1]:
-                data[f"return_{window}_pct"] = _s((closes[-1] / closes[-window - 1] - 1) * 100, 2)
+                data[f"return_{window}_pct"] = shown((closes[-1] / closes[-window - 1] - 1) * 100, 2)
         return data
 
     def _peers(self, symbols: list[str], sector: str | None) -> dict[str, Any]:
@@ -405,11 +391,11 @@ class ProgramFacts:
             return {"available": False, "reason": error.message}
         rows = []
         for row in table.to_dicts():
-            shown = {
-                k: _s(v, 2) if isinstance(v, float) else (str(v) if v is not None else None) for k, v in row.items()
+            values = {
+                k: shown(v, 2) if isinstance(v, float) else (str(v) if v is not None else None) for k, v in row.items()
             }
             name = self.market.registry.instrument(str(row["symbol"])).name  # so a sentence can say whose number it is
-            rows.append({**shown, "name": name} if name else shown)
+            rows.append({**values, "name": name} if name else values)
         return {"available": True, "rows": rows}
 
     def _document(self, symbol: str, announcement_id: str) -> tuple[dict[str, Any] | None, EvidenceItem | None]:
@@ -480,52 +466,24 @@ class ProgramFacts:
         return search(self.settings.get("search.url"), list(terms), self.clock)
 
     # ---- analytics ---------------------------------------------------------------------------------
-    def compute_analytics(
-        self, symbol: str, account: str | None, scene: dict[str, Any], facts: dict[str, Any]
-    ) -> Block:
+    def compute_analytics(self, symbol: str, account: str | None, scene: j.Scene | None, facts: RunFacts) -> Block:
         from stockbench.research.program import analytics_blocks
 
-        return analytics_blocks(self, symbol, account, scene, facts)
+        return analytics_blocks(self.analytics, self.data, self.ledger, symbol, account, scene, facts)
 
     # ---- orders ------------------------------------------------------------------------------------
-    def size_orders(self, run: RunRecord, accepted: dict[str, Any], facts: dict[str, Any]) -> Block:
+    def size_orders(self, run: RunRecord, accepted: Accepted, facts: RunFacts) -> Block:
         from stockbench.research.program import sized_orders
 
-        return sized_orders(self, run, accepted, facts)
+        return sized_orders(self.analytics, run, accepted, facts)
 
     def order_checker(self, state: RunState) -> Callable[[OrderPlan], list[Problem]]:
         from stockbench.research.program import order_checker
 
-        return order_checker(self, state)
+        return order_checker(self.market, self.ledger, self.analytics)
 
     def report_summary(self, state: RunState, action: str) -> dict[str, Any]:
-        zones = state.facts.get("analytics", {}).get("zones", {})
-        summary_zones = None
-        if zones.get("buy"):
-            summary_zones = {
-                "buy": {"low": zones["buy"]["low"], "high": zones["buy"]["high"]},
-                "sell": {"low": zones["sell"]["low"], "high": zones["sell"]["high"]} if zones.get("sell") else None,
-                "stop": zones["stop"]["price"] if zones.get("stop") else None,
-                "position": zones.get("position"),
-            }
-        return {
-            "action": action,
-            "zones": summary_zones,
-            "orders": state.facts.get("orders", {}).get("orders", []),
-            "baseline": {
-                k: state.facts.get("analytics", {}).get("baseline", {}).get(k) for k in ("direction", "confidence")
-            },
-            "scenarios": state.accepted.get("scenarios", []),
-            "gaps": state.facts.get("prepare", {}).get("gaps", []),
-            "paths": [{"trigger": p["trigger"], "action": p["action"]} for p in state.accepted.get("paths", [])],
-            "revision_of": (state.facts.get("prepare", {}).get("reviews") or {}).get("revision_of"),
-            "open_orders": [
-                {
-                    "order_id": o["order_id"],
-                    "decision": o["decision"],
-                    "new_price": o.get("new_price"),
-                    "reason": o.get("reason", ""),
-                }
-                for o in state.accepted.get("open_orders", [])
-            ],
-        }
+        from stockbench.research.summary import ReportSummary
+
+        revision = (state.facts.prepare.reviews if state.facts.prepare else {}).get("revision_of")
+        return ReportSummary.of(state.accepted, state.facts, action, revision).as_json()

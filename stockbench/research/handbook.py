@@ -98,7 +98,7 @@ class Handbook:
     def store(self, db: Database, at: datetime) -> None:
         with db.transaction() as cur:
             cur.execute(
-                "INSERT INTO handbook_versions VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                "INSERT INTO handbook_versions (version, files, stored_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 [self.version, json.dumps(self.files, ensure_ascii=False, sort_keys=True), at],
             )
 

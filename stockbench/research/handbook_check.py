@@ -75,25 +75,26 @@ def _registry(spec: str) -> frozenset[str]:
 
 
 def _substudies() -> frozenset[str]:
-    return _registry("stockbench.research.tools:STAGE_TOOLS") - _registry("stockbench.research.engine:STAGES")
+    return _registry("stockbench.research.stages:STAGE_TOOLS") - _registry("stockbench.research.state:STAGES")
+
+
+def _models() -> list[type[BaseModel]]:
+    """Every judgment model and tool parameter model (those the tools build from their signatures too)."""
+    from stockbench.research import judgments, tools
+
+    found = [m for mod in (judgments, tools) for _, m in inspect.getmembers(mod, inspect.isclass)]
+    found += [t.params for t in tools.TOOLS.values()]
+    return [m for m in dict.fromkeys(found) if issubclass(m, BaseModel) and m not in (BaseModel, judgments.Strict)]
 
 
 def _judgment_fields() -> frozenset[str]:
     """The fields of every judgment and tool parameter model (what the model fills in)."""
-    from stockbench.research import judgments, tools
-
-    models = [m for mod in (judgments, tools) for _, m in inspect.getmembers(mod, inspect.isclass)]
-    return frozenset(
-        f for m in models if issubclass(m, BaseModel) and m is not judgments.Strict for f in m.model_fields
-    )
+    return frozenset(f for m in _models() for f in m.model_fields)
 
 
 def _judgment_models() -> frozenset[str]:
     """The names of the judgment and tool parameter models (their JSON schemas carry these titles)."""
-    from stockbench.research import judgments, tools
-
-    models = [m for mod in (judgments, tools) for _, m in inspect.getmembers(mod, inspect.isclass)]
-    return frozenset(m.__name__ for m in models if issubclass(m, BaseModel) and m is not BaseModel)
+    return frozenset(m.__name__ for m in _models())
 
 
 def _facts_blocks() -> frozenset[str]:
@@ -162,8 +163,8 @@ def _problem_codes() -> frozenset[str]:
 
 _J, _A = "stockbench.research.judgments", "stockbench.analytics"
 CATEGORIES: tuple[Category, ...] = (
-    Category("stages", True, "stockbench.research.engine:STAGES"),
-    Category("substudies", True, "research.tools.STAGE_TOOLS that are not stages", _substudies),
+    Category("stages", True, "stockbench.research.state:STAGES"),
+    Category("substudies", True, "research.stages.STAGE_TOOLS that are not stages", _substudies),
     Category("tools", True, "stockbench.research.tools:TOOLS"),
     Category("judgment_types", True, f"{_J}:JUDGMENT_TYPES"),
     Category("judgment_fields", True, "fields of the models in research.judgments and .tools", _judgment_fields),
@@ -233,7 +234,7 @@ def stage_order() -> list[str]:
     """The markers a main edition carries, in order: the engine's stages, with the sub-studies (which open the
     analyze stage) just before analyze, and the publication fix after publish."""
     from stockbench.research.engine import STAGES
-    from stockbench.research.tools import STAGE_TOOLS
+    from stockbench.research.stages import STAGE_TOOLS
 
     at = STAGES.index("analyze")
     substudies = [s for s in STAGE_TOOLS if s not in STAGES and s not in AFTER_PUBLISH]

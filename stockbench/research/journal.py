@@ -1,4 +1,7 @@
-"""The run journal: every action written twice, an intent before and a result after, so runs resume.
+"""The run store: the records of research runs, their status history and their journal, the one writer of
+`runs`, `run_status` and `run_events`.
+
+The journal writes every action twice, an intent before and a result after, so runs resume.
 
 An action has a deterministic idempotency key (stage/step/n). `act` returns a stored result without
 running the action again; an intent without a result is retried with the identical stored request; a new
@@ -10,64 +13,108 @@ the journal and rebuilds every conversation from the exact stored bytes.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Literal
-
-import duckdb
 
 from stockbench.clock import Clock
-from stockbench.evidence.store import Evidence, EvidenceStore
+from stockbench.errors import NotFound
+from stockbench.evidence.store import EvidenceStore
+from stockbench.research.plan import Plan
+from stockbench.research.records import Acted, ActionKind, Outcome, RunRecord, RunStatus, StatusRow
 from stockbench.store.database import Database
 
-ActionKind = Literal["model_call", "tool_call", "gate_check", "stage", "program"]
-RunStatus = Literal["running", "paused", "published", "stopped", "failed"]
+RUN_COLUMNS = ("run_id", "symbol", "kind", "question", "model", "account", "as_of", "handbook_version", "plan",
+               "cost_ceiling", "approved", "created_at")  # fmt: skip
+EXECUTED_KEPT = 10_000
 
 
 @dataclass(frozen=True, slots=True)
-class EvidenceItem:
-    """Evidence an action produced, stored with the action's result."""
+class RunRow:
+    """A run as a list shows it."""
 
+    run_id: str
+    symbol: str
+    model: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One journal row: an action's intent or result."""
+
+    key: str
     kind: str
-    source: str
-    body: str | Any
-    label: str = ""
-
-
-@dataclass
-class Outcome:
-    """What an action returns to the journal."""
-
-    payload: str
-    evidence: Sequence[EvidenceItem] = ()
-    cost: Decimal | None = None
-    outcome: Literal["ok", "error"] = "ok"
-    write: Callable[[duckdb.DuckDBPyConnection], None] | None = None  # more rows, in the result's transaction
-    after: Callable[[], None] | None = None  # runs once the result is committed (e.g. an event)
-    stored: list[Evidence] = field(default_factory=list)  # filled in by the journal
-
-
-@dataclass(frozen=True, slots=True)
-class StatusRow:
-    status: RunStatus
-    stage: str
-    reason: str
-    resume_at: datetime | None
+    phase: str
+    outcome: str
+    cost: Decimal | None
     at: datetime
 
 
-class ActionFailed(Exception):
-    """An action raised; nothing was recorded as its result (the intent stays, so it is retried)."""
-
-
 class Journal:
-    """Reads and writes `run_events` and `run_status` for research runs."""
+    """The run store: writes and reads `runs`, `run_status` and `run_events` (nothing else writes them)."""
 
     def __init__(self, db: Database, evidence: EvidenceStore, clock: Clock) -> None:
         self.db, self.evidence, self.clock = db, evidence, clock
-        self.executed: list[str] = []  # keys actually executed (not replayed) by this process, for tests
+        # keys actually executed (not replayed) by this process, newest last: for tests and logs only (bounded)
+        self.executed: list[str] = []
+
+    # ---- runs ------------------------------------------------------------------------------------------------
+    def create_run(self, run: RunRecord, *, approved: bool) -> None:
+        """Record a planned run."""
+        values = [run.run_id, run.symbol, run.kind, run.question, run.model, run.account, run.as_of,
+                  run.handbook_version, run.plan.to_json(), run.cost_ceiling, approved, self.clock.now()]  # fmt: skip
+        with self.db.transaction() as cur:
+            cur.execute(
+                f"INSERT INTO runs ({', '.join(RUN_COLUMNS)}) VALUES ({', '.join('?' * len(RUN_COLUMNS))})", values
+            )
+
+    def record(self, run_id: str) -> RunRecord:
+        """The record of run `run_id`."""
+        row = self.db.fetchone(
+            "SELECT run_id, symbol, kind, question, model, account, handbook_version, plan, cost_ceiling, as_of "
+            "FROM runs WHERE run_id = ?",
+            [run_id],
+        )
+        if row is None:
+            raise NotFound(f"there is no run '{run_id}'", "list runs with: stockbench runs list")
+        rid, symbol, kind, question, model, account, version, plan, ceiling, as_of = row
+        cost = None if ceiling is None else Decimal(ceiling)
+        return RunRecord(rid, symbol, kind, question, model, account, version, Plan.from_json(plan), cost, as_of)
+
+    def runs(self) -> list[RunRow]:
+        """Every run, newest first."""
+        rows = self.db.fetchall("SELECT run_id, symbol, model, created_at FROM runs ORDER BY created_at DESC")
+        return [RunRow(str(a), str(b), str(c), d) for a, b, c, d in rows]
+
+    def events(self, run_id: str) -> list[EventRow]:
+        """The run's journal, in recording order."""
+        rows = self.db.fetchall(
+            "SELECT key, kind, phase, outcome, cost, logged_at FROM run_events WHERE run_id = ? ORDER BY seq", [run_id]
+        )
+        return [EventRow(str(k), str(kind), str(ph), str(o), c, at) for k, kind, ph, o, c, at in rows]
+
+    def model_calls(self, run_id: str) -> int:
+        """How many model calls of the run have a result."""
+        return int(
+            self.db.scalar(
+                "SELECT count(*) FROM run_events WHERE run_id = ? AND kind = 'model_call' AND phase = 'result'",
+                [run_id],
+            )
+        )
+
+    def due(self, now: datetime) -> list[str]:
+        """Paused runs whose automatic resume time has come."""
+        rows = self.db.fetchall(
+            """
+            SELECT run_id FROM run_status s
+            WHERE seq = (SELECT max(seq) FROM run_status t WHERE t.run_id = s.run_id)
+              AND status = 'paused' AND resume_at IS NOT NULL AND resume_at <= ?
+            """,
+            [now],
+        )
+        return [str(r[0]) for r in rows]
 
     def _next_seq(self, run_id: str) -> int:
         return int(self.db.scalar("SELECT coalesce(max(seq), 0) + 1 FROM run_events WHERE run_id = ?", [run_id]))
@@ -78,11 +125,11 @@ class Journal:
         )
         return None if value is None else str(value)
 
-    def act(self, run_id: str, key: str, kind: ActionKind, request: str, execute: Callable[[str], Outcome]) -> str:
-        """The action's result payload: stored, or produced now by `execute(request)` and recorded."""
+    def act(self, run_id: str, key: str, kind: ActionKind, request: str, execute: Callable[[str], Outcome]) -> Acted:
+        """The action's result payload: stored (replayed), or produced now by `execute(request)` and recorded."""
         done = self.stored(run_id, key, "result")
         if done is not None:
-            return done
+            return Acted(done, live=False)
         pending = self.stored(run_id, key, "intent")
         if pending is None:
             with self.db.transaction() as cur:
@@ -93,6 +140,7 @@ class Journal:
                 )
             pending = request
         self.executed.append(key)
+        del self.executed[:-EXECUTED_KEPT]
         outcome = execute(pending)  # retried with the identical stored request
         with self.db.transaction() as cur:
             for item in outcome.evidence:
@@ -126,7 +174,7 @@ class Journal:
             )
         if outcome.after is not None:
             outcome.after()
-        return outcome.payload
+        return Acted(outcome.payload, live=True)
 
     def produced(self, run_id: str) -> set[str] | None:
         """The evidence ids the run's journaled actions produced; None for a run journaled before this was kept."""
@@ -161,7 +209,8 @@ class Journal:
                 0
             ]  # type: ignore[index]
             cur.execute(
-                "INSERT INTO run_status VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO run_status (run_id, seq, status, stage, reason, resume_at, changed_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [run_id, seq, status, stage, reason, resume_at, self.clock.now()],
             )
 

@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from stockbench.errors import Problem
-from stockbench.research.tools import STAGE_TOOLS, TOOLS
+from stockbench.research.stages import STAGE_TOOLS, TOOL_NAMES
 
 ALL_STAGES = ("prepare", "scene", "collect", "preprocess", "analyze", "decide", "report", "publish")
 ALL_DATA = ("quote", "bars", "financials", "announcements", "money_flow", "valuation")
@@ -156,7 +156,7 @@ def plan_problems(plan: Plan, ceiling: Decimal | None, approved: bool) -> list[P
     problems = [
         Problem("unknown_tool", f"the plan names the unknown tool '{t}'", "remove it from the plan")
         for t in plan.tools
-        if t not in TOOLS
+        if t not in TOOL_NAMES
     ]
     problems += [
         Problem("unknown_stage", f"the plan names the unknown stage '{s}'", "remove it")

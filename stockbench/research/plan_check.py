@@ -9,28 +9,26 @@ full analysis is recommended. The conflicts are data: `[plan_check]` of resource
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Literal
 
-from stockbench.clock import MARKET_TZ, Clock
+from stockbench.clock import Clock
 from stockbench.errors import InvalidInput, NotFound
-from stockbench.market.instruments import identify
 from stockbench.market.limits import price_limits
 from stockbench.market.registry import limit_status
-from stockbench.research.archive import ReportArchive
+from stockbench.research.archive import REPORT_KINDS, ReportArchive
 from stockbench.research.changes import (
     LevelTable,
     PriceNow,
-    ZoneLevels,
     ex_rights_days,
     load_table,
     matching_path,
     show,
 )
+from stockbench.research.summary import ReportPlan
 from stockbench.store.database import Database
 
 if TYPE_CHECKING:
@@ -40,7 +38,6 @@ if TYPE_CHECKING:
     from stockbench.market.service import MarketRules
 
 CheckStatus = Literal["ok", "triggered", "conflict"]
-REPORT_KINDS = ("full", "question")
 OPEN = frozenset({"open", "partially_filled"})
 # A path tied to a zone position is met when the price stands at one of these positions.
 PATH_MET = {"stop_hit": {"stop_hit"}, "in_sell": {"in_sell", "above_sell"}, "in_buy": {"in_buy"}}
@@ -59,127 +56,14 @@ class Check:
         return {"rule": self.rule, "status": self.status, "detail": self.detail, "checked": self.checked}
 
 
-@dataclass(frozen=True)
-class ReportPlan:
-    """What a published report planned, read back from its summary, its judgments and its evidence."""
-
-    report_id: str
-    run_id: str
-    symbol: str
-    published_at: datetime
-    data_at: datetime  # when the run gathered its data
-    kind: str
-    account: str | None
-    action: str
-    zones: ZoneLevels | None
-    position: str | None
-    day: date | None  # the session of the report's price
-    price: Decimal | None
-    capital: str | None
-    paths: tuple[tuple[str, str], ...] = ()
-    open_orders: tuple[Mapping[str, Any], ...] = ()
-    orders: tuple[Mapping[str, Any], ...] = ()
-    gaps: tuple[str, ...] = ()
-    announcement_ids: frozenset[str] = field(default_factory=frozenset)
-    summary_zones: Mapping[str, Any] | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "report_id": self.report_id,
-            "run_id": self.run_id,
-            "kind": self.kind,
-            "published_at": self.published_at.isoformat(),
-            "account": self.account,
-            "action": self.action,
-            "zones": self.summary_zones,
-            "position": self.position,
-            "day": self.day.isoformat() if self.day else None,
-            "price": str(self.price) if self.price is not None else None,
-            "capital": self.capital,
-            "paths": [{"trigger": t, "action": a} for t, a in self.paths],
-            "open_orders": [dict(o) for o in self.open_orders],
-            "orders": [dict(o) for o in self.orders],
-            "gaps": list(self.gaps),
-        }
-
-
 def latest_report(db: Database, symbol: str, now: datetime, kinds: Sequence[str] = REPORT_KINDS) -> str | None:
-    """The id of the latest report on `symbol` published at or before `now` by a run of one of `kinds`."""
-    marks = ", ".join("?" for _ in kinds)
-    value = db.scalar(
-        f"SELECT p.report_id FROM reports p JOIN runs r USING (run_id) WHERE p.symbol = ? AND p.published_at <= ? "
-        f"AND r.kind IN ({marks}) ORDER BY p.published_at DESC, p.seq DESC NULLS LAST, p.report_id DESC LIMIT 1",
-        [symbol, now, *kinds],
-    )
-    return None if value is None else str(value)
-
-
-def _blocks(db: Database, run_id: str) -> dict[str, Any]:
-    """The run's program facts blocks the plan needs, by source (the latest of each)."""
-    rows = db.fetchall(
-        "SELECT r.source, e.body FROM run_evidence r JOIN evidence e USING (evidence_id) WHERE r.run_id = ? "
-        "AND e.media_type = 'application/json' AND r.source IN ('quote', 'analytics.states', 'cache.announcements') "
-        "ORDER BY r.fetched_at, e.evidence_id",
-        [run_id],
-    )
-    return {str(source): json.loads(body) for source, body in rows}
-
-
-def _judgments(db: Database, run_id: str) -> dict[str, Any]:
-    """The run's accepted decide-stage judgments (paths, open orders ...), later batches over earlier ones."""
-    rows = db.fetchall(
-        "SELECT payload FROM run_events WHERE run_id = ? AND phase = 'result' AND kind = 'tool_call' ORDER BY seq",
-        [run_id],
-    )
-    found: dict[str, Any] = {}
-    for (payload,) in rows:
-        result = json.loads(payload)
-        if result.get("accepted") and result.get("judgment") == "judgments":
-            found.update(result.get("value", {}))
-    return found
+    """The id of the latest report on `symbol` published at or before `now` (see `ReportArchive.latest`)."""
+    return ReportArchive(db).latest(symbol, now, kinds)
 
 
 def report_plan(db: Database, report_id: str) -> ReportPlan:
-    """The plan of report `report_id`."""
-    row = db.fetchone(
-        "SELECT p.report_id, p.run_id, p.symbol, p.published_at, p.action, p.summary, r.kind, r.account, r.created_at "
-        "FROM reports p JOIN runs r USING (run_id) WHERE p.report_id = ?",
-        [report_id],
-    )
-    if row is None:
-        raise NotFound(f"there is no report '{report_id}'", "list them with: stockbench reports list")
-    tampered = ReportArchive(db).seal_problems(report_id)
-    if tampered:
-        raise InvalidInput(
-            f"report {report_id} is not as it was published: {tampered[0].message}",
-            "its plan is not used; restore the workspace from a backup, or run a new analysis",
-        )
-    rid, run_id, symbol, published, action, summary_text, kind, account, created = row
-    summary, blocks, judged = json.loads(summary_text), _blocks(db, run_id), _judgments(db, run_id)
-    quote = blocks.get("quote", {})
-    tz = MARKET_TZ[identify(symbol).instrument.market]
-    listed = blocks.get("cache.announcements", {}).get("announcements", [])
-    return ReportPlan(
-        report_id=rid,
-        run_id=run_id,
-        symbol=symbol,
-        published_at=published,
-        data_at=created,
-        kind=kind,
-        account=account,
-        action=action,
-        zones=ZoneLevels.from_summary(summary.get("zones")),
-        position=(summary.get("zones") or {}).get("position"),
-        day=date.fromisoformat(quote["day"]) if quote.get("day") else published.astimezone(tz).date(),
-        price=Decimal(quote["price"]) if quote.get("price") else None,
-        capital=blocks.get("analytics.states", {}).get("capital", {}).get("state"),
-        paths=tuple((p["trigger"], p["action"]) for p in summary.get("paths", judged.get("paths", []))),
-        open_orders=tuple(summary.get("open_orders", judged.get("open_orders", []))),
-        orders=tuple(summary.get("orders", [])),
-        gaps=tuple(summary.get("gaps", [])),
-        announcement_ids=frozenset(str(a["id"]) for a in listed),
-        summary_zones=summary.get("zones"),
-    )
+    """The plan of report `report_id` (see `ReportArchive.plan`)."""
+    return ReportArchive(db).plan(report_id)
 
 
 def current_price(data: DataService, symbol: str, *, fetch: bool) -> PriceNow | None:

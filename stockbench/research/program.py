@@ -15,19 +15,23 @@ from typing import TYPE_CHECKING, Any
 
 from stockbench.errors import Problem, UserError
 from stockbench.evidence.documents import OrderPlan
-from stockbench.research.facts import Block, _s, block
-from stockbench.research.journal import EvidenceItem
+from stockbench.research import judgments as j
+from stockbench.research.blocks import Block, RunFacts, block, shown
+from stockbench.research.records import EvidenceItem
+from stockbench.research.state import Accepted, RunRecord
 
 if TYPE_CHECKING:
     import polars as pl
 
-    from stockbench.research.engine import RunRecord, RunState
-    from stockbench.research.facts import ProgramFacts
+    from stockbench.analytics.service import Analytics
+    from stockbench.data.service import DataService
+    from stockbench.ledger.book import Ledger
+    from stockbench.market.service import MarketRules
 
 ACTION_SIDE = {"buy": "buy", "add": "buy", "reduce": "sell", "sell": "sell"}
 
 
-def _frame(facts: ProgramFacts, symbol: str, sector: str | None) -> tuple[pl.DataFrame, Any]:
+def _frame(analytics: Analytics, data: DataService, symbol: str, sector: str | None) -> tuple[pl.DataFrame, Any]:
     import polars as pl
 
     from stockbench.analytics.indicators import add_indicators
@@ -35,15 +39,15 @@ def _frame(facts: ProgramFacts, symbol: str, sector: str | None) -> tuple[pl.Dat
     from stockbench.analytics.signals import score_frame
 
     book = load_rule_tables()
-    found = facts.analytics.history(symbol)
+    found = analytics.history(symbol)
     bars = found.adjusted
     reference = None
     if sector:
         try:
-            reference = facts.analytics.history(sector).adjusted.select("day", "close")
+            reference = analytics.history(sector).adjusted.select("day", "close")
         except UserError:
             reference = None
-    flow = facts.data.cache.money_flow(symbol)
+    flow = data.cache.money_flow(symbol)
     money = flow.select("day", pl.col("main_net").cast(pl.Float64)) if flow.height else None
     return score_frame(add_indicators(bars), benchmark=reference, money_flow=money, book=book), book
 
@@ -53,7 +57,7 @@ def _indicators(frame: pl.DataFrame) -> dict[str, Any]:
 
     day = _last_day(frame)
     values = latest_indicators(frame, day)
-    return {"day": str(day), "values": {k: _s(v, 4) for k, v in values.items()}}
+    return {"day": str(day), "values": {k: shown(v, 4) for k, v in values.items()}}
 
 
 def _last_day(frame: pl.DataFrame) -> date:
@@ -74,16 +78,16 @@ def _states(frame: pl.DataFrame, book: Any, symbol: str) -> dict[str, Any]:
             "table": entry.get("table"),
             "version": entry.get("version"),
             "rule": entry.get("rule"),
-            "inputs": {k: _s(v, 4) if isinstance(v, float) else v for k, v in (entry.get("inputs") or {}).items()},
+            "inputs": {k: shown(v, 4) if isinstance(v, float) else v for k, v in (entry.get("inputs") or {}).items()},
         }
     return result
 
 
-def _backtest(facts: ProgramFacts, frame: pl.DataFrame, book: Any, symbol: str) -> tuple[dict[str, Any], Any, Any]:
+def _backtest(data: DataService, frame: pl.DataFrame, book: Any, symbol: str) -> tuple[dict[str, Any], Any, Any]:
     from stockbench.analytics.backtest import FeeCosts, run_backtest
     from stockbench.analytics.signals import score_on
 
-    costs = FeeCosts(facts.data.instrument(symbol), book.backtest.decimal("reference_notional"))
+    costs = FeeCosts(data.instrument(symbol), book.backtest.decimal("reference_notional"))
     report = run_backtest(frame, costs, book)
     score = score_on(frame, _last_day(frame), symbol, book)
     horizons = {}
@@ -91,28 +95,28 @@ def _backtest(facts: ProgramFacts, frame: pl.DataFrame, book: Any, symbol: str) 
         horizons[str(stats.horizon)] = {
             "fires": stats.fires,
             "trades": stats.trades,
-            "win_rate": _s(stats.win_rate, 4),
-            "ev_pct": _s(stats.ev * 100, 2) if stats.ev is not None else None,
+            "win_rate": shown(stats.win_rate, 4),
+            "ev_pct": shown(stats.ev * 100, 2) if stats.ev is not None else None,
             "sample_note": stats.sample_note,
-            "confidence_cap": _s(stats.confidence_cap, 2),
+            "confidence_cap": shown(stats.confidence_cap, 2),
         }
-    data = {
+    found = {
         "horizons": horizons,
-        "score": _s(score.get("score"), 2),
+        "score": shown(score.get("score"), 2),
         "split_day": str(report.split_day),
         "tables": {k: str(v) for k, v in report.tables.items()},
     }
-    return data, report, score
+    return found, report, score
 
 
-def _zones(facts: ProgramFacts, symbol: str) -> tuple[dict[str, Any], Any]:
-    zones = facts.analytics.zones(symbol)
+def _zones(analytics: Analytics, symbol: str) -> tuple[dict[str, Any], Any]:
+    zones = analytics.zones(symbol)
 
     def anchors(items: Any, prefix: str) -> list[dict[str, Any]]:
         return [
             {
                 "id": f"{prefix}:{a.kind}:{a.name}",
-                "price": _s(a.value),
+                "price": shown(a.value),
                 "what": a.note or a.name,
                 "day": str(a.day),
                 "role": a.role,
@@ -122,16 +126,20 @@ def _zones(facts: ProgramFacts, symbol: str) -> tuple[dict[str, Any], Any]:
 
     data = {
         "as_of": str(zones.as_of),
-        "last": _s(zones.price),
+        "last": shown(zones.price),
         "position": zones.position,
-        "atr14": _s(zones.atr),
-        "buy": {"low": _s(zones.buy.low), "high": _s(zones.buy.high), "anchors": anchors(zones.buy.anchors, "buy")},
+        "atr14": shown(zones.atr),
+        "buy": {
+            "low": shown(zones.buy.low),
+            "high": shown(zones.buy.high),
+            "anchors": anchors(zones.buy.anchors, "buy"),
+        },
         "sell": {
-            "low": _s(zones.sell.low),
-            "high": _s(zones.sell.high),
+            "low": shown(zones.sell.low),
+            "high": shown(zones.sell.high),
             "anchors": anchors(zones.sell.anchors, "sell"),
         },
-        "stop": {"price": _s(zones.stop), "anchors": anchors(zones.stop_anchors, "stop")},
+        "stop": {"price": shown(zones.stop), "anchors": anchors(zones.stop_anchors, "stop")},
         "flags": list(zones.flags),
         "table": zones.table,
     }
@@ -147,13 +155,18 @@ def _scenarios(states: dict[str, Any], zones: Any, book: Any) -> dict[str, Any]:
         {k: v["state"] for k, v in states.items() if isinstance(v, dict)}, levels, atr_pct=atr_pct, book=book
     )
     items = [
-        {"name": s.name, "probability": _s(round(s.probability, 2), 2), "count": s.count, "description": s.description}
+        {
+            "name": s.name,
+            "probability": shown(round(s.probability, 2), 2),
+            "count": s.count,
+            "description": s.description,
+        }
         for s in found.scenarios
     ]
     total = sum((Decimal(str(i["probability"])) for i in items), Decimal(0))
     if items and total != 1:  # keep the rounded probabilities summing to exactly 1
-        items[-1]["probability"] = _s(Decimal(str(items[-1]["probability"])) + 1 - total)
-    move = None if found.band_pct is None else _s(found.band_pct * 100, 1)  # as the descriptions show it
+        items[-1]["probability"] = shown(Decimal(str(items[-1]["probability"])) + 1 - total)
+    move = None if found.band_pct is None else shown(found.band_pct * 100, 1)  # as the descriptions show it
     return {
         "items": items,
         "cell": dict(found.cell),
@@ -187,24 +200,24 @@ def _baseline(
         direction = "add"
     return {
         "direction": direction,
-        "confidence": _s(found.confidence, 2),
-        "confidence_cap": _s(found.confidence_cap, 2),
+        "confidence": shown(found.confidence, 2),
+        "confidence_cap": shown(found.confidence_cap, 2),
         "buy_candidate": found.buy_candidate,
-        "ev": _s(stats.ev, 4) if stats and stats.ev is not None else "0",
+        "ev": shown(stats.ev, 4) if stats and stats.ev is not None else "0",
         "reasons": list(found.reasons),
         "table": found.table,
     }
 
 
-def _valuation(facts: ProgramFacts, symbol: str) -> dict[str, Any]:
+def _valuation(analytics: Analytics, symbol: str) -> dict[str, Any]:
     try:
-        found = facts.analytics.valuation(symbol)
+        found = analytics.valuation(symbol)
     except UserError as error:
         return {"available": False, "reason": error.message}
     return {
         name: {
-            "value": _s(p.value, 2),
-            "percentile": _s(p.percentile, 2),
+            "value": shown(p.value, 2),
+            "percentile": shown(p.percentile, 2),
             "days": p.days,
             "status": p.status,
             "reason": p.reason,
@@ -213,12 +226,12 @@ def _valuation(facts: ProgramFacts, symbol: str) -> dict[str, Any]:
     }
 
 
-def _position(facts: ProgramFacts, account: str | None, symbol: str, zone: str | None) -> dict[str, Any]:
+def _position(ledger: Ledger, account: str | None, symbol: str, zone: str | None) -> dict[str, Any]:
     from stockbench.analytics.position_states import PositionFacts, legal_moves, reconcile, suggest
 
     qty = sellable = 0
     if account:
-        held = next((p for p in facts.ledger.positions(account) if p.symbol == symbol), None)
+        held = next((p for p in ledger.positions(account) if p.symbol == symbol), None)
         qty, sellable = (held.qty, held.sellable) if held else (0, 0)
     state_facts = PositionFacts(qty, sellable, zone)  # type: ignore[arg-type]
     current = reconcile("holding" if qty else "no_position", state_facts)
@@ -234,62 +247,72 @@ def _position(facts: ProgramFacts, account: str | None, symbol: str, zone: str |
     }
 
 
-def analytics_blocks(
-    facts: ProgramFacts, symbol: str, account: str | None, scene: dict[str, Any], prepared: dict[str, Any]
+def analytics_blocks(  # noqa: PLR0917 - the services the analytics read, and the run's inputs
+    analytics: Analytics,
+    data: DataService,
+    ledger: Ledger,
+    symbol: str,
+    account: str | None,
+    scene: j.Scene | None,
+    facts: RunFacts,
 ) -> Block:
     """The analytics facts of a run, each part a block of its own evidence."""
     items: list[EvidenceItem] = []
     result: dict[str, Any] = {}
 
-    def add(name: str, data: dict[str, Any], label: str) -> dict[str, Any]:
-        made, item = block("computation", f"analytics.{name}", data, label)
+    def add(name: str, block_data: dict[str, Any], label: str) -> dict[str, Any]:
+        made, item = block("computation", f"analytics.{name}", block_data, label)
         result[name] = made
         items.append(item)
         return made
 
     try:
-        frame, book = _frame(facts, symbol, scene.get("sector_index"))
+        frame, book = _frame(analytics, data, symbol, scene.sector_index if scene else None)
     except UserError as error:
         add("unavailable", {"reason": error.message}, "analytics unavailable")
         return result, items
     add("indicators", _indicators(frame), f"indicators {symbol}")
     states = add("states", _states(frame, book, symbol), f"states {symbol}")
-    valuation = add("valuation", _valuation(facts, symbol), f"valuation {symbol}")
-    backtest, report, score = _backtest(facts, frame, book, symbol)
+    valuation = add("valuation", _valuation(analytics, symbol), f"valuation {symbol}")
+    backtest, report, score = _backtest(data, frame, book, symbol)
     add("backtest", backtest, f"backtest {symbol}")
-    held = bool((prepared.get("prepare", {}).get("ledger", {}).get("position") or {}).get("qty"))
+    position = facts.prepare.ledger.position if facts.prepare else None
+    held = bool(position and position.qty)
     add("baseline", _baseline(report, score, states, valuation, held=held, book=book), f"decision baseline {symbol}")
     try:
-        zones_data, zones = _zones(facts, symbol)
+        zones_data, zones = _zones(analytics, symbol)
     except UserError as error:
         add("zones", {"available": False, "reason": error.message}, f"zones {symbol}")
-        add("position_state", _position(facts, account, symbol, None), "position state")
+        add("position_state", _position(ledger, account, symbol, None), "position state")
         return result, items
     add("zones", zones_data, f"zones {symbol}")
     add("scenarios", _scenarios(states, zones, book), f"scenarios {symbol}")
-    add("position_state", _position(facts, account, symbol, zones.position), "position state")
+    add("position_state", _position(ledger, account, symbol, zones.position), "position state")
     return result, items
 
 
-def sized_orders(facts: ProgramFacts, run: RunRecord, accepted: dict[str, Any], prepared: dict[str, Any]) -> Block:
-    """The orders the decided action implies, sized against the ledger (none with gaps or without an account)."""
-    action = accepted.get("action", {}).get("action", "hold")
-    zones = prepared.get("analytics", {}).get("zones", {})
-    gaps = prepared.get("prepare", {}).get("gaps", [])
-    reason, orders, problems = "", [], []
+def _no_order(run: RunRecord, action: str, facts: RunFacts) -> str:
+    """Why the decided action implies no order ("" when one is to be sized)."""
     side = ACTION_SIDE.get(action)
     if side is None:
-        reason = f"the action is {action}: no order"
-    elif run.account is None:
-        reason = "no account was given: orders are not sized"
-    elif gaps:
-        reason = f"the report discloses data gaps ({', '.join(gaps)}): no executable orders"
-    elif not zones.get("buy"):
-        reason = "no zones could be computed: no order"
-    else:
-        entry = Decimal(zones["buy"]["high"] if side == "buy" else zones["sell"]["low"])
-        stop = Decimal(zones["stop"]["price"])
-        found = facts.analytics.size(run.account, run.symbol, side, entry, stop)
+        return f"the action is {action}: no order"
+    if run.account is None:
+        return "no account was given: orders are not sized"
+    if facts.gaps:
+        return f"the report discloses data gaps ({', '.join(facts.gaps)}): no executable orders"
+    if facts.zones is None or facts.zones.stop.price is None:
+        return "no zones could be computed: no order"
+    return ""
+
+
+def sized_orders(analytics: Analytics, run: RunRecord, accepted: Accepted, facts: RunFacts) -> Block:
+    """The orders the decided action implies, sized against the ledger (none with gaps or without an account)."""
+    action = accepted.decision
+    reason, orders, problems = _no_order(run, action, facts), [], []
+    if not reason and facts.zones is not None and facts.zones.stop.price is not None and run.account is not None:
+        side = ACTION_SIDE[action]
+        entry = facts.zones.buy.high if side == "buy" else facts.zones.sell.low
+        found = analytics.size(run.account, run.symbol, side, entry, facts.zones.stop.price)
         if found.sizing is None:
             problems = [p.as_dict() for p in found.problems]
             reason = "the program refused to size an order: " + "; ".join(p.message for p in found.problems)
@@ -301,12 +324,12 @@ def sized_orders(facts: ProgramFacts, run: RunRecord, accepted: dict[str, Any], 
                     "symbol": run.symbol,
                     "side": s.side,
                     "qty": s.qty,
-                    "price": _s(s.price),
-                    "fees": _s(s.fees.total),
-                    "break_even": _s(s.break_even),
-                    "cash_after": _s(s.cash_after),
-                    "weight_after": _s(s.weight_after),
-                    "loss_at_stop": _s(s.loss_at_stop),
+                    "price": shown(s.price),
+                    "fees": shown(s.fees.total),
+                    "break_even": shown(s.break_even),
+                    "cash_after": shown(s.cash_after),
+                    "weight_after": shown(s.weight_after),
+                    "loss_at_stop": shown(s.loss_at_stop),
                 }
             )
     data, item = block(
@@ -315,27 +338,26 @@ def sized_orders(facts: ProgramFacts, run: RunRecord, accepted: dict[str, Any], 
     return data, [item]
 
 
-def order_checker(facts: ProgramFacts, state: RunState) -> Callable[[OrderPlan], list[Problem]]:
+def order_checker(market: MarketRules, ledger: Ledger, analytics: Analytics) -> Callable[[OrderPlan], list[Problem]]:
     """Legality of an order under the market rules and the ledger as it stands now."""
     from stockbench.market.order_rules import check_order
 
     def check(order: OrderPlan) -> list[Problem]:
-        instrument = facts.market.registry.instrument(order.symbol)
-        held = next((p for p in facts.ledger.positions(order.account) if p.symbol == instrument.symbol), None)
+        instrument = market.registry.instrument(order.symbol)
+        held = next((p for p in ledger.positions(order.account) if p.symbol == instrument.symbol), None)
         sellable = held.sellable if held else 0
-        day = facts.analytics.today(instrument.market)
         found = check_order(
             instrument,
             "buy" if order.side == "buy" else "sell",
             order.qty,
             order.price,
-            day,
+            analytics.today(instrument.market),
             holding=sellable if order.side == "sell" else None,
-            tables=facts.market.tables,
+            tables=market.tables,
         )
         problems = list(found.problems)
         if order.side == "buy":
-            cash = facts.ledger.balance(order.account).get(instrument.currency, Decimal(0))
+            cash = ledger.balance(order.account).get(instrument.currency, Decimal(0))
             if order.price * order.qty > cash:
                 problems.append(
                     Problem(

@@ -11,8 +11,8 @@ from typing import Any
 
 from stockbench.clock import Clock
 from stockbench.errors import Problem
-from stockbench.research.journal import EvidenceItem
-from stockbench.research.tools import ToolResult, rejected
+from stockbench.research.records import EvidenceItem
+from stockbench.research.results import ToolResult, rejected
 
 MAX_RESULTS = 8
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,8 +16,8 @@ from stockbench.evidence.frozen import draft_from_json, verify
 from stockbench.evidence.store import EvidenceStore
 from stockbench.market.instruments import parse_symbol
 from stockbench.research.archive import ReportArchive, render_markdown
-from stockbench.research.compose import publish
-from stockbench.research.engine import ResearchEngine, RunRecord
+from stockbench.research.compose import Publisher, publish
+from stockbench.research.engine import ResearchEngine
 from stockbench.research.events import RunEnded, RunStarted
 from stockbench.research.facts import ProgramFacts
 from stockbench.research.handbook import Handbook
@@ -26,10 +25,12 @@ from stockbench.research.journal import Journal
 from stockbench.research.models import ModelPort
 from stockbench.research.offline import OfflineModel
 from stockbench.research.plan import Plan, build_plan, plan_problems
+from stockbench.research.state import RunRecord
 from stockbench.store.database import Database
 from stockbench.store.seals import report_row
 
 if TYPE_CHECKING:
+    from stockbench.research.plan_check import PlanCheck
     from stockbench.research.quick_review import QuickReview
 
 
@@ -77,8 +78,9 @@ class Research:
         self.archive = ReportArchive(db)
         self._llm = models  # an LLM client factory (stockbench.llm), or None: offline only
         self._ports: dict[str, ModelPort] = {"offline": OfflineModel()}
+        publisher = Publisher(self.journal, events, facts, lambda name: self.model(name).offline)
         self.engine = ResearchEngine(
-            self.journal, self.store, facts, self.model, events, lambda state, key: publish(state, facts, key)
+            self.journal, self.store, facts, self.model, events, lambda state, key: publish(state, publisher, key)
         )
 
     # ---- models ------------------------------------------------------------------------------------
@@ -131,24 +133,7 @@ class Research:
         )
         problems = plan_problems(plan, max_cost, approve_plan)
         handbook.store(self.db, self.clock.now())
-        with self.db.transaction() as cur:
-            cur.execute(
-                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    run_id,
-                    run.symbol,
-                    run.kind,
-                    question,
-                    model,
-                    account,
-                    as_of,
-                    handbook.version,
-                    plan.to_json(),
-                    max_cost,
-                    approve_plan,
-                    self.clock.now(),
-                ],
-            )
+        self.journal.create_run(run, approved=approve_plan)
         if problems:
             self.journal.set_status(run_id, "failed", "plan", "plan refused: " + "; ".join(p.message for p in problems))
             raise PlanRefused(f"the plan was refused: {problems[0].message}", problems, run_id=run_id, plan=plan)
@@ -156,26 +141,7 @@ class Research:
         return run
 
     def record(self, run_id: str) -> RunRecord:
-        row = self.db.fetchone(
-            "SELECT run_id, symbol, kind, question, model, account, handbook_version, plan, cost_ceiling, as_of "
-            "FROM runs WHERE run_id = ?",
-            [run_id],
-        )
-        if row is None:
-            raise NotFound(f"there is no run '{run_id}'", "list runs with: stockbench runs list")
-        rid, symbol, kind, question, model, account, version, plan, ceiling, as_of = row
-        return RunRecord(
-            rid,
-            symbol,
-            kind,
-            question,
-            model,
-            account,
-            version,
-            Plan.from_json(plan),
-            None if ceiling is None else Decimal(ceiling),
-            as_of,
-        )
+        return self.journal.record(run_id)
 
     def execute(self, run_id: str) -> RunOutcome:
         """Run (or resume) until published, paused or stopped."""
@@ -234,33 +200,30 @@ class Research:
 
     # ---- after the report --------------------------------------------------------------------------
     def quick_reviews(self) -> QuickReview:
-        from stockbench.research.quick_review import QuickReview
+        from stockbench.research.quick_review import QuickReview, ReviewServices
 
-        return QuickReview(self, self.facts.data, self.facts.market, self.facts.ledger)
+        def model(name: str) -> ModelPort:  # looked up at each use: a port replaced on this service is the one used
+            return self.model(name)
+
+        services = ReviewServices(self.journal, self.store, self.events, self.clock, model, self.default_model)
+        return QuickReview(services, self.facts.data, self.facts.market, self.facts.ledger)
 
     def quick_review(self, symbol: str, *, model: str | None = None, account: str | None = None) -> dict[str, Any]:
         """Re-check the day's report against fresh data, change by change (see research/quick_review.py)."""
         return self.quick_reviews().review(symbol, model=model, account=account).as_dict()
 
-    def check_plan(self, symbol: str, *, account: str | None = None) -> dict[str, Any]:
-        """The latest plan's rules against current data, with no model at all (see research/plan_check.py)."""
+    def plan_checks(self) -> PlanCheck:
         from stockbench.research.plan_check import PlanCheck
 
-        return PlanCheck(self.db, self.clock, self.facts.market, self.facts.data, self.facts.ledger).check(
-            symbol, account=account
-        )
+        return PlanCheck(self.db, self.clock, self.facts.market, self.facts.data, self.facts.ledger)
+
+    def check_plan(self, symbol: str, *, account: str | None = None) -> dict[str, Any]:
+        """The latest plan's rules against current data, with no model at all (see research/plan_check.py)."""
+        return self.plan_checks().check(symbol, account=account)
 
     def due(self) -> list[str]:
         """Paused runs whose automatic resume time has come."""
-        rows = self.db.fetchall(
-            """
-            SELECT run_id FROM run_status s
-            WHERE seq = (SELECT max(seq) FROM run_status t WHERE t.run_id = s.run_id)
-              AND status = 'paused' AND resume_at IS NOT NULL AND resume_at <= ?
-            """,
-            [self.clock.now()],
-        )
-        return [str(r[0]) for r in rows]
+        return self.journal.due(self.clock.now())
 
     def outcome(self, run_id: str) -> RunOutcome:
         status = self.journal.status(run_id)
@@ -343,7 +306,7 @@ class Research:
             title=found["title"], symbol=found["symbol"], run_id=found["run_id"], published_at=found["published_at"],
             as_of=found["as_of"], offline=bool(found["offline"]), draft=draft_from_json(found["draft"]),
         )  # fmt: skip
-        if rendered != found["markdown"]:
+        if rendered != found["markdown"] and self.archive.sealed_at_publication(report_id):
             problems.append(
                 Problem(
                     "report_tampered",
@@ -391,7 +354,3 @@ class Research:
         else:
             target.write_text(found["markdown"], encoding="utf-8")
         return target
-
-
-def _now_text(at: datetime) -> str:
-    return at.isoformat(timespec="seconds")

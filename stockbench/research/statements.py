@@ -9,11 +9,14 @@ path, a reason, the conclusion) is held to the run's program facts, never to a d
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING
 
 from stockbench.evidence.documents import Statement, StatementKind
 from stockbench.evidence.store import Evidence
+from stockbench.research import judgments as j
+
+if TYPE_CHECKING:
+    from stockbench.research.state import Accepted
 
 # Evidence read from outside that a statement must cite by id to use: documents and search results.
 READ_KINDS = frozenset({"announcement_text", "document", "page", "filing", "search_result"})
@@ -27,110 +30,65 @@ def program_scope(evidence: Mapping[str, Evidence]) -> tuple[str, ...]:
     return tuple(sorted(eid for eid, e in evidence.items() if e.kind not in READ_KINDS))
 
 
-def _cited(where: str, item: Mapping[str, Any]) -> Statement:
-    return Statement(where, str(item.get("text", "")), tuple(item.get("evidence", [])), "claim")
+def _cited(where: str, item: j.Cited, kind: StatementKind = "claim") -> Statement:
+    return Statement(where, item.text, tuple(item.evidence), kind)
 
 
-def _text(where: str, text: Any, scope: Sequence[str], kind: StatementKind = "prose") -> Iterator[Statement]:
-    if isinstance(text, str) and text.strip():
+def _text(where: str, text: str, scope: Sequence[str], kind: StatementKind = "prose") -> Iterator[Statement]:
+    if text.strip():
         yield Statement(where, text, tuple(scope), kind)
 
 
-def _scene(value: Mapping[str, Any], program: Sequence[str]) -> Iterator[Statement]:
-    if value.get("rationale"):
-        yield _cited("scene.rationale", value["rationale"])
-    for i, anchor in enumerate(value.get("international_anchors", [])):
+def scene_statements(scene: j.Scene, program: Sequence[str]) -> Iterator[Statement]:
+    yield _cited("scene.rationale", scene.rationale)
+    for i, anchor in enumerate(scene.international_anchors):
         yield from _text(f"scene.international_anchors[{i}]", anchor, program)
 
 
-def _diagnosis(value: Mapping[str, Any], program: Sequence[str]) -> Iterator[Statement]:
-    links = [*value.get("causal_chain", []), *value.get("claims", [])]
-    cited = {e for link in links for e in link.get("evidence", [])}
-    yield from _text("diagnosis.summary", value.get("summary"), [*program, *sorted(cited)])
+def diagnosis_statements(diagnosis: j.Diagnosis, program: Sequence[str]) -> Iterator[Statement]:
+    cited = sorted({e for link in (*diagnosis.causal_chain, *diagnosis.claims) for e in link.evidence})
+    yield from _text("diagnosis.summary", diagnosis.summary, [*program, *cited])
 
 
-def _arguments(side: str, value: Mapping[str, Any]) -> Iterator[Statement]:
-    for i, item in enumerate(value.get("arguments", [])):
-        yield _cited(f"{side}.arguments[{i}]", item)
+def judgment_statements(batch: j.Judgments | Accepted, program: Sequence[str]) -> Iterator[Statement]:
+    """The statements of decide-stage judgments (risks are claims of their own, carried by the draft as risks;
+    the action's reason is a cited reason)."""
+    verdict = batch.debate_verdict
+    for part in VERDICT_PARTS if verdict else ():
+        yield _cited(f"debate_verdict.{part}", getattr(verdict, part))
+    if batch.zones is not None:
+        yield from _text("zones.reason", batch.zones.reason, program)
+    for i, scenario in enumerate(batch.scenarios or []):
+        yield from _text(f"scenarios[{i}].narrative", scenario.narrative, program)
+    if batch.continuity is not None:
+        scope = [*program, *batch.continuity.evidence]
+        for part in CONTINUITY_PARTS:
+            yield from _text(f"continuity.{part}", getattr(batch.continuity, part), scope, "continuity")
+    for i, path in enumerate(batch.paths or []):
+        yield from _text(f"paths[{i}].trigger", path.trigger, program, "path")
+        yield from _text(f"paths[{i}].action", path.action, program, "path")
+    for i, order in enumerate(batch.open_orders or []):
+        yield from _text(f"open_orders[{i}].reason", order.reason, program, "reason")
+    if batch.action is not None and batch.action.why.text:
+        yield _cited("action.why", batch.action.why, "reason")
+    for i, gap in enumerate(batch.gaps or []):
+        yield from _text(f"gaps[{i}].disclosure", gap.disclosure, program)
 
 
-def _decided(value: Mapping[str, Any], program: Sequence[str]) -> Iterator[Statement]:
-    """The statements of a batch of decide-stage judgments (risks are claims of their own, see `claims_of`)."""
-    verdict = value.get("debate_verdict") or {}
-    for part in VERDICT_PARTS:
-        if verdict.get(part):
-            yield _cited(f"debate_verdict.{part}", verdict[part])
-    zones = value.get("zones") or {}
-    yield from _text("zones.reason", zones.get("reason"), program)
-    for i, scenario in enumerate(value.get("scenarios") or []):
-        yield from _text(f"scenarios[{i}].narrative", scenario.get("narrative"), program)
-    continuity = value.get("continuity") or {}
-    scope = [*program, *continuity.get("evidence", [])]
-    for part in CONTINUITY_PARTS:
-        yield from _text(f"continuity.{part}", continuity.get(part), scope, "continuity")
-    for i, path in enumerate(value.get("paths") or []):
-        yield from _text(f"paths[{i}].trigger", path.get("trigger"), program, "path")
-        yield from _text(f"paths[{i}].action", path.get("action"), program, "path")
-    for i, order in enumerate(value.get("open_orders") or []):
-        yield from _text(f"open_orders[{i}].reason", order.get("reason"), program, "reason")
-    action = value.get("action") or {}
-    why = action.get("why") or {}
-    if why.get("text"):
-        yield Statement("action.why", str(why["text"]), tuple(why.get("evidence", [])), "reason")
-    for i, gap in enumerate(value.get("gaps") or []):
-        yield from _text(f"gaps[{i}].disclosure", gap.get("disclosure"), program)
-
-
-def _report(value: Mapping[str, Any], program: Sequence[str]) -> Iterator[Statement]:
-    scope = [*program, *value.get("evidence", [])]
+def report_statements(report: j.ReportText, program: Sequence[str]) -> Iterator[Statement]:
+    scope = [*program, *report.evidence]
     for part in REPORT_PARTS:
-        yield from _text(f"report.{part}", value.get(part), scope, "report")
+        yield from _text(f"report.{part}", getattr(report, part), scope, "report")
 
 
-def statements_of(kind: str, value: Mapping[str, Any], program: Sequence[str]) -> list[Statement]:
-    """The statements of one accepted (or submitted) judgment of type `kind`, as JSON data."""
-    if kind == "scene":
-        return list(_scene(value, program))
-    if kind == "diagnosis":
-        return list(_diagnosis(value, program))
-    if kind.startswith("arguments_"):
-        return list(_arguments(kind.removeprefix("arguments_"), value))
-    if kind == "judgments":
-        return list(_decided(value, program))
-    if kind == "report":
-        return list(_report(value, program))
-    return []
-
-
-def run_statements(
-    accepted: Mapping[str, Any], arguments: Mapping[str, Any], program: Sequence[str]
-) -> list[Statement]:
+def run_statements(accepted: Accepted, program: Sequence[str]) -> list[Statement]:
     """Every statement of a run's accepted judgments except those the draft carries as claims and risks."""
-    found = statements_of("scene", accepted.get("scene") or {}, program)
-    found += statements_of("diagnosis", accepted.get("diagnosis") or {}, program)
-    found += statements_of("judgments", accepted, program)
-    found += statements_of("report", accepted.get("report") or {}, program)
+    found: list[Statement] = []
+    if accepted.scene is not None:
+        found += scene_statements(accepted.scene, program)
+    if accepted.diagnosis is not None:
+        found += diagnosis_statements(accepted.diagnosis, program)
+    found += judgment_statements(accepted, program)
+    if accepted.report is not None:
+        found += report_statements(accepted.report, program)
     return found
-
-
-def zone_bounds(zones: Mapping[str, Any]) -> dict[str, tuple[Decimal, ...]]:
-    """The program's zone bounds from an analytics zones block: buy and sell (low, high) and the stop."""
-    bounds: dict[str, tuple[Decimal, ...]] = {}
-    for side in ("buy", "sell"):
-        if zones.get(side):
-            bounds[side] = (Decimal(zones[side]["low"]), Decimal(zones[side]["high"]))
-    if (zones.get("stop") or {}).get("price"):
-        bounds["stop"] = (Decimal(zones["stop"]["price"]),)
-    return bounds
-
-
-def previous_levels(prepare: Mapping[str, Any]) -> tuple[Decimal, ...]:
-    """The zone bounds and stop of the previous report, as the prepare facts carry them."""
-    zones = (prepare.get("previous_report") or {}).get("zones") or {}
-    found: list[Decimal] = []
-    for side in ("buy", "sell"):
-        band = zones.get(side) or {}
-        found += [Decimal(str(band[k])) for k in ("low", "high") if band.get(k) is not None]
-    if zones.get("stop") is not None:
-        found.append(Decimal(str(zones["stop"])))
-    return tuple(found)

@@ -13,21 +13,25 @@ on the stock's own return (up: return >= band; down: <= -band), beside the Brier
 table's base rate (every session of the calibration file, whatever its states) and of the sample's own outcome
 frequencies (a hindsight reference no forecaster could have had). Everything is point-in-time:
 only reports published, and bars visible, at the clock count.
+
+This module reads the reports, bars and journals (`TrackRecords`); the arithmetic over what it reads is pure:
+one call in track_scoring.py, the figures over many in track_summary.py (both re-exported here).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import date, datetime
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from datetime import date
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from stockbench.analytics.calibration import OUTCOMES
 from stockbench.clock import Clock, Market, today_in
 from stockbench.errors import UserError
 from stockbench.market.instruments import parse_symbol
+from stockbench.research.track_scoring import ACTIONS, RULES, Call, Scored, Status, score
+from stockbench.research.track_summary import Benchmark, TrackRecord, TrackSummary
 from stockbench.store.database import Database
 from stockbench.store.settings import Settings
 
@@ -36,307 +40,24 @@ if TYPE_CHECKING:
     from stockbench.market.calendars import TradingCalendar
     from stockbench.market.service import MarketRules
 
-Status = Literal["matured", "pending", "unscored"]
-ACTIONS = ("buy", "add", "hold", "reduce", "sell", "avoid")
-RULES = {
-    "buy": "beats the benchmark",
-    "add": "beats the benchmark",
-    "hold": "stays within the call's band of the benchmark",
-    "reduce": "does not beat the benchmark",
-    "sell": "does not beat the benchmark",
-    "avoid": "does not beat the benchmark",
-}
+__all__ = [
+    "ACTIONS",
+    "FALLBACK_SETTING",
+    "OFFICIAL_BENCHMARKS",
+    "Benchmark",
+    "Call",
+    "Scored",
+    "Status",
+    "TrackRecord",
+    "TrackRecords",
+    "TrackSummary",
+    "base_rate",
+]
+
 OFFICIAL_BENCHMARKS: dict[str, str] = {"CN": "000300.SH", "HK": "HSI.HK"}  # CSI 300, Hang Seng Index
 FALLBACK_SETTING = "track_record.fallback_benchmark"  # {"CN": "SYMBOL"}: a labelled stand-in
 COMPOSITE_SETTING = "research.sector_map"  # its market_index: the market's composite (the demo's)
-PCT, RATE = Decimal("0.01"), Decimal("0.0001")
-BINS = 10
 RECENT = 5
-Closes = Sequence[tuple[date, Decimal]]
-
-
-@dataclass(frozen=True)
-class Benchmark:
-    """What calls in one market are measured against, and whether it is the official index."""
-
-    market: str
-    symbol: str | None
-    name: str
-    official: bool
-    note: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"symbol": self.symbol, "name": self.name, "official": self.official, "note": self.note}
-
-
-@dataclass(frozen=True)
-class Call:
-    """A published report as the track record reads it."""
-
-    report_id: str
-    run_id: str
-    symbol: str
-    market: Market
-    model: str
-    action: str
-    published_at: datetime
-    replay: bool
-    entry_day: date | None
-    horizon: int
-    band: Decimal | None
-    probabilities: Mapping[str, Decimal]
-    cost: Decimal
-    cost_unknown: int = 0
-
-
-@dataclass(frozen=True)
-class Scored:
-    """A call with what happened to it."""
-
-    call: Call
-    status: Status
-    reason: str = ""
-    exit_day: date | None = None
-    stock_return: Decimal | None = None
-    benchmark_return: Decimal | None = None
-    suspended: bool = False
-    outcome: str | None = None
-    hit: bool | None = None
-
-    @property
-    def excess(self) -> Decimal | None:
-        if self.stock_return is None or self.benchmark_return is None:
-            return None
-        return self.stock_return - self.benchmark_return
-
-    def as_dict(self) -> dict[str, Any]:
-        c = self.call
-        return {
-            "report_id": c.report_id,
-            "run_id": c.run_id,
-            "symbol": c.symbol,
-            "model": c.model,
-            "action": c.action,
-            "entry_day": c.entry_day,
-            "exit_day": self.exit_day,
-            "horizon": c.horizon,
-            "status": self.status,
-            "reason": self.reason,
-            "return_pct": _pct(self.stock_return),
-            "benchmark_pct": _pct(self.benchmark_return),
-            "excess_pct": _pct(self.excess),
-            "band_pct": _pct(c.band),
-            "suspended_at_exit": self.suspended,
-            "outcome": self.outcome,
-            "probabilities": {k: str(v) for k, v in c.probabilities.items()},
-            "hit": self.hit,
-        }
-
-
-def _pct(value: Decimal | None) -> Decimal | None:
-    return None if value is None else (value * 100).quantize(PCT)
-
-
-def _mean(values: Sequence[Decimal]) -> Decimal | None:
-    return sum(values, Decimal(0)) / len(values) if values else None
-
-
-def _mean_of(values: Sequence[Decimal]) -> Decimal:
-    """The mean of a non-empty sequence, to four places."""
-    return (sum(values, Decimal(0)) / len(values)).quantize(RATE)
-
-
-def _rate(part: int, whole: int) -> Decimal | None:
-    return (Decimal(part) / whole).quantize(RATE) if whole else None
-
-
-# ---- pure scoring ------------------------------------------------------------------------------------------
-def close_on(closes: Closes, day: date) -> tuple[date, Decimal] | None:
-    """The last (day, close) on or before `day` (`closes` in day order)."""
-    found = None
-    for bar_day, close in closes:
-        if bar_day > day:
-            break
-        found = (bar_day, close)
-    return found
-
-
-def scenario_outcome(ret: Decimal, band: Decimal) -> str:
-    """up, down or sideways by the scenarios rule table's definition."""
-    return "up" if ret >= band else "down" if ret <= -band else "sideways"
-
-
-def brier(probabilities: Mapping[str, Decimal], outcome: str) -> Decimal:
-    """The multi-class Brier score: the sum over outcomes of (p - happened)^2 (0 is perfect, 2 the worst)."""
-    return sum(((probabilities[o] - (1 if o == outcome else 0)) ** 2 for o in OUTCOMES), Decimal(0))
-
-
-def judge(action: str, excess: Decimal | None, band: Decimal | None) -> bool | None:
-    """Whether the action was right by the hit rules (None when it cannot be told)."""
-    if excess is None:
-        return None
-    if action in {"buy", "add"}:
-        return excess > 0
-    if action in {"reduce", "sell", "avoid"}:
-        return excess <= 0
-    if action == "hold" and band is not None:
-        return abs(excess) < band
-    return None
-
-
-def _relative(bench: Closes | None, entry: date, exit_day: date) -> tuple[Decimal | None, str]:
-    if bench is None:
-        return None, "no benchmark"
-    start, end = close_on(bench, entry), close_on(bench, exit_day)
-    if start is None or end is None or bench[-1][0] < exit_day:
-        return None, "the benchmark's bars do not cover the call"
-    return end[1] / start[1] - 1, ""
-
-
-def score(call: Call, exit_day: date, today: date, stock: Closes, bench: Closes | None) -> Scored:
-    """What happened to `call` by `today`, from the stock's and the benchmark's forward-adjusted closes."""
-    assert call.entry_day is not None
-    if exit_day > today:
-        return Scored(call, "pending", f"the horizon ends on {exit_day}", exit_day)
-    data_end = max([closes[-1][0] for closes in (stock, bench) if closes], default=None)
-    if data_end is None or data_end < exit_day:
-        return Scored(call, "pending", f"the bars end on {data_end}, before the horizon ends on {exit_day}", exit_day)
-    start, end = close_on(stock, call.entry_day), close_on(stock, exit_day)
-    if start is None or end is None or start[0] != call.entry_day:
-        return Scored(call, "unscored", f"no close of {call.symbol} on its as-of session {call.entry_day}", exit_day)
-    ret = end[1] / start[1] - 1
-    bench_ret, note = _relative(bench, call.entry_day, exit_day)
-    excess = None if bench_ret is None else ret - bench_ret
-    return Scored(
-        call,
-        "matured",
-        note,
-        exit_day,
-        ret,
-        bench_ret,
-        suspended=end[0] != exit_day,
-        outcome=None if call.band is None else scenario_outcome(ret, call.band),
-        hit=judge(call.action, excess, call.band),
-    )
-
-
-# ---- summaries -----------------------------------------------------------------------------------------------
-def by_action(scored: Sequence[Scored]) -> dict[str, dict[str, Any]]:
-    """Per action: matured calls, judged calls, hits, the hit rate and the mean returns in percent."""
-    result = {}
-    for action in ACTIONS:
-        mine = [s for s in scored if s.status == "matured" and s.call.action == action]
-        judged = [s for s in mine if s.hit is not None]
-        hits = sum(1 for s in judged if s.hit)
-        result[action] = {
-            "calls": len(mine),
-            "judged": len(judged),
-            "hits": hits,
-            "hit_rate": _rate(hits, len(judged)),
-            "mean_return_pct": _pct(_mean([s.stock_return for s in mine if s.stock_return is not None])),
-            "mean_benchmark_pct": _pct(_mean([s.benchmark_return for s in mine if s.benchmark_return is not None])),
-            "mean_excess_pct": _pct(_mean([e for s in mine if (e := s.excess) is not None])),
-            "rule": RULES[action],
-        }
-    return result
-
-
-def calibration(scored: Sequence[Scored], base_rate: Mapping[str, Decimal]) -> dict[str, Any]:
-    """Brier scores of the calls' scenario probabilities and of the base rate, with a reliability table."""
-    usable = [s for s in scored if s.status == "matured" and s.outcome and set(s.call.probabilities) >= set(OUTCOMES)]
-    n = len(usable)
-    calls = _mean([brier(s.call.probabilities, str(s.outcome)) for s in usable])
-    base = _mean([brier(base_rate, str(s.outcome)) for s in usable])
-    skill = None if calls is None or not base else (1 - calls / base).quantize(RATE)
-    observed: dict[str, Decimal] = {o: Decimal(sum(s.outcome == o for s in usable)) / n for o in OUTCOMES} if n else {}
-    hindsight = _mean([brier(observed, str(s.outcome)) for s in usable])
-    return {
-        "n": n,
-        "brier": None if calls is None else calls.quantize(RATE),
-        "base_rate_brier": None if base is None else base.quantize(RATE),
-        "skill": skill,
-        "sample_rate_brier": None if hindsight is None else hindsight.quantize(RATE),
-        "base_rate": {o: str(base_rate[o]) for o in OUTCOMES},
-        "observed": {o: _rate(sum(1 for s in usable if s.outcome == o), n) for o in OUTCOMES},
-        "mean_forecast": {o: _mean_of([s.call.probabilities[o] for s in usable]) if n else None for o in OUTCOMES},
-        "reliability": reliability(usable),
-    }
-
-
-def reliability(usable: Sequence[Scored]) -> list[dict[str, Any]]:
-    """Per outcome and forecast decile: calls, the mean forecast and how often the outcome happened."""
-    bins: dict[tuple[str, int], list[tuple[Decimal, bool]]] = defaultdict(list)
-    for s in usable:
-        for o in OUTCOMES:
-            p = s.call.probabilities[o]
-            bins[(o, min(int(p * BINS), BINS - 1))].append((p, s.outcome == o))
-    rows = []
-    for (outcome, b), found in sorted(bins.items(), key=lambda x: (OUTCOMES.index(x[0][0]), x[0][1])):
-        rows.append(
-            {
-                "outcome": outcome,
-                "bin": f"{Decimal(b) / BINS:.1f}-{Decimal(b + 1) / BINS:.1f}",
-                "n": len(found),
-                "mean_forecast": _mean_of([p for p, _ in found]),
-                "observed": _rate(sum(1 for _, hit in found if hit), len(found)),
-            }
-        )
-    return rows
-
-
-def costs(calls: Sequence[Call]) -> dict[str, Any]:
-    """Model cost per report (from the journal), overall and by model."""
-    models: dict[str, list[Call]] = defaultdict(list)
-    for c in calls:
-        models[c.model].append(c)
-
-    def part(found: Sequence[Call]) -> dict[str, Any]:
-        total = sum((c.cost for c in found), Decimal(0))
-        return {
-            "reports": len(found),
-            "total": total,
-            "per_report": (total / len(found)).quantize(Decimal("0.000001")) if found else None,
-            "calls_of_unknown_cost": sum(c.cost_unknown for c in found),
-        }
-
-    return {**part(calls), "by_model": {m: part(found) for m, found in sorted(models.items())}}
-
-
-@dataclass(frozen=True)
-class TrackRecord:
-    """Scored calls at one instant, with the benchmarks and base rate they were judged by."""
-
-    as_of: datetime
-    benchmarks: Mapping[str, Benchmark]
-    scored: tuple[Scored, ...]
-    base_rate: Mapping[str, Decimal]
-    calibration_source: str
-    filters: Mapping[str, Any] = field(default_factory=dict)
-
-    def matured(self) -> list[Scored]:
-        return [s for s in self.scored if s.status == "matured"]
-
-    def summary(self) -> dict[str, Any]:
-        """Counts, hit rates by action, calibration and cost (without the calls)."""
-        actions = by_action(self.scored)
-        judged = sum(a["judged"] for a in actions.values())
-        counts = {k: sum(1 for s in self.scored if s.status == k) for k in ("matured", "pending", "unscored")}
-        return {
-            "as_of": self.as_of,
-            "filters": dict(self.filters),
-            "benchmarks": {m: b.as_dict() for m, b in self.benchmarks.items()},
-            "counts": {"reports": len(self.scored), **counts, "replayed": sum(1 for s in self.scored if s.call.replay)},
-            "hit_rate": _rate(sum(a["hits"] for a in actions.values()), judged),
-            "by_action": actions,
-            "calibration": {**calibration(self.scored, self.base_rate), "base_rate_source": self.calibration_source},
-            "cost": costs([s.call for s in self.scored]),
-        }
-
-    def as_dict(self, *, calls: bool = True) -> dict[str, Any]:
-        data = self.summary()
-        if calls:
-            data["calls"] = [s.as_dict() for s in self.scored]
-        return data
 
 
 def plain(value: Any) -> Any:
@@ -352,7 +73,6 @@ def plain(value: Any) -> Any:
     return value
 
 
-# ---- the service ---------------------------------------------------------------------------------------------
 _CALLS = """
 SELECT p.report_id, p.run_id, p.symbol, p.model, p.action, p.published_at, r.as_of IS NOT NULL, p.summary,
        json_extract_string(e.payload, '$.zones.as_of'), json_extract_string(e.payload, '$.states.day'),
@@ -534,25 +254,31 @@ class TrackRecords:
         return found
 
     def facts(self, symbol: str) -> dict[str, Any]:
-        """The `track_record` facts block for a run on `symbol`: the symbol's matured calls, program-computed."""
+        """The `track_record` facts block for a run on `symbol`: the symbol's matured calls, program-computed.
+
+        Plain JSON (Decimals and dates as text): it becomes evidence the model reads.
+        """
         record = self.compute(symbol=symbol)
         summary = record.summary()
         recent = [
             {k: s.as_dict()[k] for k in ("entry_day", "action", "return_pct", "excess_pct", "outcome", "hit")}
             for s in record.matured()[-RECENT:]
         ]
-        calib = summary["calibration"]
+        calib = summary.calibration.as_dict()
+        benchmark = next(iter(summary.benchmarks.values()), None)
         data = {
             "symbol": parse_symbol(symbol).symbol,
-            "benchmark": next(iter(summary["benchmarks"].values()), None),
-            "counts": summary["counts"],
-            "hit_rate": summary["hit_rate"],
+            "benchmark": None if benchmark is None else benchmark.as_dict(),
+            "counts": summary.counts.as_dict(),
+            "hit_rate": summary.hit_rate,
             "by_action": {
-                a: {k: v for k, v in d.items() if k != "rule"} for a, d in summary["by_action"].items() if d["calls"]
+                a: {k: v for k, v in d.as_dict().items() if k != "rule"}
+                for a, d in summary.by_action.items()
+                if d.calls
             },
             "rules": RULES,
             "calibration": {k: calib[k] for k in ("n", "brier", "base_rate_brier", "skill")},
-            "cost_per_report": summary["cost"]["per_report"],
+            "cost_per_report": summary.cost.per_report,
             "recent": recent,
             "note": "程序按已到期的历史报告计算（收益为前复权收盘价，相对基准指数）；不是模型的判断。",
         }

@@ -1,15 +1,15 @@
 """Checks on each judgment the moment it is submitted, with fixes the model can act on.
 
-These reuse the publication gates' own checks (evidence ids, number grounding, probabilities, anchors) on
-the part just submitted, so a draft whose judgments were all accepted is a draft the gates accept.
+These reuse the publication gates' own checks (evidence ids, number grounding, quotes, levels and orders) on
+the part just submitted, so a draft whose judgments were all accepted is a draft the gates accept. The scene,
+the diagnosis and the sub-studies are checked here; the decide stage's batches in `research/decisions.py`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from decimal import Decimal, InvalidOperation
+from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from stockbench.errors import Problem
@@ -21,7 +21,16 @@ from stockbench.evidence.numbers import NumberIndex, ground_numbers
 from stockbench.evidence.quotes import normalise, quote_problem, quoted_spans
 from stockbench.evidence.store import Evidence
 from stockbench.research import judgments as j
-from stockbench.research.statements import program_scope, statements_of
+from stockbench.research.blocks import RunFacts
+from stockbench.research.statements import (
+    diagnosis_statements,
+    judgment_statements,
+    program_scope,
+    report_statements,
+    scene_statements,
+)
+
+Submitted = j.Scene | j.Diagnosis | j.Judgments | j.ReportText
 
 
 @dataclass(frozen=True)
@@ -48,10 +57,10 @@ class Checker:
         self,
         evidence: Mapping[str, Evidence],
         index: NumberIndex,
-        facts: Mapping[str, Any],
+        facts: RunFacts | None = None,
         rules: RunRules | None = None,
     ) -> None:
-        self.evidence, self.index, self.facts = evidence, index, facts
+        self.evidence, self.index, self.facts = evidence, index, facts or RunFacts()
         self.rules = rules
         self.ctx = rules.ctx if rules is not None else GateContext("", evidence, (), (), (), {}, {}, _index=index)
         self.program = program_scope(evidence)
@@ -76,8 +85,17 @@ class Checker:
                 problems += quotation_problems(span, statement.location, registered, self.ctx)
         return problems
 
-    def statements(self, kind: str, value: Mapping[str, Any]) -> list[Problem]:
-        return [p for s in statements_of(kind, value, self.program) for p in self.statement(s)]
+    def statements(self, value: Submitted) -> list[Problem]:
+        """The rules on every statement of one submission (a scene, a diagnosis, a decide batch, a report)."""
+        if isinstance(value, j.Scene):
+            found = list(scene_statements(value, self.program))
+        elif isinstance(value, j.Diagnosis):
+            found = list(diagnosis_statements(value, self.program))
+        elif isinstance(value, j.Judgments):
+            found = list(judgment_statements(value, self.program))
+        else:
+            found = list(report_statements(value, self.program))
+        return [p for s in found for p in self.statement(s)]
 
     def cited(self, item: j.Cited, where: str, kind: StatementKind = "claim") -> list[Problem]:
         problems = self.statement(Statement(where, item.text, tuple(item.evidence), kind))
@@ -118,7 +136,7 @@ class Checker:
         problems += self._reading(scene.announcements_to_read)
         for i, term in enumerate(scene.search_terms):
             problems += self._name(term, f"scene.search_terms[{i}]", limit=60)
-        known = set(self.facts.get("prepare", {}).get("sector_candidates", []))
+        known = set(self.facts.prepare.sector_candidates if self.facts.prepare else ())
         if known and scene.sector_index not in known:
             problems.append(
                 Problem(
@@ -183,7 +201,7 @@ class Checker:
         self.quoted += [
             QuoteRef(q.text, q.evidence_id, f"diagnosis.quotes[{i}]") for i, q in enumerate(diagnosis.quotes)
         ]
-        problems = self.statements("diagnosis", diagnosis.model_dump(mode="json"))
+        problems = self.statements(diagnosis)
         if not diagnosis.causal_chain:
             problems.append(Problem("chain_missing", "the causal chain is empty", "give at least one cause and effect"))
         for i, link in enumerate(diagnosis.causal_chain):
@@ -207,223 +225,6 @@ class Checker:
         for i, item in enumerate(arguments.arguments):
             problems += self.cited(item, f"{side}.arguments[{i}]")
         return problems
-
-    def judgments(self, batch: j.Judgments) -> list[Problem]:
-        """Problems with every judgment present in the batch."""
-        problems: list[Problem] = []
-        analytics = self.facts.get("analytics", {})
-        for i, risk in enumerate(batch.risks or []):
-            problems += self.cited(risk, f"risks[{i}]")
-        if batch.debate_verdict is not None:
-            verdict = batch.debate_verdict
-            for name in ("strongest_case_for_selling", "most_likely_wrong", "conflicting_evidence", "explanation"):
-                problems += self.cited(getattr(verdict, name), f"debate_verdict.{name}")
-        given = batch.model_dump(mode="json", exclude_none=True)
-        rest = {k: v for k, v in given.items() if k not in {"risks", "debate_verdict", "action"}}
-        problems += self.statements("judgments", rest)
-        if batch.position_state is not None:
-            allowed = analytics.get("position_state", {}).get("allowed", [])
-            if batch.position_state not in allowed:
-                problems.append(
-                    Problem(
-                        "position_state_illegal",
-                        f"'{batch.position_state}' is not a legal state now",
-                        f"choose one of: {', '.join(allowed)}",
-                        "position_state",
-                    )
-                )
-        if batch.zones is not None and not batch.zones.accept_program_zones:
-            problems.append(
-                Problem(
-                    "zones_program_only",
-                    "zones are computed by the program and cannot be replaced",
-                    "accept the program's zones; argue differences in the text",
-                    "zones",
-                )
-            )
-        if batch.scenarios is not None:
-            problems += self._scenarios(batch.scenarios, analytics)
-        if batch.continuity is not None:
-            problems += self._continuity(batch.continuity)
-        if batch.open_orders is not None:
-            problems += self._open_orders(batch.open_orders, analytics)
-        if batch.action is not None:
-            problems += self._action(batch.action, analytics)
-        if batch.gaps is not None:
-            problems += self._gaps(batch.gaps)
-        return problems
-
-    def _scenarios(self, scenarios: Sequence[j.ScenarioJudgment], analytics: Mapping[str, Any]) -> list[Problem]:
-        table = {s["name"]: Decimal(s["probability"]) for s in analytics.get("scenarios", {}).get("items", [])}
-        tolerance = Decimal(analytics.get("scenarios", {}).get("tolerance", "0.05"))
-        problems, total = [], Decimal(0)
-        for i, s in enumerate(scenarios):
-            where = f"scenarios[{i}]"
-            try:
-                p = Decimal(s.probability)
-            except InvalidOperation:
-                problems.append(
-                    Problem("probability_format", f"'{s.probability}' is not a decimal", "e.g. 0.35", where)
-                )
-                continue
-            total += p
-            if s.name not in table:
-                problems.append(
-                    Problem(
-                        "scenario_unknown",
-                        f"'{s.name}' is not a calibrated scenario",
-                        f"use: {', '.join(table)}",
-                        where,
-                    )
-                )
-            elif abs(p - table[s.name]) > tolerance:
-                problems.append(
-                    Problem(
-                        "probability_off_table",
-                        f"'{s.name}' {p} is not within {tolerance} of the calibrated {table[s.name]}",
-                        "use the calibrated probability (argue in the narrative)",
-                        where,
-                    )
-                )
-        if scenarios and abs(total - 1) > Decimal("0.001"):
-            problems.append(Problem("probabilities_sum", f"the probabilities sum to {total}", "make them sum to 1"))
-        if {s.name for s in scenarios} != set(table):
-            problems.append(
-                Problem(
-                    "scenarios_incomplete", "every calibrated scenario needs a judgment", f"submit: {', '.join(table)}"
-                )
-            )
-        return problems
-
-    def _continuity(self, continuity: j.Continuity) -> list[Problem]:
-        problems = []
-        for name in ("old_plan", "what_happened", "what_changed", "what_to_do"):
-            value = getattr(continuity, name)
-            if not value.strip():
-                problems.append(Problem("continuity_incomplete", f"continuity.{name} is empty", "fill it in"))
-        return problems
-
-    def _open_orders(self, decisions: Sequence[j.OpenOrderDecision], analytics: Mapping[str, Any]) -> list[Problem]:
-        open_ids = {o["order_id"] for o in self.facts.get("prepare", {}).get("ledger", {}).get("open_orders", [])}
-        given = {d.order_id for d in decisions}
-        problems = [
-            Problem("open_order_undecided", f"open order {oid} needs KEEP, MODIFY or CANCEL", "decide every open order")
-            for oid in sorted(open_ids - given)
-        ]
-        problems += [
-            Problem("open_order_unknown", f"{oid} is not an open order of this account", "decide only listed orders")
-            for oid in sorted(given - open_ids)
-        ]
-        zones = analytics.get("zones", {})
-        orders = {o["order_id"]: o for o in self.facts.get("prepare", {}).get("ledger", {}).get("open_orders", [])}
-        for i, d in enumerate(decisions):
-            order = orders.get(d.order_id)
-            if order is None or d.decision == "CANCEL":
-                continue
-            if d.decision == "MODIFY":
-                problems += self._modify(d, order, f"open_orders[{i}]")
-            modified = _decimal(d.new_price) if d.decision == "MODIFY" else None
-            price = modified if modified is not None else Decimal(order["price"])
-            band = zones.get("buy" if order["side"] == "buy" else "sell")
-            if band and not Decimal(band["low"]) <= price <= Decimal(band["high"]):
-                problems.append(
-                    Problem(
-                        "order_outside_zone",
-                        f"order {d.order_id} at {price} lies outside the new {order['side']} zone "
-                        f"{band['low']}-{band['high']}",
-                        "MODIFY it into the zone or CANCEL it",
-                    )
-                )
-        return problems
-
-    def _modify(self, decision: j.OpenOrderDecision, order: Mapping[str, Any], where: str) -> list[Problem]:
-        """A MODIFY is a new order at the broker: the same gate as the program's orders (tick, lot, limits,
-        sellable, cash), and none at all in a report with data gaps."""
-        if self.rules is not None and self.rules.gaps:
-            return [
-                Problem(
-                    "modify_with_gaps",
-                    f"order {decision.order_id} is modified, but the report has data gaps",
-                    "a report with gaps carries no executable order: KEEP or CANCEL it",
-                    where,
-                )
-            ]
-        price = _decimal(decision.new_price) if decision.new_price is not None else Decimal(order["price"])
-        if price is None:
-            return [Problem("modify_price_format", f"'{decision.new_price}' is not a price", "e.g. 1650.00", where)]
-        qty = decision.new_qty if decision.new_qty is not None else int(order["qty"]) - int(order.get("filled") or 0)
-        if decision.new_price is None and decision.new_qty is None:
-            return [Problem("modify_unchanged", f"MODIFY of {decision.order_id} changes nothing", "KEEP it", where)]
-        if self.rules is None or self.rules.check_order is None or self.rules.account is None:
-            return []
-        plan = OrderPlan(self.rules.account, self.rules.subject, str(order["side"]), qty, price, "modify")
-        return [replace(p, location=where) for p in self.rules.check_order(plan)]
-
-    def _action(self, action: j.FinalAction, analytics: Mapping[str, Any]) -> list[Problem]:
-        problems = self.cited(action.why, "action.why", "reason")
-        baseline = analytics.get("baseline", {})
-        problems += _agreement(action.action, action.why.text, str(baseline.get("direction", "")))
-        if action.action in {"buy", "add"} and Decimal(str(baseline.get("ev", "0"))) < 0:
-            problems.append(
-                Problem(
-                    "negative_ev_buy",
-                    "the baseline's expected value is negative: no buy or add",
-                    "choose hold, reduce, sell or avoid",
-                    "action",
-                )
-            )
-        return problems
-
-    def _gaps(self, gaps: Sequence[j.GapAcceptance]) -> list[Problem]:
-        open_gaps = set(self.facts.get("prepare", {}).get("gaps", []))
-        given = {g.gap for g in gaps}
-        return [
-            Problem("gap_undisclosed", f"the data gap '{g}' is not disclosed", "accept it with a disclosure")
-            for g in sorted(open_gaps - given)
-        ]
-
-
-_ACTION_WORDS: dict[str, str] = {
-    "buy": r"\bbuy\b|买入", "add": r"\badd\b|加仓", "hold": r"\bhold\b|持有", "reduce": r"\breduce\b|减仓",
-    "sell": r"\bsell\b|卖出", "avoid": r"\bavoid\b|回避", "wait": r"\bwait\b|观望",
-}  # fmt: skip
-_NOT_AN_ACTION = r"(?!\s?(?:区间|区域|区|价|点|信号|条件|时机|机会|zone|price|signal))"
-_ACTIONS_NAMED = {a: re.compile(f"(?:{w}){_NOT_AN_ACTION}", re.IGNORECASE) for a, w in _ACTION_WORDS.items()}
-_AGREES = re.compile(r"与(?:程序)?基线一致|同(?:程序)?基线|consistent with the baseline|agrees? with the baseline|"
-                     r"same as the baseline|follows the baseline", re.IGNORECASE)  # fmt: skip
-
-
-def _agreement(action: str, why: str, baseline: str) -> list[Problem]:
-    """The action's stated reason must agree with the action: no other action named as the call, no claim of
-    following the baseline when the action differs from it."""
-    named = [a for a, pattern in _ACTIONS_NAMED.items() if pattern.search(why)]
-    if _AGREES.search(why) and baseline and baseline != action:
-        return [
-            Problem(
-                "action_reason_contradicts",
-                f"the reason says the action follows the baseline ({baseline}), but the action is {action}",
-                "say why the action differs from the baseline, or choose the baseline's action",
-                "action.why",
-            )
-        ]
-    if named and action not in named:
-        return [
-            Problem(
-                "action_reason_contradicts",
-                f"the reason names {', '.join(named)}, but the action is {action}",
-                "make the reason argue for the action chosen",
-                "action.why",
-            )
-        ]
-    return []
-
-
-def _decimal(value: str | None) -> Decimal | None:
-    try:
-        found = Decimal(str(value).strip()) if value is not None else None
-    except InvalidOperation:
-        return None
-    return found if found is not None and found.is_finite() else None
 
 
 def accepted_payload(kind: str, value: Any) -> dict[str, Any]:

@@ -17,20 +17,15 @@ from importlib import resources
 import duckdb
 
 from stockbench.errors import InternalError, WorkspaceTooNew
+from stockbench.store.backfills import seal_reports
 from stockbench.store.database import Database
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
 
-def _seal_reports(cur: duckdb.DuckDBPyConnection) -> None:
-    from stockbench.store.seals import backfill
-
-    backfill(cur)
-
-
 # Steps that SQL cannot express, run right after their migration's SQL in the same transaction. A released
 # step never changes, like the SQL beside it.
-AFTER_SQL: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {10: _seal_reports}
+AFTER_SQL: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {10: seal_reports}
 
 _BOOKKEEPING = """
 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -96,7 +91,7 @@ def migrate(db: Database, target: int | None = None) -> list[int]:
             if (step := AFTER_SQL.get(migration.version)) is not None:
                 step(cur)
             cur.execute(
-                "INSERT INTO schema_migrations VALUES (?, ?, ?, ?)",
+                "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
                 [migration.version, migration.name, migration.checksum, datetime.now(UTC)],
             )
         applied.append(migration.version)

@@ -95,17 +95,4 @@ def run_evidence(cur: duckdb.DuckDBPyConnection, run_id: str) -> list[tuple[str,
     return [(str(a), str(b), str(c)) for a, b, c in rows]
 
 
-def backfill(cur: duckdb.DuckDBPyConnection) -> None:
-    """Seal the reports published before seals existed, in publication order (run by the migration that adds them)."""
-    rows = cur.execute("SELECT report_id FROM reports ORDER BY published_at, rowid").fetchall()
-    previous = ""
-    for seq, (report_id,) in enumerate(rows, start=1):
-        row = report_row(cur, str(report_id))
-        assert row is not None
-        hashes = field_hashes(row, run_evidence(cur, row["run_id"]))
-        seal = seal_of(hashes, previous)
-        cur.execute(
-            "UPDATE reports SET seq = ?, sealed_fields = ?, prev_seal = ?, seal = ? WHERE report_id = ?",
-            [seq, canonical(hashes), previous, seal, report_id],
-        )
-        previous = seal
+SEALED_BY = "sealed_by"  # how a report was sealed: at publication, or by the migration that introduced seals

@@ -85,7 +85,7 @@ class Workspace:
             return
         with self.db.transaction() as cur:
             cur.execute(
-                "INSERT INTO workspace VALUES (?, ?, ?, ?)",
+                "INSERT INTO workspace (id, kind, created_at, created_by_version) VALUES (?, ?, ?, ?)",
                 [uuid.uuid4().hex, kind, datetime.now(UTC), stockbench.__version__],
             )
 

@@ -66,7 +66,7 @@ def demo_bench(demo_home: Path) -> Iterator[Workbench]:
 @pytest.fixture
 def make_context(qapp: QApplication) -> Iterator[Callable[[Workbench], AppContext]]:
     """Build `AppContext`s on a workbench; at teardown their pools are drained and bridges closed."""
-    from ui.app import build_context, close_context
+    from ui.context import build_context, close_context
     from ui.errors import ErrorPresenter
 
     made: list[AppContext] = []

@@ -16,7 +16,8 @@ from stockbench.errors import RuleViolation, UserError
 from stockbench.workbench import Workbench
 from ui import main_window
 from ui.errors import ErrorPresenter
-from ui.main_window import SCREENS, MainWindow, load_screen
+from ui.main_window import MainWindow
+from ui.screens import SCREENS, load_screen
 
 
 @pytest.fixture

@@ -165,7 +165,7 @@ def test_a_refused_save_keeps_the_dialog_open(wizard: ModelWizardDialog, qtbot: 
 
 
 def test_the_settings_models_page_opens_the_wizard(ctx: AppContext, qtbot: QtBot) -> None:
-    from ui.dialogs.settings_dialog import SettingsDialog
+    from ui.dialogs.settings.settings_dialog import SettingsDialog
 
     dialog = SettingsDialog(ctx)
     qtbot.addWidget(dialog)

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QDate, Qt, QUrl
 from pytestqt.qtbot import QtBot
 
+from stockbench.evidence.lookup import report_citations
 from stockbench.research.reviews import REASONS, SCORES
 from tests.ui.conftest import REPORTS_BANK, REPORTS_HK, REPORTS_TIMEOUT
 from ui.context import AppContext
@@ -202,7 +203,7 @@ def test_report_text_cannot_render_html_or_follow_foreign_links(qtbot: QtBot) ->
 def test_claim_numbers_and_ids_become_links() -> None:
     draft = {"claims": [{"text": "回测：期望收益 -0.07%，样本 37 次", "evidence": ["ev-" + "a" * 24]}]}
     markdown = "## 诊断\n\n- 回测：期望收益 -0.07%，样本 37 次 [ev-" + "a" * 24 + "]"
-    linked = link_report(markdown, draft)
+    linked = link_report(markdown, report_citations(draft))
     assert "[-0.07%](number:0)" in linked.markdown and "[37](number:1)" in linked.markdown
     assert f"\\[[ev-{'a' * 24}](evidence:ev-{'a' * 24})\\]" in linked.markdown
     assert [r.number for r in linked.links] == ["-0.07%", "37"]

@@ -12,7 +12,8 @@ from stockbench.llm.client import close_clients, import_litellm
 from tests.conftest import MemoryKeyring
 from tests.llm_server.server import LlmServer, Reply
 from ui.context import AppContext
-from ui.dialogs.settings_dialog import ModelDialog, SettingsDialog
+from ui.dialogs.settings.add_model_dialog import ModelDialog
+from ui.dialogs.settings.settings_dialog import SettingsDialog
 
 KEY = "sk-settings-0123456789abcdef"
 

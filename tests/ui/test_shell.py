@@ -8,10 +8,12 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from stockbench.workbench import Workbench
-from ui.app import LAST_HOME_SETTING, WorkspaceOpener, app_icon, close_context, start_home, stop_runs
-from ui.context import AppContext
+from ui.app import app_icon, start_home
+from ui.context import AppContext, close_context, stop_runs
 from ui.i18n.language import Translations, chosen_language, system_language
 from ui.main_window import MainWindow
+from ui.workspace_controller import LAST_HOME_SETTING
+from ui.workspace_opener import WorkspaceOpener
 
 
 def _quit_when_attached(app: QApplication, seen: list[MainWindow]) -> None:

@@ -93,32 +93,34 @@ def test_the_panel_shows_the_engines_record(
     panel, view = shown(qtbot, make_context(bench))
     record = bench.track_records.compute()
     summary = record.summary()
-    assert summary["counts"] == {"reports": 5, "matured": 4, "pending": 1, "unscored": 0, "replayed": 5}
+    assert summary.counts.as_dict() == {"reports": 5, "matured": 4, "pending": 1, "unscored": 0, "replayed": 5}
     assert view.summary == summary
     assert_rows_match(panel, record)
     assert {r.symbol for r in panel.calls.rows} == {HOLD, BUY} and all(r.hit is not None for r in panel.calls.rows)
 
-    by_action = {a: d for a, d in summary["by_action"].items() if d["calls"]}
+    by_action = {a: d for a, d in summary.by_action.items() if d.calls}
     assert [r.action for r in panel.by_action.rows] == list(by_action)
     for at, (action, found) in enumerate(by_action.items()):
         assert [panel.by_action.text(at, k) for k in ("calls", "judged", "hits", "mean_excess")] == [
-            str(found["calls"]), str(found["judged"]), str(found["hits"]), pct(found["mean_excess_pct"])]  # fmt: skip
-        assert panel.by_action.text(at, "hit_rate") == f"{found['hit_rate'] * 100:.1f}%", action
+            str(found.calls), str(found.judged), str(found.hits), pct(found.mean_excess_pct)]  # fmt: skip
+        assert found.hit_rate is not None, action
+        assert panel.by_action.text(at, "hit_rate") == f"{found.hit_rate * 100:.1f}%", action
 
     figures = {k: label.text() for k, label in panel.figures.items()}
     assert figures["counts"] == "5 reports: 4 matured, 1 pending, 0 unscored"
-    hits = sum(d["hits"] for d in by_action.values())
-    assert figures["hit_rate"] == f"{summary['hit_rate'] * 100:.1f}% ({hits} hits of 4 judged calls)"
-    calib = summary["calibration"]
-    assert calib["n"] == 4 and calib["brier"] is not None
-    assert figures["calibration"] == (f"Brier score {calib['brier']} against {calib['base_rate_brier']} for the base "
-                                      f"rate (skill {calib['skill']}; 4 calls)")  # fmt: skip
-    assert summary["cost"]["per_report"] == 0 and figures["cost"] == "0 per report (0 in all over 5 reports)"
+    hits = sum(d.hits for d in by_action.values())
+    assert summary.hit_rate is not None
+    assert figures["hit_rate"] == f"{summary.hit_rate * 100:.1f}% ({hits} hits of 4 judged calls)"
+    calib = summary.calibration
+    assert calib.n == 4 and calib.brier is not None
+    assert figures["calibration"] == (f"Brier score {calib.brier} against {calib.base_rate_brier} for the base "
+                                      f"rate (skill {calib.skill}; 4 calls)")  # fmt: skip
+    assert summary.cost.per_report == 0 and figures["cost"] == "0 per report (0 in all over 5 reports)"
     assert figures["as_of"] == f"{bench.clock.now().astimezone(MARKET_TZ['CN']):%Y-%m-%d %H:%M}"
     assert figures["as_of"].startswith("2026-11-27")
 
     note = panel.benchmark_note.text()
-    assert summary["benchmarks"]["CN"]["symbol"] == "000690.SH" and not summary["benchmarks"]["CN"]["official"]
+    assert summary.benchmarks["CN"].symbol == "000690.SH" and not summary.benchmarks["CN"].official
     assert note.startswith("⚠ ") and "000690.SH" in note and "stand-in" in note and "000300.SH" in note
     assert panel.status_label.text() == ""
 

@@ -8,7 +8,8 @@ from pytestqt.qtbot import QtBot
 
 from stockbench.workbench import Workbench
 from ui.dialogs.welcome_dialog import WelcomeDialog
-from ui.main_window import WELCOME_SETTING, MainWindow
+from ui.main_window import MainWindow
+from ui.workspace_controller import WELCOME_SETTING
 
 
 def test_demo_choice_opens_the_demo_market(qtbot: QtBot, demo_home: Path) -> None:

@@ -31,8 +31,7 @@ from PySide6.QtWidgets import (
 
 from stockbench.clock import MARKET_TZ
 from stockbench.errors import InvalidInput, Problem, RuleViolation, UserError
-from stockbench.ledger.entries import Fill, Side
-from stockbench.ledger.validation import FillDraft
+from stockbench.ledger.entries import Fill, FillDraft, Side
 from stockbench.market.instruments import parse_symbol
 from stockbench.workbench import Workbench
 from ui.context import AppContext
@@ -440,10 +439,6 @@ class FillDialog(QDialog):
                 widget.setProperty("invalid", bad)
                 widget.style().unpolish(widget)
                 widget.style().polish(widget)
-
-    def problem_messages(self) -> list[str]:
-        """The messages of the problems shown now."""
-        return [p.message for p in self.current.problems] if self.current is not None else []
 
     # ---- fees --------------------------------------------------------------------------------------
     def _fee_edited(self, text: str) -> None:

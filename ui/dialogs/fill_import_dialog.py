@@ -41,7 +41,6 @@ from ui.context import AppContext
 
 T = TypeVar("T")
 MIN_WIDTH, MIN_HEIGHT = 760, 520
-FILE_LEVEL = "file"  # the problem is about the whole file (unreadable, a column missing), not one row
 
 
 @dataclass(frozen=True)
@@ -68,10 +67,8 @@ def check_file(
 
     A file that cannot be read at all comes back as one file-level problem, like a bad row, not as an error.
     """
-    from stockbench.ledger.imports import import_fills
-
     try:
-        result = import_fills(bench.ledger, path, account, dry_run=not write, expected_digest=digest)
+        result = bench.ledger.import_fills(path, account, dry_run=not write, expected_digest=digest)
     except UserError as error:
         return ImportCheck(account, path, 0, (), ((None, Problem("bad_file", error.message, error.hint)),))
     except OSError as error:

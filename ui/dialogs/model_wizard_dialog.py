@@ -1,14 +1,13 @@
 """Connect your model: pick a provider preset, paste the key, test the connection, save.
 
-The presets are the engine's (`stockbench.llm.presets`); testing and saving are the settings dialog's engine
-calls, run in the background through `ctx.op`. The key goes to the OS keyring only when the model is saved; a
-test holds it in memory for one request. It is never written to the workspace, a setting or a log.
+The presets, the connection test and saving are `bench.models`' (run in the background by the settings'
+EngineOp factories). The key goes to the OS keyring only when the model is saved; a test holds it in memory for
+one request. It is never written to the workspace, a setting or a log.
 """
 
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
@@ -26,11 +25,12 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench.errors import UserError
-from stockbench.llm.models import ModelConfig
-from stockbench.llm.presets import ModelPreset
-from stockbench.workbench import Workbench
+from stockbench.llm import ConnectionFailed
+from stockbench.llm.records import ModelConfig, ModelPreset, ModelView, ProbeResult
 from ui.context import AppContext
-from ui.dialogs.settings_dialog import ConnectionFailed, ConnectionTest, add_model, probe_model
+from ui.dialogs.settings import settings_actions as actions
+from ui.dialogs.settings.settings_actions import WizardChoices
+from ui.errors import error_text
 
 MIN_WIDTH = 560
 _TROUBLE = str(QT_TRANSLATE_NOOP("ModelWizardDialog", "The provider is having trouble: try again later."))
@@ -71,23 +71,6 @@ ADVICE: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class WizardChoices:
-    """What the wizard offers: the presets, and the model names already taken."""
-
-    presets: tuple[ModelPreset, ...]
-    taken: frozenset[str]
-
-
-def read_choices(bench: Workbench) -> WizardChoices:
-    """The presets and the configured model names (read in the background)."""
-    from stockbench.llm.models import ModelRegistry
-    from stockbench.llm.presets import default_presets
-
-    names = frozenset(c.name for c in ModelRegistry(bench.workspace.settings).list())
-    return WizardChoices(default_presets().presets(), names)
-
-
 def free_name(wanted: str, taken: frozenset[str]) -> str:
     """`wanted`, or `wanted-2`, `wanted-3` ... when a model of that name exists."""
     number, name = 1, wanted
@@ -114,7 +97,7 @@ class ModelWizardDialog(QDialog):
         self._testing = False
         self._build()
         self._set_enabled(False)
-        ctx.op(read_choices, self._on_choices, failure=self._failed, parent=self)
+        actions.load_choices(ctx, self, self._on_choices, self._failed)
 
     # ---- layout ------------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -265,15 +248,14 @@ class ModelWizardDialog(QDialog):
         self._testing = True
         self.test_button.setEnabled(False)
         self._show(self.tr("Testing %1…").replace("%1", config.model))
-        self.ctx.op(lambda bench: probe_model(bench, config.name, draft=config, key=key), self._tested,
-                    failure=self._test_failed, parent=self)  # fmt: skip
+        actions.probe_draft(self.ctx, self, config, self._tested, self._test_failed, key=key)
 
-    def _tested(self, found: ConnectionTest) -> None:
+    def _tested(self, found: ProbeResult) -> None:
         self._testing = False
         self.test_button.setEnabled(True)
         self._show(self.tr("Connected in %1 ms: the model answered “%2” (served by %3).")
-                   .replace("%1", str(found.latency_ms)).replace("%2", found.content[:80])
-                   .replace("%3", found.served_by))  # fmt: skip
+                   .replace("%1", str(found.latency_ms)).replace("%2", (found.content or "").strip()[:80])
+                   .replace("%3", found.model))  # fmt: skip
 
     def _test_failed(self, error: BaseException) -> None:
         self._testing = False
@@ -291,10 +273,9 @@ class ModelWizardDialog(QDialog):
             return
         make_default = self.default_check.isChecked()
         self.save_button.setEnabled(False)
-        self.ctx.op(lambda bench: add_model(bench, config, key, make_default=make_default), self._saved,
-                    failure=self._save_failed, parent=self)  # fmt: skip
+        actions.add_model(self.ctx, self, config, self._saved, self._save_failed, key=key, make_default=make_default)
 
-    def _saved(self, config: ModelConfig) -> None:
+    def _saved(self, config: ModelView) -> None:
         self.key_edit.clear()
         self.model_saved.emit(config.name)
         self.accept()
@@ -309,10 +290,7 @@ class ModelWizardDialog(QDialog):
         self.result_label.setText(text)
 
     def _message(self, error: BaseException) -> str:
-        from stockbench.llm.keys import redact
-
-        text = error.message if isinstance(error, UserError) else f"{type(error).__name__}: {error}"
-        return redact(text, [self.key_edit.text()])
+        return error_text(error, [self.key_edit.text()])
 
     def _failed(self, error: BaseException) -> None:
         self._show(self._message(error), error=True)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench.config import WorkspacePaths
-from ui.app import OpenKind, WorkspaceOpener
+from ui.workspace_opener import OpenKind, WorkspaceOpener
 
 
 class WelcomeDialog(QDialog):
@@ -107,10 +107,10 @@ class WelcomeDialog(QDialog):
 
     def choose_demo(self) -> None:
         """Open (building on first use) the demo market."""
-        from stockbench.data.demo import demo_home
+        from stockbench.workbench import Workbench
 
         self._offer_model = True
-        self._start(self.demo_folder or demo_home(None), "demo", self.tr("Preparing the demo market…"))
+        self._start(self.demo_folder or Workbench.demo_home(), "demo", self.tr("Preparing the demo market…"))
 
     def choose_folder(self, folder: Path, *, existing: bool) -> None:
         """Create a workspace in `folder`, or open the one it holds."""

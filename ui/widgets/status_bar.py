@@ -60,15 +60,12 @@ class Freshness:
 
 def read_phases(bench: Workbench) -> tuple[MarketPhase, ...]:
     """The CN and HK phases at the workbench clock's instant (runs in the background)."""
-    from stockbench.market.sessions import phase_at
-
     now = bench.clock.now()
     found = []
     for market in PHASE_MARKETS:
         local = now.astimezone(MARKET_TZ[market])
         try:
-            calendar = bench.market.calendars.calendar(market)
-            state = phase_at(market, now, calendar, bench.market.tables)
+            state = bench.market.phase(market, now)
         except CalendarUnknown:
             found.append(MarketPhase(market, None, False, False, local))
             continue
@@ -202,7 +199,7 @@ class StatusBar(QStatusBar):
     def _workspace_text(self, ctx: AppContext | None) -> str:
         if ctx is None:
             return self.tr("No workspace")
-        kind = ctx.bench.workspace.kind
+        kind = ctx.bench.kind
         name = ctx.bench.home.name
         return (
             self.tr("Demo market: %1").replace("%1", name)

@@ -20,10 +20,11 @@ from pathlib import Path
 from stockbench.config import HOME_ENV, default_home
 from stockbench.data.demo.market import DemoMarket, generate
 from stockbench.data.demo.seed import DemoSeed, load_seed
-from stockbench.data.demo.writer import BUILD_SETTING, PIN_SETTING, SOURCE, write_market
+from stockbench.data.demo.writer import PIN_SETTING, SOURCE, write_market
 from stockbench.errors import InvalidInput
 from stockbench.market.tables import RuleTables, load_tables
 from stockbench.store.database import Database
+from stockbench.store.settings import DEMO_BUILD, PINNED_AS_OF
 from stockbench.store.workspace import Workspace
 
 GENERATOR_VERSION = "3"  # bump whenever the generator's output changes for the same seed
@@ -32,7 +33,6 @@ DEMO_FOLDER = "Stock Workbench Demo"
 STARTER_WATCHLIST = ("605903.SH", "003901.SZ", "301901.SZ", "688901.SH", "920901.BJ", "02971.HK")
 
 __all__ = [
-    "BUILD_SETTING",
     "DEMO_FOLDER",
     "PIN_SETTING",
     "SOURCE",
@@ -95,7 +95,7 @@ def ensure_demo(workspace: Workspace) -> DemoSummary:
             "give the demo a folder of its own: stockbench demo --home NEW_FOLDER",
         )
     seed, tables = load_seed(), load_tables()
-    built = workspace.settings.get(BUILD_SETTING) != fingerprint(seed, tables)
+    built = workspace.settings.get(DEMO_BUILD) != fingerprint(seed, tables)
     if built:
         build_demo(workspace.db, seed, tables)
     return demo_summary(workspace, built=built)
@@ -110,7 +110,6 @@ def demo_summary(workspace: Workspace, *, built: bool = False) -> DemoSummary:
         None,
         None,
     )
-    pinned = workspace.settings.get(PIN_SETTING)
     return DemoSummary(
         home=workspace.home,
         instruments=len(symbols),
@@ -118,6 +117,6 @@ def demo_summary(workspace: Workspace, *, built: bool = False) -> DemoSummary:
         first=first,
         last=last,
         symbols=symbols,
-        pinned_as_of=date.fromisoformat(pinned) if pinned else None,
+        pinned_as_of=workspace.settings.get(PINNED_AS_OF),
         built=built,
     )

@@ -12,11 +12,10 @@ import polars as pl
 from stockbench.data.demo.market import DemoMarket
 from stockbench.market.registry import InstrumentRegistry
 from stockbench.store.database import Database
-from stockbench.store.settings import Settings
+from stockbench.store.settings import DEMO_BUILD, PINNED_AS_OF, SECTOR_MAP, Settings
 
 SOURCE = "demo"
-PIN_SETTING = "clock.pinned_as_of"
-BUILD_SETTING = "demo.build"
+PIN_SETTING = PINNED_AS_OF.key  # the stored key, for tools and tests that read the settings table as it is
 PUBLISHED_HOUR_UTC = 10  # statements are read at 18:00 Beijing time on their publication day
 DATA_TABLES = ("bars", "quotes", "money_flow", "valuation", "financials", "announcements")
 
@@ -33,7 +32,8 @@ def _stamped(bars: pl.DataFrame) -> pl.DataFrame:
 
 
 _BARS = f"""
-INSERT INTO bars SELECT symbol, day,
+INSERT INTO bars (symbol, day, open, high, low, close, prev_close, volume, amount, turnover_pct, source, fetched_at)
+    SELECT symbol, day,
     {_decimal("open", 4, "DECIMAL(18, 4)")}, {_decimal("high", 4, "DECIMAL(18, 4)")},
     {_decimal("low", 4, "DECIMAL(18, 4)")}, {_decimal("close", 4, "DECIMAL(18, 4)")},
     {_decimal("prev_close", 4, "DECIMAL(18, 4)")}, volume, {_decimal("amount", 2, "DECIMAL(24, 4)")},
@@ -43,24 +43,29 @@ FROM demo_bars
 _RATIOS = ("pe_ttm", "pe_static", "pb_mrq", "ps_ttm", "pcf_ocf_ttm")
 _FLOW_COLUMNS = ("main_net", "small_net", "medium_net", "large_net", "super_large_net")
 _VALUATION = f"""
-INSERT INTO valuation SELECT v.symbol, v.day, {_decimal("v.close", 4, "DECIMAL(18, 4)")},
+INSERT INTO valuation (symbol, day, close, total_mcap, pe_ttm, pe_static, pb_mrq, ps_ttm, pcf_ocf_ttm, source,
+    fetched_at)
+    SELECT v.symbol, v.day, {_decimal("v.close", 4, "DECIMAL(18, 4)")},
     {_decimal("v.mcap_cents", 2, "DECIMAL(24, 2)")},
     {", ".join(_decimal(f"v.{c}", 4, "DECIMAL(18, 4)") for c in _RATIOS)},
     '{SOURCE}', b.fetched_at
 FROM demo_valuation v JOIN demo_bars b USING (symbol, day)
 """
 _FLOWS = f"""
-INSERT INTO money_flow SELECT f.symbol, f.day,
+INSERT INTO money_flow (symbol, day, main_net, small_net, medium_net, large_net, super_large_net, source, fetched_at)
+    SELECT f.symbol, f.day,
     {", ".join(_decimal(f"f.{c}", 2, "DECIMAL(24, 4)") for c in _FLOW_COLUMNS)},
     '{SOURCE}', b.fetched_at
 FROM demo_flows f JOIN demo_bars b USING (symbol, day)
 """
 _FINANCIALS = f"""
-INSERT INTO financials SELECT symbol, period_end, statement, item, value, unit, published, '{SOURCE}', fetched_at
+INSERT INTO financials (symbol, period_end, statement, item, value, unit, published, source, fetched_at)
+    SELECT symbol, period_end, statement, item, value, unit, published, '{SOURCE}', fetched_at
 FROM demo_financials
 """
 _ANNOUNCEMENTS = f"""
-INSERT INTO announcements SELECT '{SOURCE}', source_id, symbol, published_at, title, category,
+INSERT INTO announcements (source, source_id, symbol, published_at, title, category, url, text, text_sha256, fetched_at)
+    SELECT '{SOURCE}', source_id, symbol, published_at, title, category,
     'demo://announcements/' || source_id, text, text_sha256, published_at
 FROM demo_announcements
 """
@@ -82,9 +87,6 @@ UPDATE quotes q SET pe = v.pe_ttm, pb = v.pb_mrq FROM valuation v
 WHERE q.source = 'demo' AND v.source = 'demo' AND v.symbol = q.symbol
     AND v.day = (SELECT max(b.day) FROM bars b WHERE b.symbol = q.symbol AND b.source = 'demo')
 """
-
-
-SECTOR_SETTING = "research.sector_map"
 
 
 def sector_map(market: DemoMarket) -> dict[str, object]:
@@ -145,6 +147,6 @@ def write_market(db: Database, market: DemoMarket, build: dict[str, object]) -> 
         )
         cur.execute(_QUOTE_VALUATION)
         settings = Settings(db)
-        settings.set(PIN_SETTING, market.seed.last_session.isoformat())
-        settings.set(SECTOR_SETTING, sector_map(market))
-        settings.set(BUILD_SETTING, build)
+        settings.set(PINNED_AS_OF, market.seed.last_session)
+        settings.set(SECTOR_MAP, sector_map(market))
+        settings.set(DEMO_BUILD, dict(build))

@@ -25,8 +25,8 @@ from stockbench.llm.keys import OsKeyring
 from stockbench.llm.models import ModelConfig, ModelRegistry
 from stockbench.llm.prices import Prices
 from stockbench.market.ticks import round_to_tick
-from stockbench.research.journal import StatusRow
 from stockbench.research.llm_port import LlmPort
+from stockbench.research.records import StatusRow
 from stockbench.research.service import Research
 from stockbench.workbench import Workbench
 from tests.engine.research.scripted import ScriptedModel

@@ -18,20 +18,21 @@ import pytest
 
 from stockbench.cli.main import run
 from stockbench.errors import InternalError
+from stockbench.evals.cases import CATEGORIES, Case, CheckSpec, Fault, load_cases, parse_cases, select
+from stockbench.evals.cheats import CHEATS
+from stockbench.evals.checks import binding_problems
+from stockbench.evals.faults import INVENTED, spoil_payload
+from stockbench.evals.history import EvalHistory
+from stockbench.evals.invariants import INVARIANTS, citation, negative_ev, permission
+from stockbench.evals.observation import Observation, ToolCall
+from stockbench.evals.results import CaseResult, EvalResult
+from stockbench.evals.runner import run_evals
+from stockbench.evals.workspaces import TEMPLATE_FOLDER
 from stockbench.evidence import frozen
 from stockbench.llm.keys import OsKeyring
 from stockbench.llm.models import ModelConfig, ModelRegistry
 from stockbench.research import compose, program
-from stockbench.research.evals.cases import CATEGORIES, Case, CheckSpec, Fault, load_cases, parse_cases, select
-from stockbench.research.evals.cheats import CHEATS
-from stockbench.research.evals.checks import binding_problems
-from stockbench.research.evals.faults import INVENTED, spoil_payload
-from stockbench.research.evals.history import EvalHistory
-from stockbench.research.evals.invariants import INVARIANTS, citation, negative_ev, permission
-from stockbench.research.evals.observation import Observation, ToolCall
-from stockbench.research.evals.results import CaseResult, EvalResult
-from stockbench.research.evals.runner import run_evals
-from stockbench.research.evals.workspaces import TEMPLATE_FOLDER
+from stockbench.research.blocks import RunFacts
 from stockbench.research.models import Call, Reply
 from stockbench.store.workspace import Workspace
 from tests.engine.research.conftest import TEST_KEY
@@ -143,8 +144,9 @@ def test_an_order_in_a_report_with_gaps_fails_failure_recovery_and_shows_as_a_re
 
     sized_orders = program.sized_orders
 
-    def blind_to_gaps(facts: Any, run_record: Any, accepted: Any, prepared: dict[str, Any]) -> Any:
-        return sized_orders(facts, run_record, accepted, {**prepared, "prepare": {**prepared["prepare"], "gaps": []}})
+    def blind_to_gaps(analytics: Any, run_record: Any, accepted: Any, facts: RunFacts) -> Any:
+        assert facts.prepare is not None
+        return sized_orders(analytics, run_record, accepted, replace(facts, prepare=replace(facts.prepare, gaps=())))
 
     monkeypatch.setattr(program, "sized_orders", blind_to_gaps)  # the regression: sizing ignores data gaps
     code, second = _cli_eval(user_home, capsys, "--case", GAP_CASE)

@@ -12,7 +12,7 @@ import pytest
 from stockbench.cli.main import run
 from stockbench.evidence.store import evidence_id_for
 from stockbench.research.handbook import HandbookUnavailable
-from stockbench.research.journal import EvidenceItem, Outcome
+from stockbench.research.records import EvidenceItem, Outcome
 from stockbench.workbench import Workbench
 from tests.engine.research.conftest import DEMO_SYMBOL, Lab
 from tests.engine.research.scripted import fault

@@ -22,7 +22,7 @@ from stockbench.market.limits import price_limits
 from stockbench.research.conversation import read_facts
 from stockbench.research.models import BasePort, Call, Reply
 from stockbench.research.plan_check import latest_report, report_plan
-from stockbench.research.quick_review import STAGE, OfflineQuickReview, QuickOutcome, QuickReview
+from stockbench.research.quick_review import STAGE, OfflineQuickReview, QuickOutcome
 from stockbench.workbench import Workbench
 from tests.engine.research.conftest import DEMO_SYMBOL, holding_account
 
@@ -108,7 +108,7 @@ def baseline_capital(bench: Workbench) -> str:
 
 
 def review(bench: Workbench, **options: Any) -> QuickOutcome:
-    return QuickReview.of(bench).review(DEMO_SYMBOL, **options)
+    return bench.quick_reviews.review(DEMO_SYMBOL, **options)
 
 
 def by_kind(outcome: QuickOutcome) -> dict[str, list[tuple[dict[str, Any], dict[str, Any] | None]]]:
@@ -146,7 +146,7 @@ def test_a_report_more_than_a_session_old_is_refused_and_says_how_old(market: Pa
 
 def test_without_a_full_report_there_is_no_baseline(monday: Workbench) -> None:
     with pytest.raises(NotFound, match=r"no full report on 003901\.SZ"):
-        QuickReview.of(monday).review("003901.SZ")
+        monday.quick_reviews.review("003901.SZ")
 
 
 # ---- each change, answered at its level --------------------------------------------------------------------------
@@ -310,13 +310,13 @@ def test_a_model_failure_keeps_the_change_list(monday: Workbench, monkeypatch: p
     assert [c["kind"] for c in outcome.changes] == ["stop_hit"]
     assert monday.research.journal.status(outcome.run_id).status == "paused"  # type: ignore[union-attr]
     monkeypatch.setattr(monday.research, "model", lambda name: OfflineQuickReview())  # the provider is back
-    resumed = QuickReview.of(monday).resume(outcome.run_id)
+    resumed = monday.quick_reviews.resume(outcome.run_id)
     assert (resumed.status, [a["action"] for a in resumed.answers]) == ("published", ["follow_path"])
     assert resumed.changes == outcome.changes
     assert monday.research.journal.executed.count(f"{STAGE}/facts") == 1  # the data were not gathered again
     assert monday.research.journal.executed.count(f"{STAGE}/model/1") == 2  # the failed call, retried once
     with pytest.raises(InvalidInput, match="not a paused quick review"):
-        QuickReview.of(monday).resume(outcome.run_id)
+        monday.quick_reviews.resume(outcome.run_id)
 
 
 # ---- the command ---------------------------------------------------------------------------------------------------

@@ -51,11 +51,11 @@ def test_a_replay_sees_only_its_past_and_scores_the_batch(bench: Workbench, caps
     assert later["previous_report"]["report_id"] == first.report_id  # its own past report ...
     assert later["track_record"]["counts"]["matured"] == 1  # ... which had matured by then
     summary = found.record.summary()
-    assert summary["counts"]["reports"] == summary["counts"]["matured"] == 4
-    benchmark = summary["benchmarks"]["CN"]
-    assert (benchmark["symbol"], benchmark["official"]) == ("000690.SH", False)  # the demo composite, labelled
-    assert "000300.SH has no bars" in benchmark["note"]
-    assert summary["calibration"]["n"] == 4 and summary["cost"]["per_report"] == 0
+    assert summary.counts.reports == summary.counts.matured == 4
+    benchmark = summary.benchmarks["CN"]
+    assert (benchmark.symbol, benchmark.official) == ("000690.SH", False)  # the demo composite, labelled
+    assert "000300.SH has no bars" in benchmark.note
+    assert summary.calibration.n == 4 and summary.cost.per_report == 0
     data = found.as_dict(runs=True)
     assert set(data) == {"replay", "track_record", "runs"} and data["replay"]["analyses"] == 4
 
@@ -79,7 +79,7 @@ def test_sessions_before_the_first_bar_are_skipped(bench: Workbench) -> None:
     found = replayer.run([DEMO_SYMBOL], date(2019, 12, 2), date(2019, 12, 31), clock=bench.clock, every=100)
     [skipped] = found.runs
     assert skipped.status == "skipped" and "no bars of 605903.SH on or before 2019-12-02" in skipped.reason
-    assert found.record.summary()["counts"]["reports"] == 0
+    assert found.record.summary().counts.reports == 0
 
 
 REAL = ["600519.SH", "000001.SZ", "601318.SH", "000002.SZ", "300750.SZ"]
@@ -114,12 +114,13 @@ def test_a_replay_on_real_a_shares_earns_a_track_record(shared_data: Path, tmp_p
         assert found.counts() == {"published": 15, "reused": 0}
         record = found.record
         summary = record.summary()
-        assert summary["benchmarks"]["CN"] == {"symbol": INDEX, "name": name, "official": False,
-                                               "note": summary["benchmarks"]["CN"]["note"]}  # fmt: skip
-        assert summary["counts"]["matured"] == 15
-        calib = summary["calibration"]
-        assert calib["n"] == 15 and 0 <= calib["brier"] <= 2 and 0 <= calib["base_rate_brier"] <= 2
-        assert sum(a["judged"] for a in summary["by_action"].values()) == 15
+        benchmark = summary.benchmarks["CN"]
+        assert benchmark.as_dict() == {"symbol": INDEX, "name": name, "official": False, "note": benchmark.note}
+        assert summary.counts.matured == 15
+        calib = summary.calibration
+        assert calib.brier is not None and calib.base_rate_brier is not None
+        assert calib.n == 15 and 0 <= calib.brier <= 2 and 0 <= calib.base_rate_brier <= 2
+        assert sum(a.judged for a in summary.by_action.values()) == 15
         calendar = bench.market.calendars.calendar("CN")
         for scored in record.scored:  # 601318.SH went ex-dividend inside two of its calls (05-23, 09-04)
             entry = scored.call.entry_day

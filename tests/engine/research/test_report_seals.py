@@ -219,8 +219,8 @@ def test_reports_sealed_before_seals_existed_are_sealed_by_the_migration(tmp_pat
     assert [(r[0], r[1]) for r in rows] == [("R1", 1), ("R2", 2)] and rows[1][2] == rows[0][3]
     cur = db.cursor()
     row = report_row(cur, "R1")
-    assert row is not None
-    hashes = field_hashes(row, run_evidence(cur, "RUN1"))
+    assert row is not None and json.loads(row["summary"])["schema"] == 1  # upgraded to the current summary, then sealed
+    hashes = {**field_hashes(row, run_evidence(cur, "RUN1")), "sealed_by": "migration"}
     assert json.loads(rows[0][4]) == hashes and rows[0][3] == seal_of(hashes, "")
     db.close()
 
@@ -232,13 +232,13 @@ def failing_gate(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     left = [0]
     publish = compose.publish
 
-    def planted(state: Any, facts: Any, key: str = "publish/gates") -> Any:
+    def planted(state: Any, publisher: Any, key: str = "publish/gates") -> Any:
         if left[0] > 0:
             left[0] -= 1
             from stockbench.errors import Problem
 
             return [Problem("planted", "a planted problem", "nothing to do")]
-        return publish(state, facts, key)
+        return publish(state, publisher, key)
 
     monkeypatch.setattr("stockbench.research.service.publish", planted)
     return left

@@ -1,130 +1,23 @@
-"""The track record's arithmetic on hand-made calls and bars: returns on adjusted closes against the benchmark,
-hit rules by action, Brier scores against the base rate, cost per report, maturity, and the benchmark fallback."""
+"""The track record of a workspace: hand-made bars and published reports read back as calls, scored on
+adjusted closes against the official benchmark or a labelled stand-in, point in time; the CLI and facts block."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from stockbench.cli.main import run
 from stockbench.clock import ReplayClock
-from stockbench.research.track_record import (
-    FALLBACK_SETTING,
-    Call,
-    Scored,
-    TrackRecords,
-    base_rate,
-    brier,
-    by_action,
-    calibration,
-    close_on,
-    costs,
-    judge,
-    scenario_outcome,
-    score,
-)
+from stockbench.research.track_record import FALLBACK_SETTING, TrackRecords, base_rate
+from stockbench.research.track_scoring import brier
 from stockbench.store.database import Database
 from stockbench.workbench import Workbench
-
-D = [date(2024, 1, d) for d in (2, 3, 4, 5, 8, 9, 10, 11, 12, 15, 16, 17)]  # XSHG sessions of January 2024
-P = {"up": Decimal("0.5"), "sideways": Decimal("0.3"), "down": Decimal("0.2")}
-
-
-def call(action: str = "buy", band: str | None = "0.03", entry: date = D[0], **extra: Any) -> Call:
-    fields: dict[str, Any] = {"report_id": "R1", "run_id": "RUN1", "symbol": "600519.SH", "market": "CN",
-                              "model": "offline", "action": action, "published_at": datetime(2024, 1, 2, tzinfo=UTC),
-                              "replay": True, "entry_day": entry, "horizon": 5,
-                              "band": None if band is None else Decimal(band), "probabilities": P,
-                              "cost": Decimal(0)}  # fmt: skip
-    return Call(**(fields | extra))
-
-
-def series(*values: str, days: list[date] = D) -> list[tuple[date, Decimal]]:
-    return list(zip(days, (Decimal(v) for v in values), strict=False))
-
-
-STOCK = series("10", "10.2", "10.4", "10.6", "10.8", "11")  # +10% from D[0] to D[5]
-BENCH = series("100", "101", "102", "103", "104", "105")  # +5%
-
-
-def test_hits_by_action_follow_the_rules() -> None:
-    assert [judge(a, Decimal("0.05"), Decimal("0.03")) for a in ("buy", "add", "reduce", "sell", "avoid", "hold")] == [
-        True, True, False, False, False, False]  # fmt: skip
-    assert [judge(a, Decimal("-0.01"), Decimal("0.03")) for a in ("buy", "sell", "hold")] == [False, True, True]
-    assert judge("sell", Decimal(0), None) is True  # not beating the benchmark, exactly
-    assert judge("hold", Decimal("0.01"), None) is None and judge("buy", None, Decimal("0.03")) is None
-
-
-def test_a_matured_call_scores_its_return_excess_outcome_and_hit() -> None:
-    found = score(call("buy"), D[5], D[8], STOCK, BENCH)
-    assert (found.status, found.stock_return, found.benchmark_return, found.excess) == (
-        "matured", Decimal("0.1"), Decimal("0.05"), Decimal("0.05"))  # fmt: skip
-    assert (found.outcome, found.hit, found.suspended) == ("up", True, False)
-    assert score(call("hold", band="0.06"), D[5], D[8], STOCK, BENCH).hit is True
-    assert score(call("hold", band="0.05"), D[5], D[8], STOCK, BENCH).hit is False  # |excess| must stay below it
-    assert score(call("sell", band=None), D[5], D[8], STOCK, BENCH).outcome is None
-    assert scenario_outcome(Decimal("-0.03"), Decimal("0.03")) == "down"
-    assert scenario_outcome(Decimal("0.029"), Decimal("0.03")) == "sideways"
-
-
-def test_suspension_pending_and_unscored_calls() -> None:
-    halted = [bar for bar in STOCK if bar[0] not in {D[4], D[5]}]  # no bars on the last two days
-    found = score(call(), D[5], D[8], halted, BENCH)
-    assert (found.status, found.stock_return, found.suspended) == ("matured", Decimal("0.06"), True)
-    assert score(call(), D[5], D[4], STOCK, BENCH).status == "pending"  # the horizon ends after today
-    short = score(call(), D[5], D[8], STOCK[:5], BENCH[:5])
-    assert (short.status, short.reason) == ("pending", f"the bars end on {D[4]}, before the horizon ends on {D[5]}")
-    assert score(call(entry=date(2024, 1, 1)), D[5], D[8], STOCK, BENCH).status == "unscored"
-    no_bench = score(call(), D[5], D[8], STOCK, None)
-    assert (no_bench.stock_return, no_bench.excess, no_bench.hit, no_bench.outcome) == (Decimal("0.1"), None, None,
-                                                                                          "up")  # fmt: skip
-    assert close_on(STOCK, date(2024, 1, 7)) == (D[3], Decimal("10.6")) and close_on(STOCK, date(2023, 12, 29)) is None
-
-
-def test_brier_scores_calibration_and_reliability() -> None:
-    assert brier(P, "up") == Decimal("0.38")  # 0.5^2 + 0.3^2 + 0.2^2
-    assert brier(P, "down") == Decimal("0.98")  # 0.5^2 + 0.3^2 + 0.8^2
-    base = {"up": Decimal("0.2"), "sideways": Decimal("0.6"), "down": Decimal("0.2")}
-    scored = [Scored(call(), "matured", outcome="up"), Scored(call(), "matured", outcome="down"),
-              Scored(call(), "pending"), Scored(call(probabilities={}), "matured", outcome="up")]  # fmt: skip
-    found = calibration(scored, base)
-    assert found["n"] == 2
-    assert found["brier"] == Decimal("0.68")  # (0.38 + 0.98) / 2
-    assert found["base_rate_brier"] == Decimal("1.04")  # (0.8^2+0.6^2+0.2^2 = 1.04) twice
-    assert found["skill"] == Decimal("0.3462")  # 1 - 0.68 / 1.04
-    assert found["sample_rate_brier"] == Decimal("0.5")  # forecasting the sample's own 0.5 / 0 / 0.5 every time
-    assert found["observed"] == {"up": Decimal("0.5"), "sideways": Decimal(0), "down": Decimal("0.5")}
-    up = [r for r in found["reliability"] if r["outcome"] == "up"]
-    assert up == [{"outcome": "up", "bin": "0.5-0.6", "n": 2, "mean_forecast": Decimal("0.5"),
-                   "observed": Decimal("0.5")}]  # fmt: skip
-
-
-def test_hit_rates_and_cost_per_report() -> None:
-    scored = [
-        score(call("buy"), D[5], D[8], STOCK, BENCH),  # hit
-        score(call("buy"), D[5], D[8], STOCK, series("100", "110", "120", "120", "120", "120")),  # miss: +10 vs +20
-        score(call("avoid"), D[5], D[8], STOCK, BENCH),  # miss
-        Scored(call("buy"), "pending"),
-    ]
-    actions = by_action(scored)
-    assert {k: actions["buy"][k] for k in ("calls", "judged", "hits", "hit_rate")} == {
-        "calls": 2, "judged": 2, "hits": 1, "hit_rate": Decimal("0.5")}  # fmt: skip
-    assert (actions["buy"]["mean_return_pct"], actions["buy"]["mean_excess_pct"]) == (
-        Decimal("10.00"),
-        Decimal("-2.50"),
-    )
-    assert actions["avoid"]["hit_rate"] == 0 and actions["hold"]["hit_rate"] is None
-    spent = costs([call(cost=Decimal("0.012")), call(cost=Decimal("0.008"), cost_unknown=1),
-                   call(model="m2", cost=Decimal("0.5"))])  # fmt: skip
-    assert (spent["reports"], spent["total"], spent["per_report"], spent["calls_of_unknown_cost"]) == (
-        3, Decimal("0.520"), Decimal("0.173333"), 1)  # fmt: skip
-    assert spent["by_model"]["offline"]["per_report"] == Decimal("0.01")
+from tests.engine.research.test_track_scoring import D, P
 
 
 # ---- a workspace with hand-made bars and reports ---------------------------------------------------------------
@@ -182,8 +75,8 @@ def records(bench: Workbench) -> TrackRecords:
 def test_the_record_of_a_workspace_uses_adjusted_closes_and_the_official_benchmark(lab_home: Workbench) -> None:
     found = records(lab_home).compute()
     summary = found.summary()
-    assert summary["benchmarks"]["CN"]["symbol"] == "000300.SH" and summary["benchmarks"]["CN"]["official"]
-    assert summary["counts"] == {"reports": 3, "matured": 2, "pending": 1, "unscored": 0, "replayed": 3}
+    assert summary.benchmarks["CN"].symbol == "000300.SH" and summary.benchmarks["CN"].official
+    assert summary.counts.as_dict() == {"reports": 3, "matured": 2, "pending": 1, "unscored": 0, "replayed": 3}
     calls = {c["run_id"]: c for c in found.as_dict()["calls"]}
     # 10.00 -> 10.00 unadjusted, but the 0.50 dividend makes it +5% on adjusted closes; CSI 300 +1%.
     assert (calls["RUN-BUY"]["return_pct"], calls["RUN-BUY"]["benchmark_pct"], calls["RUN-BUY"]["excess_pct"]) == (
@@ -192,12 +85,12 @@ def test_the_record_of_a_workspace_uses_adjusted_closes_and_the_official_benchma
     band = Decimal("0.5") * Decimal("0.2") / 10 * Decimal(5).sqrt()  # 2.24%: the hold missed by 4%
     assert calls["RUN-HOLD"]["band_pct"] == (band * 100).quantize(Decimal("0.01")) and calls["RUN-HOLD"]["hit"] is False
     assert calls["RUN-HOLD"]["outcome"] == "up" and calls["RUN-SELL"]["status"] == "pending"
-    assert summary["hit_rate"] == Decimal("0.5")
-    rate, _ = base_rate()
-    calib = summary["calibration"]
-    assert (calib["n"], calib["brier"]) == (2, Decimal("0.38"))
-    assert calib["base_rate_brier"] == brier(rate, "up").quantize(Decimal("0.0001"))
-    assert (summary["cost"]["total"], summary["cost"]["per_report"], summary["cost"]["calls_of_unknown_cost"]) == (
+    assert summary.hit_rate == Decimal("0.5")
+    rate, source = base_rate()
+    calib = summary.calibration
+    assert (calib.n, calib.brier, calib.base_rate_source) == (2, Decimal("0.38"), source)
+    assert calib.base_rate_brier == brier(rate, "up").quantize(Decimal("0.0001"))
+    assert (summary.cost.total, summary.cost.per_report, summary.cost.calls_of_unknown_cost) == (
         Decimal("0.02"), Decimal("0.006667"), 1)  # fmt: skip
     earlier = TrackRecords(lab_home.workspace.db, ReplayClock.as_of(D[3]), lab_home.market, lab_home.data)
     assert {s.status for s in earlier.compute().scored} == {"pending"}  # point in time
@@ -210,11 +103,11 @@ def test_without_the_official_index_a_labelled_stand_in_or_nothing(lab_home: Wor
     none = records(lab_home).benchmark("CN")
     assert none.symbol is None and "000300.SH has no bars" in none.note and "not computed" in none.note
     found = records(lab_home).compute()
-    assert found.summary()["hit_rate"] is None and found.summary()["calibration"]["n"] == 2
+    assert found.summary().hit_rate is None and found.summary().calibration.n == 2
     lab_home.workspace.settings.set(FALLBACK_SETTING, {"CN": "000001.SH"})
     stand_in = records(lab_home).benchmark("CN")
     assert (stand_in.symbol, stand_in.official) == ("000001.SH", False) and "instead" in stand_in.note
-    assert records(lab_home).compute().summary()["hit_rate"] == Decimal("0.5")
+    assert records(lab_home).compute().summary().hit_rate == Decimal("0.5")
 
 
 def test_the_cli_and_the_facts_block(lab_home: Workbench, capsys: pytest.CaptureFixture[str]) -> None:

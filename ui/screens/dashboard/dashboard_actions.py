@@ -13,7 +13,7 @@ from typing import Any
 
 from stockbench.clock import MARKET_TZ
 from stockbench.errors import UserError
-from stockbench.ledger.book import Position
+from stockbench.ledger.entries import Position
 from stockbench.workbench import Workbench
 from ui.screens.dashboard.dashboard_model import AccountRow, AlertRow, OrderRow, PickRow, PositionRow
 
@@ -166,10 +166,9 @@ SCREENSHOT_HOLDINGS = ("605903.SH", "003901.SZ")
 def demo_books(bench: Workbench) -> int:
     """For screenshots of a demo workspace without accounts: a fictional account with a deposit, a fill per
     SCREENSHOT_HOLDINGS symbol (at its second-last close) and an open order. Never touches any other workspace."""
-    if bench.workspace.kind != "demo" or bench.ledger.accounts():
+    if bench.kind != "demo" or bench.ledger.accounts():
         return 0
-    from stockbench.ledger.entries import Order
-    from stockbench.ledger.validation import FillDraft
+    from stockbench.ledger.entries import FillDraft, Order
 
     ledger = bench.ledger
     ledger.add_account(SCREENSHOT_ACCOUNT, "CNY", note="demo screenshots")

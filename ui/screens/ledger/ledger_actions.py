@@ -9,8 +9,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QWidget
 
-from stockbench.ledger.book import OrderStatus, Position
-from stockbench.ledger.entries import CashEntry, CorporateAction, Fill
+from stockbench.ledger.entries import CashEntry, CorporateAction, Fill, OrderStatus, Position
 from stockbench.workbench import Workbench
 from ui.background import EngineOp
 from ui.context import AppContext

@@ -24,8 +24,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont
 
 from stockbench.clock import MARKET_TZ
-from stockbench.ledger.book import OrderStatus, Position
-from stockbench.ledger.entries import CashEntry, CorporateAction, Fill
+from stockbench.ledger.entries import CashEntry, CorporateAction, Fill, OrderStatus, Position
 from stockbench.market.instruments import parse_symbol
 
 Index = QModelIndex | QPersistentModelIndex

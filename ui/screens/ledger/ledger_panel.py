@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench.events import Event, LedgerChanged
-from stockbench.ledger.book import OrderStatus
+from stockbench.ledger.entries import OrderStatus
 from ui.context import AppContext
 from ui.dialogs.fill_dialog import FillDialog
 from ui.dialogs.fill_import_dialog import FillImportDialog

@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
-from stockbench.evidence.numbers import PERIOD_CONSTANTS, extract_numbers
-from ui.screens.reports.evidence_lookup import EvidenceRequest
+from stockbench.evidence.records import ClaimCitation, EvidenceRequest, ReportCitations
 
 EVIDENCE_ID = re.compile(r"(\\?\[)?(ev-[0-9a-f]{24})(\\?\])?")
-SCHEMES = ("evidence", "number", "quote")
 
 
 @dataclass
@@ -33,41 +30,26 @@ class LinkedReport:
         return None
 
 
-def _claims(draft: dict[str, Any]) -> list[tuple[str, tuple[str, ...]]]:
-    """(text, cited evidence ids) of every claim and risk, longest text first."""
-    found: dict[str, tuple[str, ...]] = {}
-    for item in [*draft.get("claims", []), *draft.get("risks", [])]:
-        text = str(item.get("text", "")).strip()
-        if text and text not in found:
-            found[text] = tuple(str(e) for e in item.get("evidence", []))
-    return sorted(found.items(), key=lambda pair: -len(pair[0]))
-
-
-def _link_numbers(text: str, evidence: tuple[str, ...], linked: LinkedReport) -> str:
-    out, last = [], 0
-    for number in extract_numbers(text):
-        if number.period and abs(number.value) in PERIOD_CONSTANTS:
-            continue
-        written = text[number.start : number.end]
-        linked.links.append(EvidenceRequest(evidence, number=written))
-        out += [text[last : number.start], f"[{written}](number:{len(linked.links) - 1})"]
+def _link_numbers(claim: ClaimCitation, linked: LinkedReport) -> str:
+    out, last, text = [], 0, claim.text
+    for number in claim.numbers:
+        linked.links.append(EvidenceRequest(claim.evidence_ids, number=number.text))
+        out += [text[last : number.start], f"[{number.text}](number:{len(linked.links) - 1})"]
         last = number.end
     return "".join([*out, text[last:]])
 
 
-def _link_claims(markdown: str, draft: dict[str, Any], linked: LinkedReport) -> str:
-    claims = _claims(draft)
+def _link_claims(markdown: str, citations: ReportCitations, linked: LinkedReport) -> str:
     done: dict[str, str] = {}
     lines = []
     for line in markdown.split("\n"):
-        claim = next(((text, evidence) for text, evidence in claims if text in line), None)
+        claim = next((c for c in citations.claims if c.text in line), None)
         if claim is None:
             lines.append(line)
             continue
-        text, evidence = claim
-        if text not in done:
-            done[text] = _link_numbers(text, evidence, linked)
-        lines.append(line.replace(text, done[text]))
+        if claim.text not in done:
+            done[claim.text] = _link_numbers(claim, linked)
+        lines.append(line.replace(claim.text, done[claim.text]))
     return "\n".join(lines)
 
 
@@ -80,22 +62,23 @@ def _link_ids(markdown: str) -> str:
     return EVIDENCE_ID.sub(one, markdown)
 
 
-def _quotes_section(draft: dict[str, Any], linked: LinkedReport, heading: str) -> str:
-    quotes = [q for q in draft.get("quotes", []) if q.get("text") and q.get("evidence_id")]
-    if not quotes:
+def _quotes_section(citations: ReportCitations, linked: LinkedReport, heading: str) -> str:
+    if not citations.quotes:
         return ""
     parts = ["", "---", "", f"### {heading}", ""]
-    for quote in quotes:
-        text = " ".join(str(quote["text"]).split())
-        linked.links.append(EvidenceRequest((str(quote["evidence_id"]),), quote=str(quote["text"])))
-        parts += [f"> {text}", "", f"[{quote['evidence_id']}](quote:{len(linked.links) - 1})", ""]
+    for quote in citations.quotes:
+        linked.links.append(EvidenceRequest((quote.evidence_id,), quote=quote.text))
+        parts += [f"> {' '.join(quote.text.split())}", "", f"[{quote.evidence_id}](quote:{len(linked.links) - 1})", ""]
     return "\n".join(parts)
 
 
-def link_report(markdown: str, draft: dict[str, Any], quotes_heading: str = "Quotes and their sources") -> LinkedReport:
-    """`markdown` with evidence ids, claim numbers and quotes turned into links the report view handles."""
+def link_report(
+    markdown: str, citations: ReportCitations, quotes_heading: str = "Quotes and their sources"
+) -> LinkedReport:
+    """`markdown` with evidence ids, claim numbers and quotes (what `citations` says the report cites) turned into
+    links the report view handles."""
     linked = LinkedReport("")
-    text = _link_claims(markdown, draft, linked)
+    text = _link_claims(markdown, citations, linked)
     text = _link_ids(text)
-    linked.markdown = text + _quotes_section(draft, linked, quotes_heading)
+    linked.markdown = text + _quotes_section(citations, linked, quotes_heading)
     return linked

@@ -7,12 +7,13 @@ view's own link schemes followed: a report's text cannot open pages, files or im
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QUrl, Signal, Slot
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from ui.screens.reports.evidence_lookup import EvidenceDetail, EvidenceRequest
+from stockbench.evidence.records import EvidenceDetail, EvidenceRequest
 from ui.screens.reports.report_export import MARKDOWN_FEATURES, with_line_breaks
 from ui.screens.reports.report_links import LinkedReport, link_report
 from ui.screens.reports.reports_model import ReportRow
@@ -40,7 +41,7 @@ class ReportView(QTextBrowser):
             self.linked = LinkedReport("")
             self.clear()
             return
-        self.linked = link_report(row.markdown, row.draft, self.tr("Quotes and their sources"))
+        self.linked = link_report(row.markdown, row.citations, self.tr("Quotes and their sources"))
         text = with_line_breaks(self.linked.markdown)
         if row.tampered:  # said first, before anything of the report is read as trustworthy
             warning = self.tr("Warning: this report is not as it was published. Do not rely on it.")
@@ -79,27 +80,30 @@ class EvidenceView(QTextBrowser):
         super().__init__(parent)
         self.setObjectName("evidenceView")
         self.setOpenLinks(False)
-        self.details: list[EvidenceDetail] = []
+        self.details: Sequence[EvidenceDetail] = ()
         self.setPlaceholderText(self.tr("Click an evidence id, a number in a claim or a quote to see its source."))
 
     def loadResource(self, kind: int, name: QUrl | str) -> Any:  # noqa: N802
         return None
 
-    def show_details(self, request: EvidenceRequest, details: list[EvidenceDetail]) -> None:
+    def show_details(self, request: EvidenceRequest, details: Sequence[EvidenceDetail]) -> None:
         self.details = details
         parts = [self._heading(request)] + [self._detail(d, request) for d in details]
         self.setHtml("".join(parts))
 
     def _heading(self, request: EvidenceRequest) -> str:
         if request.number is not None:
-            return f"<h3>{html.escape(self.tr('Where {0} comes from').format(request.number))}</h3>"
-        if request.quote is not None:
-            return f"<h3>{html.escape(self.tr('Where the quote comes from'))}</h3>"
-        return f"<h3>{html.escape(self.tr('Evidence'))}</h3>"
+            title = self.tr("Where %1 comes from").replace("%1", request.number)
+        elif request.quote is not None:
+            title = self.tr("Where the quote comes from")
+        else:
+            title = self.tr("Evidence")
+        return f"<h3>{html.escape(title)}</h3>"
 
     def _detail(self, detail: EvidenceDetail, request: EvidenceRequest) -> str:
         if detail.missing:
-            return f"<p><b>{html.escape(detail.evidence_id)}</b>: {html.escape(self.tr('not in this workspace'))}</p>"
+            absent = self.tr("not in this workspace")
+            return f"<p><b>{html.escape(detail.evidence_id)}</b>: {html.escape(absent)}</p>"
         rows = [
             (self.tr("Evidence"), detail.evidence_id),
             (self.tr("Source"), detail.source),
@@ -109,11 +113,21 @@ class EvidenceView(QTextBrowser):
             (self.tr("Location"), detail.where),
         ]
         table = "".join(f"<tr><td><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>" for k, v in rows if v)
-        note = ""
-        if not detail.found and (request.number is not None or request.quote is not None):
-            note = f"<p><i>{html.escape(self.tr('Not found in this evidence; its opening is shown.'))}</i></p>"
+        why = self._note(detail, request)
+        note = f"<p><i>{html.escape(why)}</i></p>" if why else ""
         passage = f"<pre style='white-space:pre-wrap'>{_marked(detail.passage, detail.highlight)}</pre>"
         return f"<hr/><table cellpadding='2'>{table}</table>{note}{passage}"
+
+    def _note(self, detail: EvidenceDetail, request: EvidenceRequest) -> str:
+        """Why the number or quote is not shown as found here ("" when it is, or nothing was asked)."""
+        if detail.quote_check == "drops_negation":
+            text = self.tr("The quote leaves out “%1” of its clause here, so it does not hold; the clause is shown.")
+            return text.replace("%1", detail.dropped)
+        if detail.quote_check == "mismatch":
+            return self.tr("The quote does not match this evidence; the closest passage is shown.")
+        if not detail.found and (request.number is not None or request.quote is not None):
+            return self.tr("Not found in this evidence; its opening is shown.")
+        return ""
 
     def text(self) -> str:
         return self.toPlainText()

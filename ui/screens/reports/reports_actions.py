@@ -11,12 +11,12 @@ from PySide6.QtWidgets import QWidget
 
 from stockbench.clock import MARKET_TZ
 from stockbench.errors import InvalidInput, Problem
+from stockbench.evidence.records import EvidenceDetail, EvidenceRequest, ReportCitations
 from stockbench.market.instruments import parse_symbol
 from stockbench.research.reviews import Review
 from stockbench.workbench import Workbench
 from ui.background import EngineOp
 from ui.context import AppContext
-from ui.screens.reports.evidence_lookup import EvidenceDetail, EvidenceRequest, lookup
 from ui.screens.reports.report_export import write_pdf
 from ui.screens.reports.reports_model import ReportRow
 from ui.screens.reports.review_dialog import ReviewDraft
@@ -25,13 +25,14 @@ Success = Callable[[Any], None]
 Failure = Callable[[BaseException], None]
 
 
-def _row(found: dict[str, Any], verdict: str | None, tampered: str = "") -> ReportRow:
+def _row(found: dict[str, Any], verdict: str | None, tampered: str, citations: ReportCitations) -> ReportRow:
     market = parse_symbol(str(found["symbol"])).market
     published = found["published_at"]
     return ReportRow(
         str(found["report_id"]), str(found["run_id"]), str(found["symbol"]),
         published.astimezone(MARKET_TZ[market]).date(), published, str(found["title"]), str(found["action"] or ""),
         str(found["model"] or ""), bool(found["offline"]), str(found["markdown"]), found["draft"], verdict, tampered,
+        citations,
     )  # fmt: skip
 
 
@@ -42,7 +43,9 @@ def _reports(bench: Workbench) -> list[ReportRow]:
     for listed in research.reports():
         report_id = str(listed["report_id"])
         problems = research.archive.seal_problems(report_id)
-        rows.append(_row(research.report(report_id), latest.get(report_id), problems[0].message if problems else ""))
+        found = research.report(report_id)
+        citations = bench.evidence.citations(found["draft"] or {}, str(found["markdown"]))
+        rows.append(_row(found, latest.get(report_id), problems[0].message if problems else "", citations))
     return rows
 
 
@@ -54,8 +57,8 @@ def load_reports(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp
 def lookup_evidence(ctx: AppContext, parent: QWidget, request: EvidenceRequest, success: Success) -> EngineOp:
     """The cited evidence of a clicked link, with the passage around its number or quote."""
 
-    def find(bench: Workbench) -> tuple[EvidenceRequest, list[EvidenceDetail]]:
-        return request, lookup(bench.research.store, request)
+    def find(bench: Workbench) -> tuple[EvidenceRequest, tuple[EvidenceDetail, ...]]:
+        return request, bench.evidence.lookup(request)
 
     return ctx.op(find, success, parent=parent)
 

@@ -19,6 +19,8 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from stockbench.evidence.records import ReportCitations
+
 Index = QModelIndex | QPersistentModelIndex
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -40,6 +42,7 @@ class ReportRow:
     draft: dict[str, Any] = field(default_factory=dict, compare=False)
     verdict: str | None = None  # the latest human review's verdict (None: not reviewed)
     tampered: str = ""  # why the stored report is not as it was published ("" when its seal holds)
+    citations: ReportCitations = field(default_factory=ReportCitations, compare=False)  # what its links point to
 
     def searchable(self) -> str:
         return f"{self.title}\n{self.markdown}".casefold()

@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
 from shiboken6 import isValid
 
 from stockbench.errors import Problem, UserError
+from stockbench.evidence.records import EvidenceDetail, EvidenceRequest
 from stockbench.research.events import ReportPublished
 from stockbench.research.reviews import Review
 from ui.context import AppContext
 from ui.screens.reports import reports_actions as actions
-from ui.screens.reports.evidence_lookup import EvidenceDetail, EvidenceRequest
 from ui.screens.reports.report_compare import compare_sections, comparison_html
 from ui.screens.reports.report_view import EvidenceView, ReportView
 from ui.screens.reports.reports_model import (
@@ -55,7 +55,7 @@ class ReportsPanel(QWidget):
 
     screen_name = "report"
     report_shown = Signal(str)  # a report id, once rendered
-    evidence_shown = Signal(object)  # the list of EvidenceDetail shown
+    evidence_shown = Signal(object)  # the EvidenceDetails shown
     exported = Signal(str)  # the path of a finished export
     verified = Signal(str, list)  # a report id and its problems (empty when it holds)
     review_saved = Signal(object)  # the recorded stockbench.research.reviews.Review
@@ -306,7 +306,7 @@ class ReportsPanel(QWidget):
         """Look up the evidence behind a clicked link and show it below the report."""
         actions.lookup_evidence(self.ctx, self, request, self._on_evidence)
 
-    def _on_evidence(self, found: tuple[EvidenceRequest, list[EvidenceDetail]]) -> None:
+    def _on_evidence(self, found: tuple[EvidenceRequest, tuple[EvidenceDetail, ...]]) -> None:
         request, details = found
         self.evidence_view.show_details(request, details)
         self.evidence_shown.emit(details)

@@ -109,10 +109,7 @@ def load_due(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
 
 
 def _models(bench: Workbench) -> ModelChoice:
-    from stockbench.llm.models import ModelRegistry
-
-    names = ["offline", *(c.name for c in ModelRegistry(bench.workspace.settings).list())]
-    return ModelChoice(tuple(dict.fromkeys(names)), bench.research.default_model())
+    return ModelChoice(bench.models.choices(), bench.research.default_model())
 
 
 def load_models(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:

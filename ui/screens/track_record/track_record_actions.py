@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QWidget
 
-from stockbench.research.track_record import ACTIONS
+from stockbench.research.track_record import ACTIONS, TrackSummary
 from stockbench.workbench import Workbench
 from ui.background import EngineOp
 from ui.context import AppContext
@@ -26,7 +26,7 @@ class RecordView:
 
     symbol: str  # the symbol filter ("" for the whole workspace)
     as_of: datetime
-    summary: dict[str, Any]
+    summary: TrackSummary
     calls: tuple[CallRow, ...]
     actions: tuple[ActionRow, ...]
 
@@ -35,8 +35,7 @@ def _view(bench: Workbench, symbol: str) -> RecordView:
     record = bench.track_records.compute(symbol=symbol or None)
     summary = record.summary()
     calls = tuple(CallRow.of(s) for s in record.matured())
-    by_action = summary["by_action"]
-    actions = tuple(ActionRow.of(a, by_action[a]) for a in ACTIONS if by_action[a]["calls"])
+    actions = tuple(ActionRow.of(a, summary.by_action[a]) for a in ACTIONS if summary.by_action[a].calls)
     return RecordView(symbol, record.as_of, summary, calls, actions)
 
 

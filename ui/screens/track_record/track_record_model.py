@@ -3,11 +3,9 @@ with each table's columns declared as data (key, title, alignment, how a row ren
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
 
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP,
@@ -15,6 +13,7 @@ from PySide6.QtCore import (
 )
 
 from stockbench.research.track_record import Scored
+from stockbench.research.track_summary import ActionStats
 from ui.models.record_table import CENTER, LEFT, RIGHT, Column, RecordTable
 
 CONTEXT = "TrackRecordModel"
@@ -79,7 +78,7 @@ class CallRow:
 
 @dataclass(frozen=True)
 class ActionRow:
-    """Hit rate of one action's matured calls (as `TrackRecord.summary()["by_action"]` gives it)."""
+    """Hit rate of one action's matured calls (as `TrackRecord.summary().by_action` gives it)."""
 
     action: str
     calls: int
@@ -90,9 +89,9 @@ class ActionRow:
     mean_excess_pct: Decimal | None
 
     @classmethod
-    def of(cls, action: str, found: Mapping[str, Any]) -> ActionRow:
-        return cls(action, found["calls"], found["judged"], found["hits"], found["hit_rate"],
-                   found["mean_return_pct"], found["mean_excess_pct"])  # fmt: skip
+    def of(cls, action: str, found: ActionStats) -> ActionRow:
+        return cls(action, found.calls, found.judged, found.hits, found.hit_rate, found.mean_return_pct,
+                   found.mean_excess_pct)  # fmt: skip
 
 
 CALL_COLUMNS: tuple[Column, ...] = (

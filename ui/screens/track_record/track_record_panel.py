@@ -4,9 +4,9 @@ probabilities against the base rate, and model cost per report. Every figure is 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from functools import partial
-from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (
 from stockbench.clock import MARKET_TZ
 from stockbench.errors import UserError
 from stockbench.research.events import ReportPublished
-from stockbench.research.track_record import OFFICIAL_BENCHMARKS
+from stockbench.research.track_record import OFFICIAL_BENCHMARKS, Benchmark
+from stockbench.research.track_summary import Calibration, CostSummary
 from ui.charts.palette import candle_scheme, chart_colors
 from ui.context import AppContext
 from ui.models.record_table import ROW_ROLE
@@ -168,8 +169,8 @@ class TrackRecordPanel(QWidget):
         self.calls.set_rows(view.calls)
         self.by_action.set_rows(view.actions)
         self._show_figures(view)
-        self._show_benchmarks(view.summary["benchmarks"])
-        if view.summary["counts"]["reports"] == 0:
+        self._show_benchmarks(view.summary.benchmarks)
+        if view.summary.counts.reports == 0:
             self.status_label.setText(self.tr("No published report yet: analyse a symbol, then come back once its "
                                               "horizon has passed."))  # fmt: skip
         elif not view.calls:
@@ -192,55 +193,55 @@ class TrackRecordPanel(QWidget):
     def _show_figures(self, view: RecordView) -> None:
         summary = view.summary
         self.figures["as_of"].setText(view.as_of.astimezone(MARKET_TZ["CN"]).strftime("%Y-%m-%d %H:%M"))
-        counts = summary["counts"]
+        counts = summary.counts
         self.figures["counts"].setText(
             self.tr("{0} reports: {1} matured, {2} pending, {3} unscored").format(
-                counts["reports"], counts["matured"], counts["pending"], counts["unscored"])
+                counts.reports, counts.matured, counts.pending, counts.unscored)
         )  # fmt: skip
         judged = sum(a.judged for a in view.actions)
         hits = sum(a.hits for a in view.actions)
         self.figures["hit_rate"].setText(
-            self.tr("{0} ({1} hits of {2} judged calls)").format(rate(summary["hit_rate"]), hits, judged)
+            self.tr("{0} ({1} hits of {2} judged calls)").format(rate(summary.hit_rate), hits, judged)
         )
-        self.figures["calibration"].setText(self._calibration_text(summary["calibration"]))
-        self.figures["cost"].setText(self._cost_text(summary["cost"]))
+        self.figures["calibration"].setText(self._calibration_text(summary.calibration))
+        self.figures["cost"].setText(self._cost_text(summary.cost))
 
-    def _calibration_text(self, calib: dict[str, Any]) -> str:
-        if not calib["n"]:
+    def _calibration_text(self, calib: Calibration) -> str:
+        if not calib.n:
             return self.tr("no matured call with scenario probabilities yet")
         return self.tr("Brier score {0} against {1} for the base rate (skill {2}; {3} calls)").format(
-            calib["brier"], calib["base_rate_brier"], "—" if calib["skill"] is None else calib["skill"], calib["n"]
+            calib.brier, calib.base_rate_brier, "—" if calib.skill is None else calib.skill, calib.n
         )
 
-    def _cost_text(self, cost: dict[str, Any]) -> str:
-        per_report = cost["per_report"]
+    def _cost_text(self, cost: CostSummary) -> str:
+        per_report = cost.per_report
         if per_report is None:
             return "—"
         text = self.tr("{0} per report ({1} in all over {2} reports)").format(
-            _amount(per_report), _amount(cost["total"]), cost["reports"]
+            _amount(per_report), _amount(cost.total), cost.reports
         )
-        if cost["calls_of_unknown_cost"]:
+        if cost.calls_of_unknown_cost:
             text += " " + self.tr("— {0} model call(s) of unknown cost are not counted").format(
-                cost["calls_of_unknown_cost"]
+                cost.calls_of_unknown_cost
             )
         return text
 
-    def _show_benchmarks(self, benchmarks: dict[str, dict[str, Any]]) -> None:
+    def _show_benchmarks(self, benchmarks: Mapping[str, Benchmark]) -> None:
         lines = [self._benchmark_line(market, found) for market, found in benchmarks.items()]
         missing = any(flag for _line, flag in lines)
         self.benchmark_note.setText("\n".join(f"⚠ {line}" if flag else line for line, flag in lines))
         self.benchmark_note.setProperty("missing", missing)
 
-    def _benchmark_line(self, market: str, found: dict[str, Any]) -> tuple[str, bool]:
+    def _benchmark_line(self, market: str, found: Benchmark) -> tuple[str, bool]:
         """What `market`'s calls are measured against, and whether the official index is missing."""
         title = self.tr(MARKET_TITLES[market]) if market in MARKET_TITLES else market
         official = OFFICIAL_BENCHMARKS.get(market, "—")
-        symbol, name = found["symbol"], found["name"]
+        symbol, name = found.symbol, found.name
         if symbol is None:
             text = self.tr("No benchmark index for {0}: the official index {1} has no bars in this workspace, so "
                            "excess returns and hit rates are not computed.")  # fmt: skip
             return text.format(title, official), True
-        if not found["official"]:
+        if not found.official:
             text = self.tr("{0} calls are measured against {1} {2}, a stand-in: the official index {3} has no bars "
                            "in this workspace.")  # fmt: skip
             return text.format(title, symbol, name, official), True

@@ -15,12 +15,12 @@ from stockbench.clock import MARKET_TZ, today_in
 from stockbench.config import WorkspacePaths
 from stockbench.data.demo import ensure_demo
 from stockbench.errors import InvalidInput
+from stockbench.evals.cases import AccountSetup
 from stockbench.ledger.entries import Order
 from stockbench.ledger.validation import FillDraft
 from stockbench.market.instruments import Instrument
 from stockbench.market.lots import board_lot
 from stockbench.market.ticks import round_to_tick
-from stockbench.research.evals.cases import AccountSetup
 from stockbench.store.workspace import Workspace
 from stockbench.workbench import Workbench
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import stockbench
-from stockbench.research.evals.results import Comparison, EvalResult, Regression
+from stockbench.evals.results import Comparison, EvalResult, Regression
 from stockbench.store.database import Database
 
 
@@ -58,7 +58,9 @@ class EvalHistory:
         """Store `result` and every case outcome in one transaction."""
         with self.db.transaction() as cur:
             cur.execute(
-                "INSERT INTO eval_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO eval_runs (eval_id, model, handbook_version, app_version, started_at, seconds, ok, "
+                "invariants) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     result.eval_id,
                     result.model,
@@ -72,7 +74,9 @@ class EvalHistory:
             )
             for case in result.cases:
                 cur.execute(
-                    "INSERT INTO eval_cases VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO eval_cases (eval_id, case_id, category, passed, status, run_id, seconds, failures, "
+                    "invariants) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         result.eval_id,
                         case.case.id,

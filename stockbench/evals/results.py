@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from stockbench.research.evals.cases import CATEGORIES, Case
-from stockbench.research.evals.invariants import INVARIANTS
-from stockbench.research.evals.observation import Observation
+from stockbench.evals.cases import CATEGORIES, Case
+from stockbench.evals.invariants import INVARIANTS
+from stockbench.evals.observation import Observation
 
 
 @dataclass(frozen=True)

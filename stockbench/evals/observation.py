@@ -17,8 +17,8 @@ from stockbench.evidence.documents import ReportDraft
 from stockbench.evidence.frozen import draft_from_json
 from stockbench.evidence.store import Evidence
 from stockbench.ledger.store import LEDGER_TABLES
-from stockbench.research.journal import StatusRow
 from stockbench.research.plan import Plan
+from stockbench.research.records import StatusRow
 from stockbench.research.service import Research
 from stockbench.store.database import Database
 

@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from stockbench.errors import InternalError
+from stockbench.evals.cases import Case, load_cases
+from stockbench.evals.checks import binding_problems, run_checks
+from stockbench.evals.faults import FaultPort, drop_data
+from stockbench.evals.invariants import check_invariants
+from stockbench.evals.observation import Observation, ledger_snapshot, observe
+from stockbench.evals.results import CaseResult, EvalResult
+from stockbench.evals.workspaces import copy_workspace, open_account
 from stockbench.llm.models import SETTING as MODELS_SETTING
-from stockbench.research.evals.cases import Case, load_cases
-from stockbench.research.evals.checks import binding_problems, run_checks
-from stockbench.research.evals.faults import FaultPort, drop_data
-from stockbench.research.evals.invariants import check_invariants
-from stockbench.research.evals.observation import Observation, ledger_snapshot, observe
-from stockbench.research.evals.results import CaseResult, EvalResult
-from stockbench.research.evals.workspaces import copy_workspace, open_account
 from stockbench.research.handbook import Handbook
 from stockbench.research.models import ModelPort
 from stockbench.research.service import Research

@@ -13,10 +13,10 @@ from decimal import Decimal
 from typing import Any
 
 from stockbench.errors import InternalError
+from stockbench.evals.cases import Fault
+from stockbench.evals.cheats import cheat_payload
 from stockbench.llm import ModelUnavailable
 from stockbench.research.conversation import current_stage
-from stockbench.research.evals.cases import Fault
-from stockbench.research.evals.cheats import cheat_payload
 from stockbench.research.models import ModelPort, Reply
 from stockbench.store.database import Database
 

@@ -14,12 +14,12 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
+from stockbench.evals.cases import Case
+from stockbench.evals.observation import Observation
 from stockbench.evidence.gates import EXECUTABLE, texts
 from stockbench.evidence.numbers import ground_numbers, index_evidence
 from stockbench.evidence.quotes import quote_problem
 from stockbench.research.engine import NETWORK_RETRY
-from stockbench.research.evals.cases import Case
-from stockbench.research.evals.observation import Observation
 
 Check = Callable[..., list[str]]
 NO_REPORT = "no report was published"

@@ -50,7 +50,7 @@ class AccountSetup:
 @dataclass(frozen=True)
 class Fault:
     """What goes wrong: data removed before the run, or a model answer in `stage` failed, spoiled or made to cheat
-    (`cheat` names how, see research/evals/cheats.py) `times` times."""
+    (`cheat` names how, see evals/cheats.py) `times` times."""
 
     kind: FaultKind
     stage: str = ""
@@ -102,7 +102,7 @@ def _fault(raw: Mapping[str, Any] | None, where: str) -> Fault | None:
         raise InternalError(f"{where}: fault kind {raw.get('kind')!r} is not one of {', '.join(FAULT_KINDS)}")
     cheat = str(raw.get("cheat", ""))
     if raw["kind"] == "cheat":
-        from stockbench.research.evals.cheats import CHEATS
+        from stockbench.evals.cheats import CHEATS
 
         if cheat not in CHEATS:
             raise InternalError(f"{where}: cheat {cheat!r} is not one of {', '.join(CHEATS)}")

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from stockbench.research.evals.observation import Observation
+from stockbench.evals.observation import Observation
 
 Invariant = Callable[[Observation], list[str]]
 EVIDENCE_ID = re.compile(r"\bev-[0-9a-f]{24}\b")

@@ -1,0 +1,206 @@
+"""Checks on a batch of decide-stage judgments: risks and verdict cited, the position state legal, the program's
+zones kept, scenarios on the calibrated table, open orders decided (a MODIFY through the order gate), the
+action agreeing with its reason and the baseline's expected value, every gap disclosed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from decimal import Decimal, InvalidOperation
+from typing import TYPE_CHECKING
+
+from stockbench.errors import Problem
+from stockbench.evidence.documents import OrderPlan
+from stockbench.research import judgments as j
+from stockbench.research.blocks import AnalyticsFacts, OpenOrderFact
+from stockbench.research.statements import VERDICT_PARTS
+
+if TYPE_CHECKING:
+    from stockbench.research.validate import Checker
+
+SUM_TOLERANCE = Decimal("0.001")
+
+
+def judgment_problems(checker: Checker, batch: j.Judgments) -> list[Problem]:
+    """Problems with every judgment present in the batch."""
+    analytics = checker.facts.analytics or AnalyticsFacts()
+    problems: list[Problem] = []
+    for i, risk in enumerate(batch.risks or []):
+        problems += checker.cited(risk, f"risks[{i}]")
+    if batch.debate_verdict is not None:
+        for name in VERDICT_PARTS:
+            problems += checker.cited(getattr(batch.debate_verdict, name), f"debate_verdict.{name}")
+    rest = batch.model_copy(update={"risks": None, "debate_verdict": None, "action": None})
+    problems += checker.statements(rest)
+    if batch.position_state is not None:
+        problems += _position_state(batch.position_state, analytics)
+    if batch.zones is not None and not batch.zones.accept_program_zones:
+        problems.append(Problem("zones_program_only", "zones are computed by the program and cannot be replaced",
+                                "accept the program's zones; argue differences in the text", "zones"))  # fmt: skip
+    if batch.scenarios is not None:
+        problems += _scenarios(batch.scenarios, analytics)
+    if batch.continuity is not None:
+        problems += _continuity(batch.continuity)
+    if batch.open_orders is not None:
+        problems += _open_orders(checker, batch.open_orders, analytics)
+    if batch.action is not None:
+        problems += _action(checker, batch.action, analytics)
+    if batch.gaps is not None:
+        problems += _gaps(checker, batch.gaps)
+    return problems
+
+
+def _position_state(state: str, analytics: AnalyticsFacts) -> list[Problem]:
+    allowed = analytics.position_state.allowed if analytics.position_state else ()
+    if state in allowed:
+        return []
+    return [Problem("position_state_illegal", f"'{state}' is not a legal state now",
+                    f"choose one of: {', '.join(allowed)}", "position_state")]  # fmt: skip
+
+
+def _scenarios(scenarios: Sequence[j.ScenarioJudgment], analytics: AnalyticsFacts) -> list[Problem]:
+    table = analytics.scenarios.table() if analytics.scenarios else {}
+    tolerance = analytics.scenarios.tolerance if analytics.scenarios else Decimal("0.05")
+    problems, total = [], Decimal(0)
+    for i, s in enumerate(scenarios):
+        where = f"scenarios[{i}]"
+        try:
+            p = Decimal(s.probability)
+        except InvalidOperation:
+            problems.append(Problem("probability_format", f"'{s.probability}' is not a decimal", "e.g. 0.35", where))
+            continue
+        total += p
+        if s.name not in table:
+            problems.append(Problem("scenario_unknown", f"'{s.name}' is not a calibrated scenario",
+                                    f"use: {', '.join(table)}", where))  # fmt: skip
+        elif abs(p - table[s.name]) > tolerance:
+            problems.append(
+                Problem(
+                    "probability_off_table",
+                    f"'{s.name}' {p} is not within {tolerance} of the calibrated {table[s.name]}",
+                    "use the calibrated probability (argue in the narrative)",
+                    where,
+                )
+            )
+    if scenarios and abs(total - 1) > SUM_TOLERANCE:
+        problems.append(Problem("probabilities_sum", f"the probabilities sum to {total}", "make them sum to 1"))
+    if {s.name for s in scenarios} != set(table):
+        problems.append(Problem("scenarios_incomplete", "every calibrated scenario needs a judgment",
+                                f"submit: {', '.join(table)}"))  # fmt: skip
+    return problems
+
+
+def _continuity(continuity: j.Continuity) -> list[Problem]:
+    return [
+        Problem("continuity_incomplete", f"continuity.{name} is empty", "fill it in")
+        for name in ("old_plan", "what_happened", "what_changed", "what_to_do")
+        if not getattr(continuity, name).strip()
+    ]
+
+
+def _open_orders(
+    checker: Checker, decisions: Sequence[j.OpenOrderDecision], analytics: AnalyticsFacts
+) -> list[Problem]:
+    orders = {o.order_id: o for o in checker.facts.open_orders}
+    given = {d.order_id for d in decisions}
+    problems = [
+        Problem("open_order_undecided", f"open order {oid} needs KEEP, MODIFY or CANCEL", "decide every open order")
+        for oid in sorted(set(orders) - given)
+    ]
+    problems += [
+        Problem("open_order_unknown", f"{oid} is not an open order of this account", "decide only listed orders")
+        for oid in sorted(given - set(orders))
+    ]
+    for i, d in enumerate(decisions):
+        order = orders.get(d.order_id)
+        if order is None or d.decision == "CANCEL":
+            continue
+        if d.decision == "MODIFY":
+            problems += _modify(checker, d, order, f"open_orders[{i}]")
+        modified = _decimal(d.new_price) if d.decision == "MODIFY" else None
+        price = modified if modified is not None else order.price
+        band = analytics.zones.band(order.side) if analytics.zones else None
+        if band is not None and not band.holds(price):
+            problems.append(
+                Problem(
+                    "order_outside_zone",
+                    f"order {d.order_id} at {price} lies outside the new {order.side} zone {band.low}-{band.high}",
+                    "MODIFY it into the zone or CANCEL it",
+                )
+            )
+    return problems
+
+
+def _modify(checker: Checker, decision: j.OpenOrderDecision, order: OpenOrderFact, where: str) -> list[Problem]:
+    """A MODIFY is a new order at the broker: the same gate as the program's orders (tick, lot, limits, sellable,
+    cash), and none at all in a report with data gaps."""
+    rules = checker.rules
+    if rules is not None and rules.gaps:
+        return [Problem("modify_with_gaps", f"order {decision.order_id} is modified, but the report has data gaps",
+                        "a report with gaps carries no executable order: KEEP or CANCEL it", where)]  # fmt: skip
+    price = _decimal(decision.new_price) if decision.new_price is not None else order.price
+    if price is None:
+        return [Problem("modify_price_format", f"'{decision.new_price}' is not a price", "e.g. 1650.00", where)]
+    if decision.new_price is None and decision.new_qty is None:
+        return [Problem("modify_unchanged", f"MODIFY of {decision.order_id} changes nothing", "KEEP it", where)]
+    if rules is None or rules.check_order is None or rules.account is None:
+        return []
+    qty = decision.new_qty if decision.new_qty is not None else order.remaining
+    plan = OrderPlan(rules.account, rules.subject, order.side, qty, price, "modify")
+    return [replace(p, location=where) for p in rules.check_order(plan)]
+
+
+def _action(checker: Checker, action: j.FinalAction, analytics: AnalyticsFacts) -> list[Problem]:
+    problems = checker.cited(action.why, "action.why", "reason")
+    baseline = analytics.baseline
+    problems += agreement(action.action, action.why.text, baseline.direction if baseline else "")
+    if action.action in {"buy", "add"} and baseline is not None and baseline.ev < 0:
+        problems.append(Problem("negative_ev_buy", "the baseline's expected value is negative: no buy or add",
+                                "choose hold, reduce, sell or avoid", "action"))  # fmt: skip
+    return problems
+
+
+def _gaps(checker: Checker, gaps: Sequence[j.GapAcceptance]) -> list[Problem]:
+    given = {g.gap for g in gaps}
+    return [
+        Problem("gap_undisclosed", f"the data gap '{g}' is not disclosed", "accept it with a disclosure")
+        for g in sorted(set(checker.facts.gaps) - given)
+    ]
+
+
+_ACTION_WORDS: dict[str, str] = {
+    "buy": r"\bbuy\b|买入", "add": r"\badd\b|加仓", "hold": r"\bhold\b|持有", "reduce": r"\breduce\b|减仓",
+    "sell": r"\bsell\b|卖出", "avoid": r"\bavoid\b|回避", "wait": r"\bwait\b|观望",
+}  # fmt: skip
+_NOT_AN_ACTION = r"(?!\s?(?:区间|区域|区|价|点|信号|条件|时机|机会|zone|price|signal))"
+_ACTIONS_NAMED = {a: re.compile(f"(?:{w}){_NOT_AN_ACTION}", re.IGNORECASE) for a, w in _ACTION_WORDS.items()}
+_AGREES = re.compile(r"与(?:程序)?基线一致|同(?:程序)?基线|consistent with the baseline|agrees? with the baseline|"
+                     r"same as the baseline|follows the baseline", re.IGNORECASE)  # fmt: skip
+
+
+def agreement(action: str, why: str, baseline: str) -> list[Problem]:
+    """The action's stated reason must agree with the action: no other action named as the call, no claim of
+    following the baseline when the action differs from it."""
+    named = [a for a, pattern in _ACTIONS_NAMED.items() if pattern.search(why)]
+    if _AGREES.search(why) and baseline and baseline != action:
+        return [
+            Problem(
+                "action_reason_contradicts",
+                f"the reason says the action follows the baseline ({baseline}), but the action is {action}",
+                "say why the action differs from the baseline, or choose the baseline's action",
+                "action.why",
+            )
+        ]
+    if named and action not in named:
+        return [Problem("action_reason_contradicts", f"the reason names {', '.join(named)}, but the action is {action}",
+                        "make the reason argue for the action chosen", "action.why")]  # fmt: skip
+    return []
+
+
+def _decimal(value: str | None) -> Decimal | None:
+    try:
+        found = Decimal(str(value).strip()) if value is not None else None
+    except InvalidOperation:
+        return None
+    return found if found is not None and found.is_finite() else None

@@ -1,0 +1,69 @@
+"""The fees page: commission terms per account and market; new terms apply from now, earlier fills keep theirs."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit, QPushButton, QWidget
+
+from stockbench.errors import UserError
+from ui.context import AppContext
+from ui.dialogs.settings import settings_actions as actions
+from ui.dialogs.settings.amounts import parse_amount
+from ui.dialogs.settings.settings_actions import FeeView
+from ui.errors import error_text
+
+
+class FeesPage(QWidget):
+    """Commission terms per account and market; new terms apply from now, earlier fills keep theirs."""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.views: list[FeeView] = []
+        self.choice = QComboBox(self)
+        self.rate, self.minimum = QLineEdit(self), QLineEdit(self)
+        self.bundled = QCheckBox(self.tr("Exchange fees are included in the commission"), self)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        apply = QPushButton(self.tr("Apply from now"), self)
+        apply.clicked.connect(self.apply)
+        self.choice.currentIndexChanged.connect(self._fill)
+        form = QFormLayout(self)
+        form.addRow(self.tr("Account and market"), self.choice)
+        form.addRow(self.tr("Commission rate (e.g. 0.00025)"), self.rate)
+        form.addRow(self.tr("Minimum commission per order"), self.minimum)
+        form.addRow(self.bundled)
+        form.addRow(apply)
+        form.addRow(self.status)
+        actions.load_fees(ctx, self, self._show)
+
+    def _show(self, views: list[FeeView]) -> None:
+        self.views = views
+        self.choice.clear()
+        for view in views:
+            self.choice.addItem(f"{view.account} · {view.market}")
+        if not views:
+            self.status.setText(self.tr("No accounts yet: add one in the ledger first."))
+
+    def _fill(self, index: int) -> None:
+        if 0 <= index < len(self.views):
+            view = self.views[index]
+            self.rate.setText(str(view.rate))
+            self.minimum.setText(str(view.minimum))
+            self.bundled.setChecked(view.bundled)
+
+    def apply(self) -> None:
+        index = self.choice.currentIndex()
+        if not 0 <= index < len(self.views):
+            return
+        try:
+            rate = parse_amount(self.rate.text(), "the commission rate") or Decimal(0)
+            minimum = parse_amount(self.minimum.text(), "the minimum commission") or Decimal(0)
+        except UserError as error:
+            self.status.setText(error.message)
+            return
+        old = self.views[index]
+        view = FeeView(old.account, old.market, rate, minimum, self.bundled.isChecked())
+        actions.save_fees(self.ctx, self, view, lambda _r: self.status.setText(self.tr("Saved.")),
+                          lambda error: self.status.setText(error_text(error)))  # fmt: skip

@@ -1,0 +1,218 @@
+"""The models page: the configured models (endpoint, fallback, whether a key is stored), adding one (guided or by
+hand), storing a key, a connection test, and research's default model and cost ceiling.
+
+Configurations are workspace settings; API keys go to the OS keyring only (never the workspace, never a log).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from stockbench.errors import UserError
+from stockbench.llm.records import ModelsOverview, ModelView, ProbeResult
+from ui.context import AppContext
+from ui.dialogs.model_wizard_dialog import ModelWizardDialog
+from ui.dialogs.settings import settings_actions as actions
+from ui.dialogs.settings.add_model_dialog import ModelDialog
+from ui.dialogs.settings.amounts import parse_amount
+from ui.errors import error_text
+
+OFFLINE = "offline"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One table column: the row field it shows and its (translatable) title."""
+
+    key: str
+    title: str
+
+
+MODEL_COLUMNS = (
+    Column("name", str(QT_TRANSLATE_NOOP("ModelsPage", "Name"))),
+    Column("provider", str(QT_TRANSLATE_NOOP("ModelsPage", "Provider"))),
+    Column("model", str(QT_TRANSLATE_NOOP("ModelsPage", "Model"))),
+    Column("api_base", str(QT_TRANSLATE_NOOP("ModelsPage", "Endpoint"))),
+    Column("fallback", str(QT_TRANSLATE_NOOP("ModelsPage", "Fallback"))),
+    Column("key", str(QT_TRANSLATE_NOOP("ModelsPage", "API key"))),
+)
+
+
+class ModelsPage(QWidget):
+    """Configured models, the default model for research and the default cost ceiling."""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.view: ModelsOverview | None = None
+        self.table = QTableWidget(0, len(MODEL_COLUMNS), self)
+        self.table.setHorizontalHeaderLabels([self.tr(c.title) for c in MODEL_COLUMNS])
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().hide()
+        self.buttons = {name: QPushButton(text, self) for name, text in (
+            ("connect", self.tr("Connect your model…")), ("add", self.tr("Add…")), ("key", self.tr("Store key…")),
+            ("test", self.tr("Test connection")), ("remove", self.tr("Remove")))}  # fmt: skip
+        self.buttons["add"].setToolTip(self.tr("Any provider or OpenAI-compatible endpoint, with a fallback model"))
+        self.buttons["connect"].clicked.connect(self.open_wizard)
+        self.buttons["add"].clicked.connect(self.open_add)
+        self.buttons["key"].clicked.connect(self._ask_key)
+        self.buttons["test"].clicked.connect(self.test_selected)
+        self.buttons["remove"].clicked.connect(self._remove_selected)
+        self.result = QLabel(self)
+        self.result.setObjectName("test_result")
+        self.result.setWordWrap(True)
+        self.default_model, self.max_cost = QComboBox(self), QLineEdit(self)
+        self.default_model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.max_cost.setPlaceholderText(self.tr("no ceiling"))
+        self.default_model.activated.connect(lambda _i: self._save_defaults())
+        self.max_cost.editingFinished.connect(self._save_defaults)
+        self._layout()
+        self.reload()
+
+    def _layout(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        row = QHBoxLayout()
+        for button in self.buttons.values():
+            row.addWidget(button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        layout.addWidget(self.result)
+        form = QFormLayout()
+        form.addRow(self.tr("Default model for research"), self.default_model)
+        form.addRow(self.tr("Default cost ceiling per analysis (model price currency)"), self.max_cost)
+        layout.addLayout(form)
+        note = QLabel(self.tr("The offline rules model needs no key and is always available. "
+                              "A model's fallback is tried when it keeps failing."), self)  # fmt: skip
+        note.setWordWrap(True)
+        layout.addWidget(note)
+
+    def reload(self) -> None:
+        actions.load_models(self.ctx, self, self._show)
+
+    def _show(self, view: ModelsOverview) -> None:
+        self.view = view
+        self.table.setRowCount(len(view.models))
+        for r, row in enumerate(view.models):
+            for c, column in enumerate(MODEL_COLUMNS):
+                self.table.setItem(r, c, QTableWidgetItem(self._cell(row, column.key)))
+        self.table.resizeColumnsToContents()
+        self.default_model.clear()
+        self.default_model.addItem(self.tr("Offline rules model"), OFFLINE)
+        for row in view.models:
+            self.default_model.addItem(row.name, row.name)
+        self.default_model.setCurrentIndex(max(0, self.default_model.findData(view.default_model)))
+        self.max_cost.setText("" if view.max_cost is None else str(view.max_cost))
+
+    def _cell(self, row: ModelView, key: str) -> str:
+        if key == "key":
+            if not row.key_required and not row.has_key:
+                return self.tr("not required")
+            return {True: self.tr("stored"), False: self.tr("missing"), None: self.tr("keyring unavailable")}[
+                row.has_key
+            ]
+        value = getattr(row, key)
+        return "—" if value is None or value == "" else str(value)
+
+    def selected_name(self) -> str | None:
+        items = self.table.selectedItems()
+        if not items:
+            return None
+        item = self.table.item(items[0].row(), 0)
+        return item.text() if item is not None else None
+
+    def open_wizard(self) -> ModelWizardDialog:
+        """Open the guided "Connect your model" dialog (returned so a test can fill it in)."""
+        dialog = ModelWizardDialog(self.ctx, self)
+        dialog.model_saved.connect(lambda _name: self.reload())
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def open_add(self) -> ModelDialog | None:
+        """Open the add-model dialog (returned so a test can fill it in)."""
+        if self.view is None:
+            return None
+        dialog = ModelDialog(self.view, self)
+        dialog.buttons.accepted.connect(lambda: self._add(dialog))
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def _add(self, dialog: ModelDialog) -> None:
+        try:
+            config = dialog.config()
+        except UserError as error:
+            dialog.show_error(error.message)
+            return
+        key = dialog.key.text().strip()
+        dialog.buttons.setEnabled(False)
+        actions.add_model(self.ctx, dialog, config, lambda _view: self._added(dialog),
+                          lambda error: dialog.show_error(error_text(error)), key=key)  # fmt: skip
+
+    def _added(self, dialog: ModelDialog) -> None:
+        dialog.accept()
+        self.reload()
+
+    def _ask_key(self) -> None:
+        name = self.selected_name()
+        if name is None:
+            return
+        from PySide6.QtWidgets import QInputDialog
+
+        key, ok = QInputDialog.getText(self, self.tr("Store API key"), self.tr("API key for %1:").replace("%1", name),
+                                       QLineEdit.EchoMode.Password)  # fmt: skip
+        if ok and key.strip():
+            actions.store_key(self.ctx, self, name, key.strip(), lambda _r: self.reload())
+
+    def test_selected(self) -> None:
+        """Send the selected model one tiny request and show latency and reply (or the reason it failed)."""
+        name = self.selected_name()
+        if name is None:
+            self.result.setText(self.tr("Select a model first."))
+            return
+        self.result.setText(self.tr("Testing %1…").replace("%1", name))
+        self.buttons["test"].setEnabled(False)
+        actions.probe_model(self.ctx, self, name, self._tested, self._test_failed)
+
+    def _tested(self, found: ProbeResult) -> None:
+        self.buttons["test"].setEnabled(True)
+        self.result.setText(self.tr("%1 answered in %2 ms: “%3” (model %4)").replace("%1", found.name)
+                            .replace("%2", str(found.latency_ms)).replace("%3", (found.content or "").strip()[:80])
+                            .replace("%4", found.model))  # fmt: skip
+
+    def _test_failed(self, error: BaseException) -> None:
+        self.buttons["test"].setEnabled(True)
+        self.result.setText(self.tr("Connection failed: %1").replace("%1", error_text(error)))
+
+    def _remove_selected(self) -> None:
+        name = self.selected_name()
+        if name is not None:
+            actions.remove_model(self.ctx, self, name, lambda _r: self.reload())
+
+    def _save_defaults(self) -> None:
+        try:
+            ceiling = parse_amount(self.max_cost.text(), "the cost ceiling")
+        except UserError as error:
+            self.result.setText(error.message)
+            return
+        model = str(self.default_model.currentData() or OFFLINE)
+        actions.save_defaults(self.ctx, self, model, ceiling)

@@ -1,0 +1,127 @@
+"""EngineOp factories of the settings and the "Connect your model" dialog: each runs one front-door call in the
+background (`bench.models`, `bench.data`, `bench.ledger`) and delivers its record on the GUI thread."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtWidgets import QWidget
+
+from stockbench.clock import Market
+from stockbench.llm.records import ModelConfig, ModelPreset
+from stockbench.workbench import Workbench
+from ui.background import EngineOp
+from ui.context import AppContext
+
+Success = Callable[[Any], None]
+Failure = Callable[[BaseException], None]
+FEE_MARKETS: tuple[Market, ...] = ("CN", "HK")
+
+
+@dataclass(frozen=True)
+class FeeView:
+    """The commission terms in force for one account and market."""
+
+    account: str
+    market: Market
+    rate: Decimal
+    minimum: Decimal
+    bundled: bool
+
+
+@dataclass(frozen=True)
+class WizardChoices:
+    """What "Connect your model" offers: the presets, and the model names already taken."""
+
+    presets: tuple[ModelPreset, ...]
+    taken: frozenset[str]
+
+
+# ---- models ------------------------------------------------------------------------------------------------------
+def load_models(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
+    """The configured models (with whether a key is stored), the providers and research's defaults."""
+    return ctx.op(lambda bench: bench.models.overview(), success, parent=parent)
+
+
+def load_choices(ctx: AppContext, parent: QWidget, success: Success, failure: Failure) -> EngineOp:
+    """The connection presets and the configured model names (a `WizardChoices`)."""
+
+    def read(bench: Workbench) -> WizardChoices:
+        return WizardChoices(bench.models.presets(), frozenset(c.name for c in bench.models.configs()))
+
+    return ctx.op(read, success, failure=failure, parent=parent)
+
+
+def add_model(
+    ctx: AppContext, parent: QWidget, config: ModelConfig, success: Success, failure: Failure,
+    *, key: str = "", make_default: bool = False,
+) -> EngineOp:  # fmt: skip
+    """Store `config`, its key in the OS keyring (if any), and optionally make it research's default."""
+    return ctx.op(lambda bench: bench.models.add(config, key=key, make_default=make_default), success,
+                  failure=failure, parent=parent)  # fmt: skip
+
+
+def remove_model(ctx: AppContext, parent: QWidget, name: str, success: Success) -> EngineOp:
+    """Remove model `name` and its stored key."""
+    return ctx.op(lambda bench: bench.models.remove(name), success, parent=parent)
+
+
+def store_key(ctx: AppContext, parent: QWidget, name: str, key: str, success: Success) -> EngineOp:
+    """Store the API key of model `name` in the OS keyring."""
+    return ctx.op(lambda bench: bench.models.store_key(name, key), success, parent=parent)
+
+
+def probe_model(ctx: AppContext, parent: QWidget, name: str, success: Success, failure: Failure) -> EngineOp:
+    """One tiny request to the configured model `name` (a `ProbeResult`, or ConnectionFailed saying why not)."""
+    return ctx.op(lambda bench: bench.models.probe(name), success, failure=failure, parent=parent)
+
+
+def probe_draft(
+    ctx: AppContext, parent: QWidget, config: ModelConfig, success: Success, failure: Failure, *, key: str = ""
+) -> EngineOp:
+    """The same test of a model not saved yet, with the key typed for it (held for this one request)."""
+    return ctx.op(lambda bench: bench.models.probe_draft(config, key), success, failure=failure, parent=parent)
+
+
+def save_defaults(ctx: AppContext, parent: QWidget, model: str, max_cost: Decimal | None) -> EngineOp:
+    """Make `model` research's default and `max_cost` the cost ceiling offered (None: none)."""
+    return ctx.op(lambda bench: bench.models.set_defaults(model, max_cost), parent=parent)
+
+
+# ---- data sources ------------------------------------------------------------------------------------------------
+def load_sources(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
+    """The data sources in the order reads prefer them."""
+    return ctx.op(lambda bench: list(bench.data.source_preference()), success, parent=parent)
+
+
+def save_sources(ctx: AppContext, parent: QWidget, order: Sequence[str], success: Success) -> EngineOp:
+    """Prefer the sources in `order` (from the next time the workspace opens)."""
+    chosen = list(order)
+    return ctx.op(lambda bench: bench.data.set_source_preference(chosen), success, parent=parent)
+
+
+# ---- fees --------------------------------------------------------------------------------------------------------
+def _fees(bench: Workbench) -> list[FeeView]:
+    now = bench.clock.now()
+    return [
+        FeeView(a.name, m, s.commission_rate, s.commission_min, s.bundled_exchange_fees)
+        for a in bench.ledger.accounts() for m in a.markets if m in FEE_MARKETS
+        for s in [bench.ledger.fee_settings(a.name, m, now)]
+    ]  # fmt: skip
+
+
+def load_fees(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
+    """The commission terms in force now, per account and market."""
+    return ctx.op(_fees, success, parent=parent)
+
+
+def save_fees(ctx: AppContext, parent: QWidget, view: FeeView, success: Success, failure: Failure) -> EngineOp:
+    """New commission terms for `view`'s account and market, from now on."""
+
+    def save(bench: Workbench) -> None:
+        bench.ledger.set_fees(view.account, view.market, rate=view.rate, minimum=view.minimum, bundled=view.bundled)
+
+    return ctx.op(save, success, failure=failure, parent=parent)

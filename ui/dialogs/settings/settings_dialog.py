@@ -1,0 +1,50 @@
+"""The settings window: models and providers, data sources, account fees, and appearance, one tab each.
+
+Every read and write runs in the background through `ctx.op`; each page applies its change at once and says so.
+Appearance choices are emitted for the main window to apply.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTabWidget, QVBoxLayout, QWidget
+
+from ui.context import AppContext
+from ui.dialogs.settings.appearance_page import AppearancePage
+from ui.dialogs.settings.fees_page import FeesPage
+from ui.dialogs.settings.models_page import ModelsPage
+from ui.dialogs.settings.sources_page import SourcesPage
+
+
+class SettingsDialog(QDialog):
+    """The settings window. Appearance choices are emitted for the main window to apply."""
+
+    language_chosen = Signal(str)
+    theme_chosen = Signal(str)
+    candles_chosen = Signal(str)
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("SettingsDialog")
+        self.setWindowTitle(self.tr("Settings"))
+        self.resize(760, 520)
+        self.tabs = QTabWidget(self)
+        self.models = ModelsPage(ctx, self)
+        self.sources = SourcesPage(ctx, self)
+        self.fees = FeesPage(ctx, self)
+        self.appearance = AppearancePage(ctx.settings, self)
+        for page, title in ((self.models, self.tr("Models")), (self.sources, self.tr("Data sources")),
+                            (self.fees, self.tr("Fees")), (self.appearance, self.tr("Appearance"))):  # fmt: skip
+            self.tabs.addTab(page, title)
+        self.appearance.language.activated.connect(
+            lambda i: self.language_chosen.emit(self.appearance.language.itemData(i))
+        )
+        self.appearance.theme.activated.connect(lambda i: self.theme_chosen.emit(self.appearance.theme.itemData(i)))
+        self.appearance.candles.activated.connect(
+            lambda i: self.candles_chosen.emit(self.appearance.candles.itemData(i))
+        )
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tabs)
+        layout.addWidget(buttons)

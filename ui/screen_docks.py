@@ -1,0 +1,107 @@
+"""The screens of the main window as dock panels: placed in columns (watchlist on the left, the main screens as tabs
+in the middle, research on the right), sized to the window, and their arrangement remembered in the user's settings.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
+
+from ui.screens import SCREENS
+
+STATE_SETTING, LAYOUT_VERSION = "window/state", 1
+COLUMN_SHARES = (0.23, 0.50, 0.27)  # watchlist, main screens, research (its form and run table need room)
+
+
+class ScreenDocks:
+    """The docked screens of `window`: their panels and docks by screen name."""
+
+    def __init__(self, window: QMainWindow, settings: QSettings) -> None:
+        self.window, self.settings = window, settings
+        self.panels: dict[str, QWidget] = {}
+        self.docks: dict[str, QDockWidget] = {}
+
+    def add(self, name: str, title: str, panel: QWidget) -> QDockWidget:
+        """Dock `panel` as screen `name` (not placed yet: `arrange` places every dock)."""
+        dock = QDockWidget(title, self.window)
+        dock.setObjectName(f"dock_{name}")
+        # A scroll area lets a dock shrink below its screen's minimum width, so the window fits small displays.
+        holder = QScrollArea(dock)
+        holder.setWidgetResizable(True)
+        holder.setFrameShape(QFrame.Shape.NoFrame)
+        holder.setWidget(panel)
+        dock.setWidget(holder)
+        self.panels[name], self.docks[name] = panel, dock
+        return dock
+
+    def clear(self) -> None:
+        """Take every screen down."""
+        for dock in self.docks.values():
+            self.window.removeDockWidget(dock)
+            dock.deleteLater()
+        self.panels.clear()
+        self.docks.clear()
+
+    def arrange(self) -> None:
+        """The default layout, then the remembered one where there is one."""
+        self.default_layout()
+        state = self.settings.value(STATE_SETTING)
+        if isinstance(state, QByteArray):
+            self.window.restoreState(state, LAYOUT_VERSION)
+
+    def default_layout(self) -> None:
+        """Watchlist on the left, chart and the other screens as tabs in the middle, research on the right."""
+        areas = {name: area for name, _package, area in SCREENS}
+        left = [d for n, d in self.docks.items() if areas.get(n) == "left"]
+        main = [d for n, d in self.docks.items() if areas.get(n, "main") == "main"]
+        right = [d for n, d in self.docks.items() if areas.get(n) == "right"]
+        columns = [c for c in (left, main, right) if c]
+        if not columns:
+            return
+        self.window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, columns[0][0])
+        for before, column in itertools.pairwise(columns):
+            self.window.splitDockWidget(before[0], column[0], Qt.Orientation.Horizontal)
+        for column in columns:
+            for dock in column[1:]:
+                self.window.tabifyDockWidget(column[0], dock)
+            column[0].show()
+            column[0].raise_()
+        shares = [share for c, share in zip((left, main, right), COLUMN_SHARES, strict=True) if c]
+        firsts = [c[0] for c in columns]
+        QTimer.singleShot(0, lambda: self._size_columns(firsts, shares))  # once the docks are laid out
+
+    def _size_columns(self, docks: list[QDockWidget], shares: list[float]) -> None:
+        if all(dock in self.docks.values() for dock in docks):
+            total = self.window.width()
+            self.window.resizeDocks(docks, [int(total * share) for share in shares], Qt.Orientation.Horizontal)
+
+    def reset(self) -> None:
+        """Forget the remembered layout: every screen docked again where the default layout puts it."""
+        self.settings.remove(STATE_SETTING)
+        for dock in self.docks.values():
+            dock.setFloating(False)
+            dock.show()
+        self.default_layout()
+
+    def save(self) -> None:
+        """Remember the current layout (when there are screens to remember)."""
+        if self.docks:
+            self.settings.setValue(STATE_SETTING, self.window.saveState(LAYOUT_VERSION))
+
+    def show(self, name: str) -> QWidget | None:
+        """Bring screen `name` to the front; its panel, or None when it is not available."""
+        dock = self.docks.get(name)
+        if dock is None:
+            return None
+        dock.show()
+        dock.raise_()
+        return self.panels[name]
+
+    def refresh(self, name: str | None = None) -> None:
+        """Ask screen `name` (None: every screen) to read its data again, where it can."""
+        for screen, panel in self.panels.items():
+            refresh = getattr(panel, "refresh", None)
+            if (name is None or screen == name) and callable(refresh):
+                refresh()

@@ -1,0 +1,81 @@
+"""Opening a workspace off the GUI thread: `WorkspaceOpener.start(folder, kind)` delivers `opened(Workbench)` or
+`failed(error)` on the GUI thread. A demo workspace gets its market built first (seconds, the first time)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+if TYPE_CHECKING:  # the engine (DuckDB and friends) loads on the worker thread that opens the workspace
+    from stockbench.workbench import Workbench
+
+OpenKind = Literal["user", "demo"]
+DESKTOP_COMMAND = "stockbench (desktop)"
+log = logging.getLogger(__name__)
+
+
+def open_workbench(home: Path, kind: OpenKind = "user") -> Workbench:
+    """Open (creating if needed) the workspace at `home`; a demo workspace gets its market built first.
+
+    Runs on a worker thread: building the demo market takes seconds the first time.
+    """
+    from stockbench.workbench import Workbench
+
+    Workbench.prepare(home, kind=kind, command=DESKTOP_COMMAND)  # also pins the demo's replay clock
+    return Workbench.open(home, command=DESKTOP_COMMAND)
+
+
+class _Relay(QObject):
+    opened = Signal(object)
+    failed = Signal(object)
+
+
+class _OpenTask(QRunnable):
+    def __init__(self, relay: _Relay, home: Path, kind: OpenKind) -> None:
+        super().__init__()
+        self.relay, self.home, self.kind = relay, home, kind
+
+    def run(self) -> None:
+        from ui.screens import preload_screens
+
+        try:
+            bench = open_workbench(self.home, self.kind)
+        except BaseException as error:  # delivered to the GUI thread
+            self.relay.failed.emit(error)
+            return
+        try:
+            preload_screens()
+        except Exception:  # the window shows the broken screen's error when it builds it
+            log.exception("a screen module failed to import")
+        self.relay.opened.emit(bench)
+
+
+class WorkspaceOpener(QObject):
+    """Opens a workspace on a worker thread; `opened(Workbench)` or `failed(error)` arrive on the GUI thread."""
+
+    opened = Signal(object)
+    failed = Signal(object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(1)
+        self.busy = False
+        self._relay = _Relay()
+        self._relay.opened.connect(self._opened)
+        self._relay.failed.connect(self._failed)
+
+    def start(self, home: Path, kind: OpenKind = "user") -> None:
+        self.busy = True
+        self.pool.start(_OpenTask(self._relay, home, kind))
+
+    def _opened(self, bench: Workbench) -> None:
+        self.busy = False
+        self.opened.emit(bench)
+
+    def _failed(self, error: BaseException) -> None:
+        self.busy = False
+        self.failed.emit(error)
