@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -28,7 +26,7 @@ if TYPE_CHECKING:
     from stockbench.ledger.book import Ledger
     from stockbench.llm.service import Models
     from stockbench.market.service import MarketRules
-    from stockbench.research.handbook import Handbook
+    from stockbench.research.handbook import Handbook, HandbookVersion
     from stockbench.research.models import ModelPort
     from stockbench.research.plan_check import PlanCheck
     from stockbench.research.quick_review import QuickReview
@@ -37,16 +35,6 @@ if TYPE_CHECKING:
     from stockbench.research.service import Research
     from stockbench.research.track_record import TrackRecords
     from stockbench.watchlist import Watchlist
-
-
-@dataclass(frozen=True)
-class HandbookVersion:
-    """A handbook version stored in the workspace (every version a run used), and how many runs used it."""
-
-    version: str
-    stored_at: datetime
-    runs: int
-    current: bool
 
 
 class Workbench:
@@ -245,12 +233,7 @@ class Workbench:
         """The handbook versions stored in the workspace, newest first, with how many runs used each."""
         from stockbench.research.handbook import Handbook
 
-        current = Handbook.load().version
-        rows = self.workspace.db.fetchall(
-            "SELECT h.version, h.stored_at, count(r.run_id) FROM handbook_versions h LEFT JOIN runs r "
-            "ON r.handbook_version = h.version GROUP BY h.version, h.stored_at ORDER BY h.stored_at DESC"
-        )
-        return tuple(HandbookVersion(v, at, int(n), v == current) for v, at, n in rows)
+        return Handbook.versions(self.workspace.db)
 
     def _llm_factory(self) -> Callable[[str], ModelPort]:
         """A factory of model ports for the workspace's configured LLMs (litellm loads on the first call)."""

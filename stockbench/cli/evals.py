@@ -68,7 +68,6 @@ def evaluate(cli: CliContext, model: str, wanted: tuple[str, ...], list_only: bo
     from stockbench.evals.history import EvalHistory
     from stockbench.evals.runner import run_evals
     from stockbench.evals.workspaces import TEMPLATE_FOLDER, demo_template
-    from stockbench.llm.models import SETTING, ModelRegistry
 
     cases = select(load_cases(), wanted)
     if list_only:
@@ -78,12 +77,12 @@ def evaluate(cli: CliContext, model: str, wanted: tuple[str, ...], list_only: bo
     bench = cli.bench()
     models = None
     if model != "offline":
-        ModelRegistry(bench.workspace.settings).get(model)  # an unknown name stops here, with the configured ones
-        models = bench.workspace.settings.get(SETTING)
+        bench.models.config(model)  # an unknown name stops here, with the configured ones
+        models = {c.name: c.as_dict() for c in bench.models.configs()}
     if not (bench.home / TEMPLATE_FOLDER).exists():
         message("building the demo market the cases run on (once; about fifteen seconds)")
     template = demo_template(bench.home)
     result = run_evals(template, model, cases=cases, models=models, progress=_progress)
-    result = EvalHistory(bench.workspace.db).record(result)
+    result = EvalHistory.of(bench).record(result)
     cli.emit(result.as_dict(), _human)
     return 0 if result.ok else EXIT_FAILED

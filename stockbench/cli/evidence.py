@@ -67,6 +67,6 @@ def evidence(cli: CliContext, report_id: str, number: str | None, quote: str | N
         raise click.UsageError("give exactly one of --number, --quote and --evidence")
     bench = cli.bench()
     report = bench.research.report(report_id)
-    citations = bench.evidence.citations(report.get("draft") or {}, str(report.get("markdown") or ""))
+    citations = bench.evidence.citations(report.draft, report.markdown)
     answer = bench.evidence.in_report(report_id, citations, number=number, quote=quote, evidence_id=evidence_id)
     cli.emit(answer, _human)

@@ -96,7 +96,7 @@ def feedback_lineage(cli: CliContext, report: str) -> None:
 @pass_cli
 def feedback_codes(cli: CliContext) -> None:
     """The reason codes and scores a review may use."""
-    from stockbench.research.reviews import REASONS, SCORES
+    from stockbench.research.review_records import REASONS, SCORES
 
     data = {
         "reasons": REASONS,
@@ -186,7 +186,7 @@ def replay(
     show_runs: bool,
 ) -> None:
     """Analyse symbols as of past sessions (offline model by default) and report the track record they earn."""
-    from stockbench.research.replay import Replayer, read_universe
+    from stockbench.research.replay import read_universe
 
     chosen = [s for s in (symbols or "").split(",") if s.strip()]
     if universe_file is not None:
@@ -194,12 +194,7 @@ def replay(
     bench = cli.bench()
     if remember and benchmark:
         bench.track_records.remember(benchmark)
-    models = None
-    if model != "offline":
-        from stockbench.research.llm_port import port_factory
-
-        models = port_factory(bench.workspace.settings)
-    found = Replayer(bench.workspace.db, bench.market, models).run(
+    found = bench.replays.run(
         chosen, start, end, clock=bench.clock, every=every, model=model, workers=workers, fresh=fresh,
         benchmark=benchmark, progress=_progress,
     )  # fmt: skip

@@ -47,10 +47,6 @@ COMMANDS: dict[str, str] = {
     "review-quick": "stockbench.cli.quick:review_quick",
     "check-plan": "stockbench.cli.quick:check_plan",
 }
-# Subcommands kept in a module of their own, added to their group (a name of COMMANDS) when it loads.
-GROUP_EXTENSIONS: dict[str, dict[str, str]] = {
-    "reports": {"evidence": "stockbench.cli.evidence:evidence"},
-}
 # With no subcommand, `stockbench` opens the desktop shell. It is loaded by name, only then: the engine never
 # imports the shell (Qt stays out of every other command and of `--help`).
 DESKTOP = "ui.app:run_desktop"
@@ -112,12 +108,7 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.lazy:
-            command = _load(self.lazy[cmd_name])
-            if isinstance(command, click.Group):
-                for name, target in GROUP_EXTENSIONS.get(cmd_name, {}).items():
-                    if name not in command.commands:
-                        command.add_command(_load(target), name)
-            return attach_global_options(command)
+            return attach_global_options(_load(self.lazy[cmd_name]))
         return super().get_command(ctx, cmd_name)
 
 

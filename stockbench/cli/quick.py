@@ -48,7 +48,7 @@ def _check_human(data: dict[str, Any]) -> str:
 def review_quick(cli: CliContext, symbol: str, model: str | None, account: str | None) -> None:
     """Re-check SYMBOL against its latest full report: the changes since, each answered by the model."""
     outcome = cli.bench().quick_reviews.review(symbol, model=model, account=account)
-    cli.emit(outcome.as_dict(), _review_human)
+    cli.emit(outcome, _review_human)
 
 
 @click.command("check-plan")

@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.cli.output import message, table
+from stockbench.cli.evidence import evidence
+from stockbench.cli.output import merged, message, table
 from stockbench.cli.params import DECIMAL
 
 if TYPE_CHECKING:
-    from stockbench.research.service import Research, RunOutcome
+    from stockbench.research.outcomes import RunOutcome
+    from stockbench.research.service import Research
 
 
 def _research(cli: CliContext) -> Research:
@@ -56,7 +58,7 @@ EXIT_PAUSED = 4  # the run paused (the reason is in the output); `runs resume` c
 
 def _emit(cli: CliContext, outcome: RunOutcome) -> int:
     """Print the outcome; the exit code says whether the run paused (4) or not (0)."""
-    cli.emit(outcome.as_dict(), _outcome_human)
+    cli.emit(outcome, _outcome_human)
     return EXIT_PAUSED if outcome.status == "paused" else 0
 
 
@@ -125,7 +127,7 @@ def runs_resume(cli: CliContext, run_id: str) -> int:
 @pass_cli
 def runs_stop(cli: CliContext, run_id: str) -> None:
     """Stop a run (it cannot be resumed afterwards)."""
-    cli.emit(cli.bench().research.stop(run_id).as_dict(), _outcome_human)
+    cli.emit(cli.bench().research.stop(run_id), _outcome_human)
 
 
 @click.group()
@@ -150,15 +152,14 @@ def reports_show(cli: CliContext, report_id: str, fmt: str) -> None:
     """A report as Markdown or as its structured JSON (a report that is not as published is shown with a warning)."""
     research = cli.bench().research
     found = research.report(report_id)
-    tampered = research.archive.seal_problems(report_id)
+    tampered = research.seal_problems(report_id)
     if tampered:
         message(f"warning: report {report_id} is not as it was published: {tampered[0].message}")
         message("hint: run `stockbench reports verify` for every problem; restore the workspace from a backup")
-    found["seal"] = {"ok": not tampered, "problems": [p.as_dict() for p in tampered]}
     if fmt == "md" and not cli.as_json:
-        click.echo(found["markdown"])
+        click.echo(found.markdown)
         return
-    cli.emit(found)
+    cli.emit(merged(found, {"seal": {"ok": not tampered, "problems": tampered}}))
 
 
 @reports.command("export")
@@ -179,6 +180,9 @@ def reports_export(cli: CliContext, report_id: str, target: Path) -> None:
 def reports_verify(cli: CliContext, report_id: str) -> int:
     """Re-check a published report from its frozen evidence alone (nothing is fetched); exit 1 on any problem."""
     problems = cli.bench().research.verify(report_id)
-    data = {"report_id": report_id, "ok": not problems, "problems": [p.as_dict() for p in problems]}
+    data = {"report_id": report_id, "ok": not problems, "problems": problems}
     cli.emit(data, lambda d: "ok" if d["ok"] else "\n".join(f"{p['code']}: {p['message']}" for p in d["problems"]))
     return EXIT_PROBLEMS if problems else 0
+
+
+reports.add_command(evidence, "evidence")

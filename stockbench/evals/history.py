@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import stockbench
 from stockbench.evals.results import Comparison, EvalResult, Regression
 from stockbench.store.database import Database
+
+if TYPE_CHECKING:
+    from stockbench.workbench import Workbench
 
 
 class EvalHistory:
@@ -17,6 +20,11 @@ class EvalHistory:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+
+    @classmethod
+    def of(cls, bench: Workbench) -> EvalHistory:
+        """The eval results of `bench`'s workspace."""
+        return cls(bench.workspace.db)
 
     def previous(self, model: str) -> dict[str, Any] | None:
         """The latest stored run of `model`: eval_id, handbook_version, started_at, ok."""

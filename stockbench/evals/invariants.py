@@ -54,7 +54,7 @@ def citation(obs: Observation) -> list[str]:
     failures += [
         f"the report quotes {q.evidence_id}, unknown to the run" for q in draft.quotes if q.evidence_id not in known
     ]
-    markdown = str(obs.report["markdown"]) if obs.report else ""
+    markdown = obs.report.markdown if obs.report else ""
     failures += [
         f"the report text names {eid}, unknown to the run"
         for eid in sorted(set(EVIDENCE_ID.findall(markdown)))
@@ -95,7 +95,7 @@ def negative_ev(obs: Observation) -> list[str]:
     failures = []
     if baseline.get("buy_candidate"):
         failures.append(f"the baseline's expected value is {ev} but it is marked a buy candidate")
-    actions = {str(obs.accepted.get("action", {}).get("action", "")), str((obs.report or {}).get("action", ""))}
+    actions = {str(obs.accepted.get("action", {}).get("action", "")), obs.report.action if obs.report else ""}
     failures += [f"the expected value is {ev} but the final action is {a}" for a in sorted(actions & BUYING)]
     sized = list(obs.fact("orders", "orders") or [])
     draft = obs.draft()

@@ -14,9 +14,9 @@ from typing import Any
 
 from stockbench.errors import Problem
 from stockbench.evidence.documents import ReportDraft
-from stockbench.evidence.frozen import draft_from_json
 from stockbench.evidence.store import Evidence
 from stockbench.ledger.store import LEDGER_TABLES
+from stockbench.research.outcomes import ReportRecord
 from stockbench.research.plan import Plan
 from stockbench.research.records import StatusRow
 from stockbench.research.service import Research
@@ -58,7 +58,7 @@ class Observation:
     accepted: Mapping[str, Any]  # judgment kind -> value (arguments as arguments_bull / arguments_bear)
     facts: Mapping[str, Any]  # prepare, collect, analytics, orders: the program's facts blocks
     evidence: Mapping[str, Evidence]  # the run's evidence, by id
-    report: Mapping[str, Any] | None  # the stored report (draft, frozen, summary, markdown, action, ...)
+    report: ReportRecord | None  # the stored report
     verified: tuple[Problem, ...]  # every problem `reports verify` finds in the stored report
     ledger_before: Snapshot
     ledger_after: Snapshot
@@ -68,7 +68,7 @@ class Observation:
         return self.statuses[-1].status if self.statuses else "planned"
 
     def draft(self) -> ReportDraft | None:
-        return None if self.report is None else draft_from_json(dict(self.report["draft"]))
+        return None if self.report is None else self.report.report_draft()
 
     def fact(self, block: str, *path: str) -> Any:
         """A value inside a facts block (None when any part is absent)."""
@@ -124,8 +124,8 @@ def observe(research: Research, run_id: str, ledger_before: Snapshot, ledger_aft
         stored = research.journal.stored(run_id, key, "result")
         if stored is not None:
             facts[name] = json.loads(stored)
-    report_id = db.scalar("SELECT report_id FROM reports WHERE run_id = ?", [run_id])
-    report = None if report_id is None else research.report(str(report_id))
+    report_id = research.outcome(run_id).report_id
+    report = None if report_id is None else research.report(report_id)
     return Observation(
         run_id=run_id,
         plan=record.plan,
@@ -135,7 +135,7 @@ def observe(research: Research, run_id: str, ledger_before: Snapshot, ledger_aft
         facts=facts,
         evidence={e.evidence_id: e for e in research.store.for_run(run_id)},
         report=report,
-        verified=tuple(research.verify(str(report_id))) if report_id is not None else (),
+        verified=tuple(research.verify(report.report_id)) if report is not None else (),
         ledger_before=ledger_before,
         ledger_after=ledger_after,
     )

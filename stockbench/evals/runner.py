@@ -109,7 +109,7 @@ def run_case(
         shutil.rmtree(home, ignore_errors=True)  # a copy of the demo market is tens of megabytes
     failures += missed + run_checks(case, observation)
     violations = {name: tuple(found) for name, found in check_invariants(observation).items()}
-    report_id = None if observation.report is None else str(observation.report["report_id"])
+    report_id = None if observation.report is None else observation.report.report_id
     return CaseResult(
         case,
         observation.status,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -27,6 +26,7 @@ from stockbench.clock import MARKET_TZ
 from stockbench.errors import InvalidInput, NotFound, Problem
 from stockbench.evidence.documents import ReportDraft
 from stockbench.market.instruments import identify, parse_symbol
+from stockbench.research.outcomes import ReportListing, ReportRecord
 from stockbench.research.summary import ReportPlan, ReportSummary, ZoneLevels
 from stockbench.store.database import Database
 from stockbench.store.seals import (
@@ -44,33 +44,6 @@ REPORT_KINDS = ("full", "question")  # runs whose reports carry a plan (a quick 
 SEAL_LOG = "reports.seals"
 OFFLINE_NOTE = "> 本报告由离线规则模型生成，未使用大语言模型。 (Produced by the offline rules model, without an LLM.)"
 ZONE_NAMES = {"CN": "北京时间", "HK": "香港时间"}
-
-
-@dataclass(frozen=True)
-class ReportRecord:
-    """What a published report stores (the archive adds its order, field hashes and seal)."""
-
-    report_id: str
-    run_id: str
-    symbol: str
-    published_at: datetime
-    as_of: datetime | None
-    title: str
-    action: str
-    model: str
-    offline: bool
-    handbook_version: str
-    markdown: str
-    draft: dict[str, Any]
-    frozen: dict[str, Any]
-    summary: dict[str, Any]
-
-    def stored(self) -> dict[str, Any]:
-        """The row as the database holds it (JSON columns as text)."""
-        row = {name: getattr(self, name) for name in SEALED_FIELDS}
-        for name in ("draft", "frozen", "summary"):
-            row[name] = json.dumps(row[name], ensure_ascii=False, default=str)
-        return row
 
 
 def exchange_time(symbol: str, at: datetime) -> str:
@@ -218,6 +191,30 @@ class ReportArchive:
         return not self.seal_problems(report_id)
 
     # ---- reading ---------------------------------------------------------------------------------------------
+    def listed(self, symbol: str | None = None) -> tuple[ReportListing, ...]:
+        """Published reports (on `symbol`, or all), newest first."""
+        where, params = ("WHERE symbol = ?", [parse_symbol(symbol).symbol]) if symbol else ("", [])
+        rows = self.db.fetchall(
+            f"SELECT report_id, run_id, symbol, published_at, title, action, model, offline FROM reports {where} "
+            "ORDER BY published_at DESC, seq DESC NULLS LAST, rowid DESC",
+            params,
+        )
+        return tuple(
+            ReportListing(str(a), str(b), str(c), d, str(e), str(f), str(g), bool(h)) for a, b, c, d, e, f, g, h in rows
+        )
+
+    def get(self, report_id: str) -> ReportRecord:
+        """The stored report `report_id`, as it is stored (see `seal_problems` for whether it is as published)."""
+        row = report_row(self.db.cursor(), report_id)
+        if row is None:
+            raise NotFound(f"there is no report '{report_id}'", "list them with: stockbench reports list")
+        return ReportRecord.from_row(row)
+
+    def of_run(self, run_id: str) -> ReportRecord | None:
+        """The report a run published, if it did."""
+        found = self.db.scalar("SELECT report_id FROM reports WHERE run_id = ?", [run_id])
+        return None if found is None else self.get(str(found))
+
     def latest(self, symbol: str, now: datetime, kinds: Sequence[str] = REPORT_KINDS) -> str | None:
         """The id of the latest report on `symbol` published at or before `now` by a run of one of `kinds`."""
         marks = ", ".join("?" for _ in kinds)

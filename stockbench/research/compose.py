@@ -22,10 +22,11 @@ from stockbench.evidence import documents as d
 from stockbench.evidence.frozen import draft_to_json, freeze_context
 from stockbench.evidence.gates import blocking, run_gates
 from stockbench.research import judgments as j
-from stockbench.research.archive import ReportArchive, ReportRecord, render_markdown
+from stockbench.research.archive import ReportArchive, render_markdown
 from stockbench.research.blocks import BandFact
 from stockbench.research.events import ReportPublished
 from stockbench.research.journal import Journal
+from stockbench.research.outcomes import ReportRecord
 from stockbench.research.records import Outcome
 from stockbench.research.state import RunState
 from stockbench.research.statements import CONTINUITY_PARTS, VERDICT_PARTS, program_scope, run_statements

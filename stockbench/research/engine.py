@@ -28,10 +28,10 @@ from stockbench.research.handbook import Handbook
 from stockbench.research.journal import Journal
 from stockbench.research.loop import STALL_IDLE_TURNS, STALL_REPEATS, Exchange, converse
 from stockbench.research.models import Call, ModelPort
-from stockbench.research.records import EvidenceItem, Outcome
+from stockbench.research.records import EvidenceItem, Outcome, RunRecord
 from stockbench.research.results import ToolResult, rejected
 from stockbench.research.stages import STAGE_TOOLS
-from stockbench.research.state import SIDES, STAGES, Paused, RunRecord, RunState, Side, Stage, StopRequested
+from stockbench.research.state import SIDES, STAGES, Paused, RunState, Side, Stage, StopRequested
 from stockbench.research.tools import TOOLS, call_tool
 from stockbench.research.validate import Checker, RunRules
 

@@ -26,11 +26,11 @@ from stockbench.research import judgments as j
 from stockbench.research.blocks import Block, RunFacts, block, shown
 from stockbench.research.handbook import Handbook
 from stockbench.research.plan import Plan
-from stockbench.research.records import EvidenceItem
+from stockbench.research.records import EvidenceItem, RunRecord
 from stockbench.research.results import ToolResult, rejected
-from stockbench.research.state import Accepted, RunRecord, RunState
+from stockbench.research.state import Accepted, RunState
 from stockbench.store.database import Database
-from stockbench.store.settings import Settings
+from stockbench.store.settings import SEARCH_URL, SECTOR_MAP, Settings
 
 if TYPE_CHECKING:
     from stockbench.analytics.service import Analytics
@@ -112,7 +112,7 @@ class ProgramFacts:
         return bool(self.db.scalar("SELECT count(*) FROM instruments WHERE symbol = ?", [symbol]))
 
     def search_available(self) -> bool:
-        return bool(self.settings.get("search.url"))
+        return bool(self.settings.get(SEARCH_URL))
 
     def as_of(self) -> Any:
         return self.clock.now() if self.clock.is_replay else None
@@ -255,7 +255,7 @@ class ProgramFacts:
     def _scene_defaults(self, instrument: Instrument, handbook: Handbook) -> dict[str, Any]:
         from stockbench.research.announcements import sector_indices
 
-        mapping = self.settings.get("research.sector_map", {}) or {}
+        mapping = self.settings.get(SECTOR_MAP)
         stored = [
             r[0]
             for r in self.db.fetchall("SELECT symbol FROM instruments WHERE security_type = 'index' ORDER BY symbol")
@@ -463,7 +463,7 @@ class ProgramFacts:
     def search(self, state: RunState, terms: Sequence[str]) -> ToolResult:
         from stockbench.research.search import search
 
-        return search(self.settings.get("search.url"), list(terms), self.clock)
+        return search(self.settings.get(SEARCH_URL), list(terms), self.clock)
 
     # ---- analytics ---------------------------------------------------------------------------------
     def compute_analytics(self, symbol: str, account: str | None, scene: j.Scene | None, facts: RunFacts) -> Block:

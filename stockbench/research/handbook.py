@@ -29,6 +29,16 @@ class HandbookUnavailable(UserError):
     code = "handbook_unavailable"
 
 
+@dataclass(frozen=True)
+class HandbookVersion:
+    """A handbook version stored in the workspace (every version a run used), and how many runs used it."""
+
+    version: str
+    stored_at: datetime
+    runs: int
+    current: bool
+
+
 @dataclass(frozen=True, slots=True)
 class Reference:
     slug: str
@@ -94,6 +104,16 @@ class Handbook:
         if content_hash(files) != version:
             raise InternalError(f"stored handbook {version} does not match its hash")
         return cls(version, files)
+
+    @classmethod
+    def versions(cls, db: Database) -> tuple[HandbookVersion, ...]:
+        """The versions stored in the workspace, newest first, with how many runs used each."""
+        current = cls.load().version
+        rows = db.fetchall(
+            "SELECT h.version, h.stored_at, count(r.run_id) FROM handbook_versions h LEFT JOIN runs r "
+            "ON r.handbook_version = h.version GROUP BY h.version, h.stored_at ORDER BY h.stored_at DESC"
+        )
+        return tuple(HandbookVersion(v, at, int(n), v == current) for v, at, n in rows)
 
     def store(self, db: Database, at: datetime) -> None:
         with db.transaction() as cur:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from stockbench.clock import Clock
 from stockbench.errors import InvalidInput, NotFound
@@ -28,6 +28,7 @@ from stockbench.research.changes import (
     matching_path,
     show,
 )
+from stockbench.research.outcomes import Check, PlanCheckResult
 from stockbench.research.summary import ReportPlan
 from stockbench.store.database import Database
 
@@ -37,23 +38,9 @@ if TYPE_CHECKING:
     from stockbench.market.instruments import Instrument
     from stockbench.market.service import MarketRules
 
-CheckStatus = Literal["ok", "triggered", "conflict"]
 OPEN = frozenset({"open", "partially_filled"})
 # A path tied to a zone position is met when the price stands at one of these positions.
 PATH_MET = {"stop_hit": {"stop_hit"}, "in_sell": {"in_sell", "above_sell"}, "in_buy": {"in_buy"}}
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One rule of the plan against current data."""
-
-    rule: str
-    status: CheckStatus
-    detail: str
-    checked: bool = True  # False: the rule could not be evaluated by the program (say so, never guess)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"rule": self.rule, "status": self.status, "detail": self.detail, "checked": self.checked}
 
 
 def latest_report(db: Database, symbol: str, now: datetime, kinds: Sequence[str] = REPORT_KINDS) -> str | None:
@@ -307,7 +294,7 @@ class PlanCheck:
         self.db, self.clock, self.market, self.data, self.ledger = db, clock, market, data, ledger
         self.table = load_table()
 
-    def check(self, symbol: str, account: str | None = None) -> dict[str, Any]:
+    def check(self, symbol: str, account: str | None = None) -> PlanCheckResult:
         """The checks of the latest report on `symbol` against current data (and `account`'s ledger)."""
         instrument = self.market.registry.instrument(symbol)
         report_id = latest_report(self.db, instrument.symbol, self.clock.now())
@@ -326,17 +313,10 @@ class PlanCheck:
         view = self.ledger_view(account or plan.account, instrument.symbol)
         limits, ex_rights = day_limits(self.market, instrument, price), self.ex_rights(plan, price)
         checks = plan_checks(plan, price, limits=limits, ledger=view, ex_rights=ex_rights, table=self.table)
-        return {
-            "report_id": plan.report_id,
-            "symbol": instrument.symbol,
-            "action": plan.action,
-            "published_at": plan.published_at.isoformat(),
-            "price": price.as_dict(),
-            "account": view.account if view else None,
-            "checks": [c.as_dict() for c in checks],
-            "recommend_full_analysis": any(c.status == "conflict" for c in checks),
-            "table": self.table.label,
-        }
+        return PlanCheckResult(
+            plan.report_id, instrument.symbol, plan.action, plan.published_at, price, view.account if view else None,
+            tuple(checks), self.table.label,
+        )  # fmt: skip
 
     def ledger_view(self, account: str | None, symbol: str) -> LedgerView | None:
         if account is None:

@@ -17,8 +17,8 @@ from stockbench.errors import Problem, UserError
 from stockbench.evidence.documents import OrderPlan
 from stockbench.research import judgments as j
 from stockbench.research.blocks import Block, RunFacts, block, shown
-from stockbench.research.records import EvidenceItem
-from stockbench.research.state import Accepted, RunRecord
+from stockbench.research.records import EvidenceItem, RunRecord
+from stockbench.research.state import Accepted
 
 if TYPE_CHECKING:
     import polars as pl

@@ -33,6 +33,7 @@ from stockbench.research.journal import Journal
 from stockbench.research.loop import Exchange, converse
 from stockbench.research.models import Call, ModelPort
 from stockbench.research.offline import OfflineModel
+from stockbench.research.outcomes import Answer, QuickOutcome
 from stockbench.research.plan import Plan
 from stockbench.research.quick_answers import (
     INSTRUCTIONS,
@@ -43,8 +44,8 @@ from stockbench.research.quick_answers import (
     OfflineQuickReview,
 )
 from stockbench.research.quick_facts import QuickFacts, Target, baseline_age
-from stockbench.research.records import Outcome
-from stockbench.research.state import Paused, RunRecord
+from stockbench.research.records import Outcome, RunRecord
+from stockbench.research.state import Paused
 from stockbench.research.summary import ReportPlan
 from stockbench.research.tools import call_tool
 from stockbench.research.validate import Checker
@@ -54,29 +55,7 @@ if TYPE_CHECKING:
     from stockbench.ledger.book import Ledger
     from stockbench.market.service import MarketRules
 
-__all__ = ["STAGE", "OfflineQuickReview", "QuickOutcome", "QuickReview"]
-
-
-@dataclass(frozen=True)
-class QuickOutcome:
-    run_id: str
-    baseline: dict[str, Any]
-    changes: list[dict[str, Any]]
-    answers: list[dict[str, Any]]
-    full_analysis_required: bool
-    status: str
-    reason: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "run_id": self.run_id,
-            "baseline_report": self.baseline,
-            "changes": self.changes,
-            "answers": self.answers,
-            "full_analysis_required": self.full_analysis_required,
-            "status": self.status,
-            "reason": self.reason,
-        }
+__all__ = ["STAGE", "OfflineQuickReview", "QuickReview"]
 
 
 def _change(data: Mapping[str, Any]) -> Change:
@@ -148,9 +127,11 @@ class QuickReview:
                 answers = self._answers(run_id, port, target, facts, changes)
         except Paused as paused:
             status, reason = "paused", paused.reason
-        full = any(c.level == "full_analysis" for c in changes) or any(a["level"] == "full_analysis" for a in answers)
-        changed = [c.as_dict() for c in changes]
-        return self._finish(QuickOutcome(run_id, facts["baseline"], changed, answers, full, status, reason))
+        answered = tuple(Answer.from_json(a) for a in answers)
+        outcome = QuickOutcome(
+            run_id, target.plan, target.age, self.table.label, tuple(changes), answered, status, reason
+        )
+        return self._finish(outcome)
 
     def baseline(self, instrument: Instrument) -> tuple[ReportPlan, int]:
         """The baseline report's plan and its age in sessions; refused when there is none recent enough."""

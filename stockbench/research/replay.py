@@ -21,7 +21,8 @@ from stockbench.clock import Clock, Market, ReplayClock
 from stockbench.errors import InvalidInput, UserError
 from stockbench.events import EventBus
 from stockbench.market.instruments import parse_symbol
-from stockbench.research.track_record import TrackRecord, TrackRecords
+from stockbench.research.track_record import TrackRecords
+from stockbench.research.track_summary import TrackRecord
 from stockbench.store.database import Database
 
 if TYPE_CHECKING:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from stockbench.clock import MARKET_TZ, Clock, today_in
 from stockbench.errors import InvalidInput, NotFound, Problem, RuleViolation
 from stockbench.events import EventBus
-from stockbench.evidence.frozen import draft_from_json, verify
+from stockbench.evidence.frozen import verify
 from stockbench.evidence.store import EvidenceStore
 from stockbench.market.instruments import parse_symbol
 from stockbench.research.archive import ReportArchive, render_markdown
@@ -24,10 +23,22 @@ from stockbench.research.handbook import Handbook
 from stockbench.research.journal import Journal
 from stockbench.research.models import ModelPort
 from stockbench.research.offline import OfflineModel
+from stockbench.research.outcomes import (
+    NOT_STARTED,
+    PlanCheckResult,
+    QuickOutcome,
+    ReportListing,
+    ReportRecord,
+    RunAction,
+    RunDetails,
+    RunListing,
+    RunOutcome,
+)
 from stockbench.research.plan import Plan, build_plan, plan_problems
-from stockbench.research.state import RunRecord
+from stockbench.research.records import RunRecord
+from stockbench.research.summary import ReportSummary
 from stockbench.store.database import Database
-from stockbench.store.seals import report_row
+from stockbench.store.settings import DEFAULT_MODEL
 
 if TYPE_CHECKING:
     from stockbench.research.plan_check import PlanCheck
@@ -42,30 +53,6 @@ class PlanRefused(RuleViolation):
     def __init__(self, message: str, problems: list[Problem], *, run_id: str, plan: Plan) -> None:
         super().__init__(message, problems)
         self.run_id, self.plan = run_id, plan
-
-
-@dataclass(frozen=True)
-class RunOutcome:
-    run_id: str
-    status: str
-    stage: str
-    reason: str
-    report_id: str | None
-    action: str | None
-    zones: dict[str, Any] | None
-    orders: list[dict[str, Any]]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "run_id": self.run_id,
-            "report_id": self.report_id,
-            "status": self.status,
-            "stage": self.stage,
-            "reason": self.reason,
-            "action": self.action,
-            "zones": self.zones,
-            "orders": self.orders,
-        }
 
 
 class Research:
@@ -85,7 +72,7 @@ class Research:
 
     # ---- models ------------------------------------------------------------------------------------
     def default_model(self) -> str:
-        return str(self.facts.settings.get("research.default_model", "offline"))
+        return self.facts.settings.get(DEFAULT_MODEL)
 
     def model(self, name: str) -> ModelPort:
         if name not in self._ports:
@@ -208,16 +195,16 @@ class Research:
         services = ReviewServices(self.journal, self.store, self.events, self.clock, model, self.default_model)
         return QuickReview(services, self.facts.data, self.facts.market, self.facts.ledger)
 
-    def quick_review(self, symbol: str, *, model: str | None = None, account: str | None = None) -> dict[str, Any]:
+    def quick_review(self, symbol: str, *, model: str | None = None, account: str | None = None) -> QuickOutcome:
         """Re-check the day's report against fresh data, change by change (see research/quick_review.py)."""
-        return self.quick_reviews().review(symbol, model=model, account=account).as_dict()
+        return self.quick_reviews().review(symbol, model=model, account=account)
 
     def plan_checks(self) -> PlanCheck:
         from stockbench.research.plan_check import PlanCheck
 
         return PlanCheck(self.db, self.clock, self.facts.market, self.facts.data, self.facts.ledger)
 
-    def check_plan(self, symbol: str, *, account: str | None = None) -> dict[str, Any]:
+    def check_plan(self, symbol: str, *, account: str | None = None) -> PlanCheckResult:
         """The latest plan's rules against current data, with no model at all (see research/plan_check.py)."""
         return self.plan_checks().check(symbol, account=account)
 
@@ -227,74 +214,64 @@ class Research:
 
     def outcome(self, run_id: str) -> RunOutcome:
         status = self.journal.status(run_id)
-        report = self.db.fetchone("SELECT report_id, action, summary FROM reports WHERE run_id = ?", [run_id])
-        summary = json.loads(report[2]) if report else {}
+        report = self.archive.of_run(run_id)
         return RunOutcome(
             run_id,
-            status.status if status else "planned",
+            status.status if status else NOT_STARTED,
             status.stage if status else "",
             status.reason if status else "",
-            report[0] if report else None,
-            report[1] if report else None,
-            summary.get("zones"),
-            summary.get("orders", []),
+            report.report_id if report else None,
+            report.action if report else None,
+            report.report_summary() if report else None,
         )
 
-    def runs(self) -> list[dict[str, Any]]:
-        rows = self.db.fetchall("SELECT run_id, symbol, model, created_at FROM runs ORDER BY created_at DESC")
-        result = []
-        for run_id, symbol, model, created in rows:
-            status = self.journal.status(run_id)
-            result.append(
-                {
-                    "run_id": run_id,
-                    "symbol": symbol,
-                    "status": status.status if status else "planned",
-                    "stage": status.stage if status else "",
-                    "started": created,
-                    "model": model,
-                    "reason": status.reason if status else "",
-                }
+    def runs(self) -> tuple[RunListing, ...]:
+        """Every run with its status and stage, newest first."""
+        found = []
+        for row in self.journal.runs():
+            status = self.journal.status(row.run_id)
+            found.append(
+                RunListing(
+                    row.run_id,
+                    row.symbol,
+                    status.status if status else NOT_STARTED,
+                    status.stage if status else "",
+                    row.created_at,
+                    row.model,
+                    status.reason if status else "",
+                )
             )
-        return result
+        return tuple(found)
 
-    def run_details(self, run_id: str) -> dict[str, Any]:
+    def run_details(self, run_id: str) -> RunDetails:
+        """A run's outcome, plan, model calls, cost and journal."""
         run = self.record(run_id)
-        events = self.db.fetchall(
-            "SELECT key, kind, phase, outcome, cost, logged_at FROM run_events WHERE run_id = ? ORDER BY seq", [run_id]
+        return RunDetails(
+            self.outcome(run_id),
+            run.symbol,
+            run.model,
+            run.plan,
+            self.journal.model_calls(run_id),
+            self.journal.spent(run_id),
+            tuple(RunAction(e.key, e.kind, e.phase, e.outcome, e.at) for e in self.journal.events(run_id)),
         )
-        calls = sum(1 for e in events if e[1] == "model_call" and e[2] == "result")
-        return {
-            **self.outcome(run_id).as_dict(),
-            "symbol": run.symbol,
-            "model": run.model,
-            "plan": json.loads(run.plan.to_json()),
-            "model_calls": calls,
-            "cost": self.journal.spent(run_id),
-            "actions": [
-                {"key": k, "kind": kind, "phase": ph, "outcome": o, "at": at} for k, kind, ph, o, _, at in events
-            ],
-        }
 
     # ---- reports -----------------------------------------------------------------------------------
-    def reports(self, symbol: str | None = None) -> list[dict[str, Any]]:
-        where, params = ("WHERE symbol = ?", [parse_symbol(symbol).symbol]) if symbol else ("", [])
-        rows = self.db.fetchall(
-            f"SELECT report_id, run_id, symbol, published_at, title, action, model, offline FROM reports {where} "
-            "ORDER BY published_at DESC, seq DESC NULLS LAST, rowid DESC",
-            params,
-        )
-        keys = ("report_id", "run_id", "symbol", "published_at", "title", "action", "model", "offline")
-        return [dict(zip(keys, row, strict=True)) for row in rows]
+    def reports(self, symbol: str | None = None) -> tuple[ReportListing, ...]:
+        """Published reports (on `symbol`, or all), newest first."""
+        return self.archive.listed(symbol)
 
-    def report(self, report_id: str) -> dict[str, Any]:
-        row = report_row(self.db.cursor(), report_id)
-        if row is None:
-            raise NotFound(f"there is no report '{report_id}'", "list them with: stockbench reports list")
-        data = dict(row)
-        for key in ("draft", "frozen", "summary"):
-            data[key] = json.loads(data[key])
-        return data
+    def report(self, report_id: str) -> ReportRecord:
+        """A stored report (see `seal_problems` for whether it is as published)."""
+        return self.archive.get(report_id)
+
+    def summary(self, report_id: str) -> ReportSummary:
+        """A stored report's typed summary: its action, zones, sized orders, open-order decisions, paths, gaps."""
+        return self.archive.summary(report_id)
+
+    def seal_problems(self, report_id: str) -> list[Problem]:
+        """What differs from the report as it was published: its fields, its run's evidence, the chain, the log."""
+        return self.archive.seal_problems(report_id)
 
     def verify(self, report_id: str) -> list[Problem]:
         """Re-check a published report from its stored record alone: its seal, the workspace's chain and seal log,
@@ -303,10 +280,10 @@ class Research:
         found = self.report(report_id)
         problems = self.archive.seal_problems(report_id)
         rendered = render_markdown(
-            title=found["title"], symbol=found["symbol"], run_id=found["run_id"], published_at=found["published_at"],
-            as_of=found["as_of"], offline=bool(found["offline"]), draft=draft_from_json(found["draft"]),
+            title=found.title, symbol=found.symbol, run_id=found.run_id, published_at=found.published_at,
+            as_of=found.as_of, offline=found.offline, draft=found.report_draft(),
         )  # fmt: skip
-        if rendered != found["markdown"] and self.archive.sealed_at_publication(report_id):
+        if rendered != found.markdown and self.archive.sealed_at_publication(report_id):
             problems.append(
                 Problem(
                     "report_tampered",
@@ -315,8 +292,8 @@ class Research:
                     f"{report_id}.markdown",
                 )
             )
-        problems += self._unjournaled(found["run_id"])
-        return problems + verify(found["draft"], found["frozen"], self.store)
+        problems += self._unjournaled(found.run_id)
+        return problems + verify(found.draft, found.frozen, self.store)
 
     def _unjournaled(self, run_id: str) -> list[Problem]:
         """Evidence linked to a run that none of the run's journaled actions produced."""
@@ -350,7 +327,7 @@ class Research:
             )
         target.parent.mkdir(parents=True, exist_ok=True)
         if target.suffix.lower() == ".json":
-            target.write_text(json.dumps(found, ensure_ascii=False, indent=2, default=str), encoding="utf-8")
+            target.write_text(json.dumps(found.as_dict(), ensure_ascii=False, indent=2, default=str), encoding="utf-8")
         else:
-            target.write_text(found["markdown"], encoding="utf-8")
+            target.write_text(found.markdown, encoding="utf-8")
         return target

@@ -37,7 +37,7 @@ class StopRequested(Exception):
     """The user stopped the run."""
 
 
-__all__ = ["STAGES", "Accepted", "Paused", "RunRecord", "RunState", "Side", "Stage", "StopRequested"]
+__all__ = ["STAGES", "Accepted", "Paused", "RunState", "Side", "Stage", "StopRequested"]
 
 
 class Accepted(j.Strict):

@@ -111,7 +111,7 @@ class ReportSummary:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ReportSummary:
-        """The summary as stored (summaries of reports published before schema 1 are upgraded by migration 0012)."""
+        """The summary as stored (summaries of reports published before schema 1 are upgraded by migration 0010)."""
         return parse(ReportSummary, data)
 
     def as_json(self) -> dict[str, Any]:

@@ -30,33 +30,18 @@ from stockbench.analytics.calibration import OUTCOMES
 from stockbench.clock import Clock, Market, today_in
 from stockbench.errors import UserError
 from stockbench.market.instruments import parse_symbol
-from stockbench.research.track_scoring import ACTIONS, RULES, Call, Scored, Status, score
-from stockbench.research.track_summary import Benchmark, TrackRecord, TrackSummary
+from stockbench.research.track_scoring import RULES, Call, Scored, score
+from stockbench.research.track_summary import OFFICIAL_BENCHMARKS, Benchmark, TrackRecord
 from stockbench.store.database import Database
-from stockbench.store.settings import Settings
+from stockbench.store.settings import FALLBACK_BENCHMARK, SECTOR_MAP, Settings
 
 if TYPE_CHECKING:
     from stockbench.data.service import DataService
     from stockbench.market.calendars import TradingCalendar
     from stockbench.market.service import MarketRules
 
-__all__ = [
-    "ACTIONS",
-    "FALLBACK_SETTING",
-    "OFFICIAL_BENCHMARKS",
-    "Benchmark",
-    "Call",
-    "Scored",
-    "Status",
-    "TrackRecord",
-    "TrackRecords",
-    "TrackSummary",
-    "base_rate",
-]
+__all__ = ["TrackRecords", "base_rate"]
 
-OFFICIAL_BENCHMARKS: dict[str, str] = {"CN": "000300.SH", "HK": "HSI.HK"}  # CSI 300, Hang Seng Index
-FALLBACK_SETTING = "track_record.fallback_benchmark"  # {"CN": "SYMBOL"}: a labelled stand-in
-COMPOSITE_SETTING = "research.sector_map"  # its market_index: the market's composite (the demo's)
 RECENT = 5
 
 
@@ -152,8 +137,8 @@ class TrackRecords:
             return Benchmark(market, official, self._name(official), True, "")
         missing = f"the official benchmark {official} has no bars in this workspace"
         settings = Settings(self.db)
-        composite = ((settings.get(COMPOSITE_SETTING) or {}).get("market_index") or {}).get(market)
-        stand_in = (settings.get(FALLBACK_SETTING) or {}).get(market) or composite
+        composite = (settings.get(SECTOR_MAP).get("market_index") or {}).get(market)  # the demo's composite
+        stand_in = settings.get(FALLBACK_BENCHMARK).get(market) or composite
         if stand_in and self.closes(stand_in):
             name = self._name(stand_in)
             return Benchmark(market, stand_in, name, False, f"{missing}; measured against {stand_in} ({name}) instead")
@@ -163,9 +148,10 @@ class TrackRecords:
         """Store `benchmark` as the workspace's labelled stand-in for its market (when the official one is absent)."""
         instrument = parse_symbol(benchmark)
         settings = Settings(self.db)
-        chosen = dict(settings.get(FALLBACK_SETTING) or {})
+        stored: dict[str, str] = settings.get(FALLBACK_BENCHMARK)
+        chosen = dict(stored)
         chosen[instrument.market] = instrument.symbol
-        settings.set(FALLBACK_SETTING, chosen)
+        settings.set(FALLBACK_BENCHMARK, chosen)
         return self.benchmark(instrument.market)
 
     # ---- calls -----------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 from stockbench.analytics.calibration import OUTCOMES
 from stockbench.research.track_scoring import ACTIONS, RULES, Call, Scored, brier, pct
 
+OFFICIAL_BENCHMARKS: dict[str, str] = {"CN": "000300.SH", "HK": "HSI.HK"}  # CSI 300, Hang Seng Index
 RATE = Decimal("0.0001")
 BINS = 10
 

@@ -15,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from stockbench.clock import MARKET_TZ
 from stockbench.ledger.entries import Order
 from stockbench.ledger.validation import FillDraft
+from stockbench.research.summary import ReportSummary
 from stockbench.workbench import Workbench
 from ui.context import AppContext
 from ui.screens.dashboard.dashboard_actions import order_decisions
@@ -111,7 +112,7 @@ def test_open_orders_carry_the_latest_reports_decision(
     (report,) = bench.research.reports(SYMBOL)
     decided = {r.side: r for r in panel.orders.rows if isinstance(r, OrderRow)}
     assert decided["buy"].decision == "KEEP" and decided["sell"].decision == "CANCEL"
-    assert {r.report_id for r in decided.values()} == {report["report_id"]}
+    assert {r.report_id for r in decided.values()} == {report.report_id}
     row = panel.orders.rows.index(decided["buy"])
     assert panel.text("orders", row, "decision") == "KEEP"
     assert panel.text("orders", row, "qty") == "0/100"
@@ -134,15 +135,19 @@ def test_zone_alerts_and_the_scan_of_the_watchlist(
     assert "2026-11-27" in panel.watch_note.text()
 
 
-def test_order_decisions_prefer_the_summary_and_fall_back_to_the_plan_text() -> None:
-    summary = {"summary": {"open_orders": [{"order_id": "O1", "decision": "MODIFY", "reason": "new zone"}]}}
-    assert order_decisions(summary) == {"O1": ("MODIFY", "new zone")}
-    text = {
-        "summary": {},
-        "markdown": "## 计划\n未成交订单 O2: CANCEL（不在新区间内）\n未成交订单 O3: KEEP（在新区间内）",
+def test_order_decisions_come_from_the_typed_summary_never_from_the_report_text() -> None:
+    """Reports published before summaries listed their decisions are back-filled by migration 0010 (see
+    test_report_seals.py); the dashboard reads only the typed summary."""
+    decided = [
+        {"order_id": "O1", "decision": "MODIFY", "reason": "new zone"},
+        {"order_id": "O2", "decision": "CANCEL", "reason": "不在新区间内"},
+    ]
+    stored = {"action": "hold", "open_orders": decided}
+    assert order_decisions(ReportSummary.from_json(stored)) == {
+        "O1": ("MODIFY", "new zone"),
+        "O2": ("CANCEL", "不在新区间内"),
     }
-    assert order_decisions(text) == {"O2": ("CANCEL", "不在新区间内"), "O3": ("KEEP", "在新区间内")}
-    assert order_decisions({"summary": {}, "markdown": "no orders"}) == {}
+    assert order_decisions(ReportSummary.from_json({"action": "hold"})) == {}
 
 
 def test_screenshot_books_are_fictional_and_recorded_once(

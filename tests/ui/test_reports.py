@@ -12,7 +12,7 @@ from PySide6.QtCore import QDate, Qt, QUrl
 from pytestqt.qtbot import QtBot
 
 from stockbench.evidence.lookup import report_citations
-from stockbench.research.reviews import REASONS, SCORES
+from stockbench.research.review_records import REASONS, SCORES
 from tests.ui.conftest import REPORTS_BANK, REPORTS_HK, REPORTS_TIMEOUT
 from ui.context import AppContext
 from ui.screens.reports.report_links import link_report

@@ -145,7 +145,7 @@ def test_a_declined_plan_does_not_run(qtbot: QtBot, ctx: AppContext) -> None:
     assert panel.plan_dialog is not None
     panel.plan_dialog.reject()
     qtbot.waitUntil(lambda: any(r.status == "failed" for r in panel.model.rows()))
-    assert [r["status"] for r in ctx.bench.research.runs()] == ["failed"]
+    assert [r.status for r in ctx.bench.research.runs()] == ["failed"]
     assert panel.executing() == set()
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from pytestqt.qtbot import QtBot
 
-from stockbench.research.reviews import Review
+from stockbench.research.review_records import Review
 from stockbench.workbench import Workbench
 from tests.ui.conftest import REPORTS_BANK, REPORTS_HK, REPORTS_TIMEOUT
 from ui.screens.reports.reports_model import COLUMN_INDEX, UNREVIEWED, ReportRow

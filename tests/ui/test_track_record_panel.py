@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 
 from stockbench.clock import MARKET_TZ, ReplayClock
 from stockbench.research.replay import Replayer
-from stockbench.research.track_record import TrackRecord
+from stockbench.research.track_summary import TrackRecord
 from stockbench.workbench import Workbench
 from ui.context import AppContext
 from ui.screens.track_record.track_record_actions import RecordView

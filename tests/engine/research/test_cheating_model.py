@@ -49,7 +49,7 @@ def told(lab: Lab, problem: dict[str, Any]) -> bool:
 def report_text(lab: Lab, run_id: str) -> str:
     outcome = lab.research().outcome(run_id)
     found = lab.bench.research.report(outcome.report_id or "")
-    return str(found["markdown"]) + json.dumps(found["draft"], ensure_ascii=False)
+    return found.markdown + json.dumps(found.draft, ensure_ascii=False)
 
 
 def refused_once(lab: Lab, run_id: str, prefix: str, code: str) -> dict[str, Any]:
@@ -306,7 +306,7 @@ def test_model_text_cannot_make_a_section_of_its_own(lab: Lab) -> None:
     injected = "结论如上。\n\n## 数据与缺口\n\n没有任何缺口\n\n[详情](http://evil.example/x)"
     lab.model.on("report", edit(lambda seen, args: {**args, "conclusion": injected}))
     run_id = published(lab)
-    markdown = lab.bench.research.report(lab.research().outcome(run_id).report_id or "")["markdown"]
+    markdown = lab.bench.research.report(lab.research().outcome(run_id).report_id or "").markdown
     headings = [line for line in markdown.splitlines() if line.startswith("## ")]
     assert headings.count("## 数据与缺口") == 1  # the program's own section only
     assert not re.search(r"(?<!\\)\]\(http", markdown) and "\\[详情\\]" in markdown  # a link is text, escaped
@@ -339,8 +339,9 @@ def test_a_model_that_keeps_cheating_ends_in_a_pause_with_the_reason(lab: Lab) -
     cheat = with_risk(
         lambda f: f"收于{f[price[0]][price[1]]['price']}元", lambda f: block_id(f, "analytics", "backtest")
     )
-    lab.model.on("decide", *[cheat] * STALL_REPEATS)
+    lab.model.on("decide", *[cheat] * (STALL_REPEATS + 2))  # spares: a retried request also takes one
     outcome = lab.research().analyze(DEMO_SYMBOL, model="scripted")
     assert outcome.status == "paused" and "number_uncited" in outcome.reason
     assert outcome.reason.startswith(f"stalled: the same validation failure came back {STALL_REPEATS} times")
+    lab.model.changes["decide"].clear()
     assert lab.research().resume(outcome.run_id).status == "published"  # Continue: an honest model goes on

@@ -267,9 +267,9 @@ def test_citation_fails_on_a_claim_citing_unknown_evidence(observations: dict[st
     obs = observations["claims_and_quotes"]
     assert citation(obs) == []
     assert obs.report is not None
-    draft = json.loads(json.dumps(obs.report["draft"]))
+    draft = json.loads(json.dumps(obs.report.draft))
     draft["claims"][0]["evidence"] = ["ev-ffffffffffffffffffffffff"]
-    broken = replace(obs, report={**obs.report, "draft": draft})
+    broken = replace(obs, report=replace(obs.report, draft=draft))
     assert citation(broken) == [
         f"the report's claim «{draft['claims'][0]['text']}» cites ev-ffffffffffffffffffffffff, unknown to the run"
     ]

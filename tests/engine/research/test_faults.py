@@ -186,7 +186,7 @@ def test_invented_numbers_are_rejected_and_fixed(lab: Lab) -> None:
     problem = rejected_then_accepted(lab, run_id, "report/tool/", "number_ungrounded")
     assert "987.65" in problem["message"] and problem["location"].startswith("report.conclusion[")
     report = lab.bench.research.report(lab.research().outcome(run_id).report_id or "")
-    assert "987.65" not in report["markdown"]
+    assert "987.65" not in report.markdown
 
 
 def test_evidence_ids_that_do_not_exist_are_rejected_and_fixed(lab: Lab) -> None:
@@ -199,7 +199,7 @@ def test_evidence_ids_that_do_not_exist_are_rejected_and_fixed(lab: Lab) -> None
     run_id = published(lab)
     problem = rejected_then_accepted(lab, run_id, "analyze/bull/tool/", "evidence_unknown")
     assert UNKNOWN_EVIDENCE in problem["message"]
-    draft = lab.bench.research.report(lab.research().outcome(run_id).report_id or "")["draft"]
+    draft = lab.bench.research.report(lab.research().outcome(run_id).report_id or "").draft
     assert UNKNOWN_EVIDENCE not in json.dumps(draft)
 
 

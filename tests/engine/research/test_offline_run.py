@@ -69,7 +69,7 @@ def assert_published_and_clean(bench: Workbench, outcome: dict[str, Any]) -> dic
     assert set(gates) == {name for name, _ in GATES}
     assert gates == {name: [] for name in gates}
     assert bench.research.verify(outcome["report_id"]) == []
-    report: dict[str, Any] = bench.research.report(outcome["report_id"])
+    report: dict[str, Any] = bench.research.report(outcome["report_id"]).as_dict()
     return report
 
 

@@ -315,7 +315,7 @@ def test_the_report_s_plan_is_read_back_from_its_summary_judgments_and_evidence(
         assert report_id is not None
         plan = report_plan(bench.workspace.db, report_id)
         order: Order = next(s.order for s in bench.ledger.orders("main"))
-        report = bench.research.report(report_id)
+        report = bench.research.report(report_id).as_dict()
     assert plan.action == report["action"] and plan.account == "main"
     assert plan.zones is not None and str(plan.zones.stop) == report["summary"]["zones"]["stop"]
     assert plan.position == report["summary"]["zones"]["position"] and plan.day == date(2026, 11, 27)

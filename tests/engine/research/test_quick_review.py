@@ -21,8 +21,9 @@ from stockbench.errors import InvalidInput, NotFound, UserError
 from stockbench.market.limits import price_limits
 from stockbench.research.conversation import read_facts
 from stockbench.research.models import BasePort, Call, Reply
+from stockbench.research.outcomes import QuickOutcome
 from stockbench.research.plan_check import latest_report, report_plan
-from stockbench.research.quick_review import STAGE, OfflineQuickReview, QuickOutcome
+from stockbench.research.quick_review import STAGE, OfflineQuickReview
 from stockbench.workbench import Workbench
 from tests.engine.research.conftest import DEMO_SYMBOL, holding_account
 
@@ -107,11 +108,32 @@ def baseline_capital(bench: Workbench) -> str:
     return capital
 
 
-def review(bench: Workbench, **options: Any) -> QuickOutcome:
-    return bench.quick_reviews.review(DEMO_SYMBOL, **options)
+@dataclass(frozen=True)
+class Seen:
+    """A quick review as its JSON shows it: what the CLI prints, and what the assertions below read."""
+
+    run_id: str
+    baseline: dict[str, Any]
+    changes: list[dict[str, Any]]
+    answers: list[dict[str, Any]]
+    full_analysis_required: bool
+    status: str
+    reason: str
 
 
-def by_kind(outcome: QuickOutcome) -> dict[str, list[tuple[dict[str, Any], dict[str, Any] | None]]]:
+def seen(outcome: QuickOutcome) -> Seen:
+    shown = outcome.as_dict()
+    return Seen(
+        shown["run_id"], shown["baseline_report"], shown["changes"], shown["answers"], shown["full_analysis_required"],
+        shown["status"], shown["reason"],
+    )  # fmt: skip
+
+
+def review(bench: Workbench, **options: Any) -> Seen:
+    return seen(bench.quick_reviews.review(DEMO_SYMBOL, **options))
+
+
+def by_kind(outcome: Seen) -> dict[str, list[tuple[dict[str, Any], dict[str, Any] | None]]]:
     """Each change with its answer, grouped by kind."""
     answers = {a["change"]: a for a in outcome.answers}
     found: dict[str, list[tuple[dict[str, Any], dict[str, Any] | None]]] = {}
@@ -132,7 +154,7 @@ def test_at_the_report_s_own_clock_nothing_changed_and_no_model_is_asked(market:
         assert outcome.full_analysis_required is False
         assert outcome.baseline["age_sessions"] == 0 and outcome.baseline["kind"] == "full"
         assert journal_keys(bench, outcome.run_id, "model_call") == []
-        details = bench.research.run_details(outcome.run_id)  # recorded as a run of its own kind
+        details = bench.research.run_details(outcome.run_id).as_dict()  # recorded as a run of its own kind
         assert details["plan"]["kind"] == "quick_review" and details["status"] == "published"
         assert bench.workspace.db.scalar("SELECT kind FROM runs WHERE run_id = ?", [outcome.run_id]) == "quick_review"
 
@@ -310,7 +332,7 @@ def test_a_model_failure_keeps_the_change_list(monday: Workbench, monkeypatch: p
     assert [c["kind"] for c in outcome.changes] == ["stop_hit"]
     assert monday.research.journal.status(outcome.run_id).status == "paused"  # type: ignore[union-attr]
     monkeypatch.setattr(monday.research, "model", lambda name: OfflineQuickReview())  # the provider is back
-    resumed = monday.quick_reviews.resume(outcome.run_id)
+    resumed = seen(monday.quick_reviews.resume(outcome.run_id))
     assert (resumed.status, [a["action"] for a in resumed.answers]) == ("published", ["follow_path"])
     assert resumed.changes == outcome.changes
     assert monday.research.journal.executed.count(f"{STAGE}/facts") == 1  # the data were not gathered again

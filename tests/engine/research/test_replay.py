@@ -46,7 +46,8 @@ def test_a_replay_sees_only_its_past_and_scores_the_batch(bench: Workbench, caps
     runs = {(r.symbol, r.day): r for r in found.runs}
     assert found.counts() == {"published": 4, "reused": 0}
     first, second = runs[(DEMO_SYMBOL, date(2026, 8, 3))], runs[(DEMO_SYMBOL, date(2026, 9, 14))]
-    assert bench.research.report(str(first.report_id))["as_of"].date() == date(2026, 8, 3)
+    as_of = bench.research.report(str(first.report_id)).as_of
+    assert as_of is not None and as_of.date() == date(2026, 8, 3)
     later = prepared(bench, str(second.run_id))
     assert later["previous_report"]["report_id"] == first.report_id  # its own past report ...
     assert later["track_record"]["counts"]["matured"] == 1  # ... which had matured by then

@@ -17,6 +17,7 @@ from stockbench.cli.main import run
 from stockbench.evidence.store import canonical_json, digest, evidence_id_for
 from stockbench.research import compose
 from stockbench.research.archive import SEAL_LOG
+from stockbench.research.summary import ReportSummary
 from stockbench.store.database import Database
 from stockbench.store.migrations import migrate
 from stockbench.store.seals import SEALED_FIELDS, field_hashes, report_row, run_evidence, seal_of
@@ -222,6 +223,38 @@ def test_reports_sealed_before_seals_existed_are_sealed_by_the_migration(tmp_pat
     assert row is not None and json.loads(row["summary"])["schema"] == 1  # upgraded to the current summary, then sealed
     hashes = {**field_hashes(row, run_evidence(cur, "RUN1")), "sealed_by": "migration"}
     assert json.loads(rows[0][4]) == hashes and rows[0][3] == seal_of(hashes, "")
+    db.close()
+
+
+def test_the_migration_reads_the_open_order_decisions_of_an_old_summary_from_the_run_s_journal(tmp_path: Path) -> None:
+    """A report published before its summary listed open-order decisions printed them only in its Markdown; the
+    migration takes them from the decide stage's accepted judgments, where the report took them from, so no
+    reader ever parses the Markdown for them."""
+    db = Database(tmp_path / "old.duckdb")
+    migrate(db, target=9)
+    published = at("CN", LAST_SESSION, "15:01")
+    decided = {"open_orders": [{"order_id": "O2", "decision": "CANCEL", "reason": "不在新区间内"},
+                               {"order_id": "O3", "decision": "MODIFY", "new_price": "350.00"}],
+               "paths": [{"trigger": "跌破 341.17", "action": "止损卖出"}]}  # fmt: skip
+    accepted = {"accepted": True, "judgment": "judgments", "value": decided}
+    with db.transaction() as cur:
+        cur.execute(
+            "INSERT INTO run_events (run_id, key, phase, kind, seq, payload, outcome, logged_at) "
+            "VALUES ('RUN1', 'decide/tool/1/call_1', 'result', 'tool_call', 1, ?, 'ok', ?)",
+            [json.dumps(accepted, ensure_ascii=False), published],
+        )
+        cur.execute(
+            f"INSERT INTO reports ({', '.join(SEALED_FIELDS)}) VALUES ('R1', 'RUN1', '600519.SH', ?, NULL, 't', "
+            "'hold', 'offline', true, 'hb', ?, '{}', '{}', '{\"action\": \"hold\"}')",
+            [published, "## 计划\n未成交订单 O2: CANCEL（不在新区间内）\n未成交订单 O3: MODIFY"],
+        )
+    migrate(db)
+    summary = ReportSummary.from_json(json.loads(db.scalar("SELECT summary FROM reports WHERE report_id = 'R1'")))
+    assert [(d.order_id, d.decision, d.new_price, d.reason) for d in summary.open_orders] == [
+        ("O2", "CANCEL", None, "不在新区间内"),
+        ("O3", "MODIFY", "350.00", ""),
+    ]
+    assert [(p.trigger, p.action) for p in summary.paths] == [("跌破 341.17", "止损卖出")]
     db.close()
 
 

@@ -67,7 +67,7 @@ def test_reports_list_show_export_and_verify(
 def test_a_tampered_report_fails_verification(demo_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     outcome, _ = cli(capsys, "analyze", DEMO_SYMBOL)
     with Workbench.open(demo_home) as bench:
-        draft = bench.research.report(outcome["report_id"])["draft"]
+        draft = bench.research.report(outcome["report_id"]).draft
         risk = draft["risks"][0]
         risk["text"] = risk["text"] + "，目标价 999.99 元"
         bench.workspace.db.execute("UPDATE reports SET draft = ? WHERE report_id = ?",

@@ -13,7 +13,8 @@ import pytest
 from stockbench.cli.main import run
 from stockbench.clock import ReplayClock
 from stockbench.errors import InvalidInput, NotFound
-from stockbench.research.reviews import REASONS, SCORES, Reviews, aggregates, parse_scores
+from stockbench.research.review_records import REASONS, SCORES
+from stockbench.research.reviews import Reviews, aggregates, parse_scores
 from stockbench.store.database import Database
 from stockbench.workbench import Workbench
 from tests.engine.research.conftest import DEMO_SYMBOL, Lab
@@ -178,7 +179,7 @@ def test_the_next_run_reads_the_aggregates_and_becomes_the_revision(
         block = prepare["reviews"]
         assert block["revision_of"]["review_id"] == review["review_id"]
         assert block["verdicts"]["revise"] == 1 and block["top_reasons"][0]["code"] in {"wrong_zone", "weak_evidence"}
-        assert bench.research.report(second["report_id"])["summary"]["revision_of"]["run_id"] == first["run_id"]
+        assert bench.research.report(second["report_id"]).summary["revision_of"]["run_id"] == first["run_id"]
         stored = bench.workspace.db.fetchall(
             "SELECT payload FROM run_events WHERE run_id = ? UNION ALL SELECT e.body FROM run_evidence r "
             "JOIN evidence e USING (evidence_id) WHERE r.run_id = ?",

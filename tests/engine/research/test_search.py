@@ -107,7 +107,7 @@ def test_search_results_are_candidates_and_a_quote_from_one_is_refused(lab: Lab,
     assert problem["code"] == "quote_not_full_text" and "search_result" in problem["message"]
     assert accepted["accepted"] is True and accepted["judgment"] == "diagnosis"
     report = lab.bench.research.report(outcome.report_id or "")
-    assert RESULTS[0]["content"] not in json.dumps(report["draft"], ensure_ascii=False)
+    assert RESULTS[0]["content"] not in json.dumps(report.draft, ensure_ascii=False)
 
 
 def test_without_a_provider_search_is_unavailable_and_disclosed(lab: Lab) -> None:
@@ -123,5 +123,5 @@ def test_without_a_provider_search_is_unavailable_and_disclosed(lab: Lab) -> Non
     assert [p["code"] for p in result["problems"]] in (["search_unavailable"], ["tool_not_in_plan"])
     kinds = {e.kind for e in lab.bench.research.store.for_run(outcome.run_id)}
     assert "search_result" not in kinds
-    markdown = lab.bench.research.report(outcome.report_id or "")["markdown"]
+    markdown = lab.bench.research.report(outcome.report_id or "").markdown
     assert "搜索" in markdown and "未配置" in markdown  # the report discloses that no search was run

@@ -13,9 +13,10 @@ import pytest
 
 from stockbench.cli.main import run
 from stockbench.clock import ReplayClock
-from stockbench.research.track_record import FALLBACK_SETTING, TrackRecords, base_rate
+from stockbench.research.track_record import TrackRecords, base_rate
 from stockbench.research.track_scoring import brier
 from stockbench.store.database import Database
+from stockbench.store.settings import FALLBACK_BENCHMARK
 from stockbench.workbench import Workbench
 from tests.engine.research.test_track_scoring import D, P
 
@@ -104,7 +105,7 @@ def test_without_the_official_index_a_labelled_stand_in_or_nothing(lab_home: Wor
     assert none.symbol is None and "000300.SH has no bars" in none.note and "not computed" in none.note
     found = records(lab_home).compute()
     assert found.summary().hit_rate is None and found.summary().calibration.n == 2
-    lab_home.workspace.settings.set(FALLBACK_SETTING, {"CN": "000001.SH"})
+    lab_home.workspace.settings.set(FALLBACK_BENCHMARK, {"CN": "000001.SH"})
     stand_in = records(lab_home).benchmark("CN")
     assert (stand_in.symbol, stand_in.official) == ("000001.SH", False) and "instead" in stand_in.note
     assert records(lab_home).compute().summary().hit_rate == Decimal("0.5")

@@ -96,9 +96,8 @@ def _reports(bench: Workbench, symbol: str, bars: Bars, market: Market) -> tuple
         return ()
     marks = []
     for report in bench.research.reports(symbol):
-        published = report["published_at"]
-        day = published.astimezone(MARKET_TZ[market]).date() if hasattr(published, "astimezone") else published
-        marks.append(ReportMark(bars.index_of(day), day, str(report["action"]), str(report["report_id"])))
+        day = report.published_at.astimezone(MARKET_TZ[market]).date()
+        marks.append(ReportMark(bars.index_of(day), day, report.action, report.report_id))
     return tuple(marks)
 
 

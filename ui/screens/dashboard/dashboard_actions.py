@@ -4,25 +4,22 @@ positions valued at the last close, open orders with the latest report's KEEP/MO
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
 
 from stockbench.clock import MARKET_TZ
 from stockbench.errors import UserError
 from stockbench.ledger.entries import Position
+from stockbench.research.outcomes import ReportListing
+from stockbench.research.summary import ReportSummary
 from stockbench.workbench import Workbench
 from ui.screens.dashboard.dashboard_model import AccountRow, AlertRow, OrderRow, PickRow, PositionRow
 
 CENT = Decimal("0.01")
 OPEN_STATUSES = ("open", "partially_filled")
 SHORTLIST = 10
-# How a published report writes its open-order decisions into the plan section (research/compose.py), read when
-# the report summary carries no `open_orders` list.
-DECISION_LINE = re.compile(r"未成交订单 (?P<id>\S+): (?P<decision>KEEP|MODIFY|CANCEL)(?:（(?P<reason>[^）]*)）)?")
 
 
 @dataclass(frozen=True)
@@ -84,35 +81,32 @@ def _position_row(bench: Workbench, position: Position) -> PositionRow:
 def open_orders(bench: Workbench) -> list[OrderRow]:
     """Open and partly filled orders, each with what the latest report on its symbol decided about it."""
     rows = []
-    latest: dict[str, dict[str, Any] | None] = {}
+    latest: dict[str, tuple[ReportListing, ReportSummary] | None] = {}
     for status in bench.ledger.orders():
         if status.status not in OPEN_STATUSES:
             continue
         order = status.order
         if order.symbol not in latest:
             latest[order.symbol] = _latest_report(bench, order.symbol)
-        report = latest[order.symbol]
-        decision, reason = order_decisions(report).get(order.order_id, (None, "")) if report else (None, "")
+        found = latest[order.symbol]
+        decision, reason = order_decisions(found[1]).get(order.order_id, (None, "")) if found else (None, "")
         market = bench.market.registry.instrument(order.symbol).market
-        day = report["published_at"].astimezone(MARKET_TZ[market]).date() if report else None
+        day = found[0].published_at.astimezone(MARKET_TZ[market]).date() if found else None
         rows.append(OrderRow(order.order_id, order.account, order.symbol, order.side, order.qty, status.filled,
-                             order.price, status.status, decision, reason, report["report_id"] if report else None,
+                             order.price, status.status, decision, reason, found[0].report_id if found else None,
                              day))  # fmt: skip
     return rows
 
 
-def _latest_report(bench: Workbench, symbol: str) -> dict[str, Any] | None:
+def _latest_report(bench: Workbench, symbol: str) -> tuple[ReportListing, ReportSummary] | None:
     listed = bench.research.reports(symbol)
-    return bench.research.report(str(listed[0]["report_id"])) if listed else None
+    return (listed[0], bench.research.summary(listed[0].report_id)) if listed else None
 
 
-def order_decisions(report: dict[str, Any]) -> dict[str, tuple[str, str]]:
-    """{order id: (KEEP | MODIFY | CANCEL, reason)} from a report's summary, else from its plan section."""
-    listed = (report.get("summary") or {}).get("open_orders")
-    if isinstance(listed, list):
-        return {str(o["order_id"]): (str(o["decision"]), str(o.get("reason", ""))) for o in listed}
-    text = str(report.get("markdown", ""))
-    return {m["id"]: (m["decision"], m["reason"] or "") for m in DECISION_LINE.finditer(text)}
+def order_decisions(summary: ReportSummary) -> dict[str, tuple[str, str]]:
+    """{order id: (KEEP | MODIFY | CANCEL, reason)}: what a report decided for each open order, from its typed summary
+    (never from its text: reports published before the summary listed them are back-filled by migration 0010)."""
+    return {d.order_id: (d.decision, d.reason) for d in summary.open_orders}
 
 
 # ---- watch ---------------------------------------------------------------------------------------------------------

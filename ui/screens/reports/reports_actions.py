@@ -13,7 +13,8 @@ from stockbench.clock import MARKET_TZ
 from stockbench.errors import InvalidInput, Problem
 from stockbench.evidence.records import EvidenceDetail, EvidenceRequest, ReportCitations
 from stockbench.market.instruments import parse_symbol
-from stockbench.research.reviews import Review
+from stockbench.research.outcomes import ReportRecord
+from stockbench.research.review_records import Review
 from stockbench.workbench import Workbench
 from ui.background import EngineOp
 from ui.context import AppContext
@@ -25,13 +26,12 @@ Success = Callable[[Any], None]
 Failure = Callable[[BaseException], None]
 
 
-def _row(found: dict[str, Any], verdict: str | None, tampered: str, citations: ReportCitations) -> ReportRow:
-    market = parse_symbol(str(found["symbol"])).market
-    published = found["published_at"]
+def _row(found: ReportRecord, verdict: str | None, tampered: str, citations: ReportCitations) -> ReportRow:
+    market = parse_symbol(found.symbol).market
+    published = found.published_at
     return ReportRow(
-        str(found["report_id"]), str(found["run_id"]), str(found["symbol"]),
-        published.astimezone(MARKET_TZ[market]).date(), published, str(found["title"]), str(found["action"] or ""),
-        str(found["model"] or ""), bool(found["offline"]), str(found["markdown"]), found["draft"], verdict, tampered,
+        found.report_id, found.run_id, found.symbol, published.astimezone(MARKET_TZ[market]).date(), published,
+        found.title, found.action, found.model, found.offline, found.markdown, found.draft, verdict, tampered,
         citations,
     )  # fmt: skip
 
@@ -41,10 +41,10 @@ def _reports(bench: Workbench) -> list[ReportRow]:
     latest = {r.report_id: r.verdict for r in bench.reviews.find()}  # in recording order: the last one counts
     rows = []
     for listed in research.reports():
-        report_id = str(listed["report_id"])
-        problems = research.archive.seal_problems(report_id)
+        report_id = listed.report_id
+        problems = research.seal_problems(report_id)
         found = research.report(report_id)
-        citations = bench.evidence.citations(found["draft"] or {}, str(found["markdown"]))
+        citations = bench.evidence.citations(found.draft, found.markdown)
         rows.append(_row(found, latest.get(report_id), problems[0].message if problems else "", citations))
     return rows
 
@@ -82,10 +82,10 @@ def export_pdf(ctx: AppContext, parent: QWidget, report_id: str, target: Path, s
 
     def export(bench: Workbench) -> Path:
         found = bench.research.report(report_id)
-        tampered = bench.research.archive.seal_problems(report_id)
+        tampered = bench.research.seal_problems(report_id)
         if tampered:  # the same refusal as the Markdown export: a report not as published is not handed on
             raise InvalidInput(f"report {report_id} is not as it was published: {tampered[0].message}")
-        return write_pdf(str(found["markdown"]), target, title=str(found["title"]), creator="Stock Workbench")
+        return write_pdf(found.markdown, target, title=found.title, creator="Stock Workbench")
 
     return ctx.op(export, success, parent=parent)
 

@@ -31,7 +31,7 @@ from shiboken6 import isValid
 from stockbench.errors import Problem, UserError
 from stockbench.evidence.records import EvidenceDetail, EvidenceRequest
 from stockbench.research.events import ReportPublished
-from stockbench.research.reviews import Review
+from stockbench.research.review_records import Review
 from ui.context import AppContext
 from ui.screens.reports import reports_actions as actions
 from ui.screens.reports.report_compare import compare_sections, comparison_html

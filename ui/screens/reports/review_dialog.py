@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench.errors import UserError
-from stockbench.research.reviews import MAX_COMMENT, REASONS, SCORES, VERDICTS, Verdict
+from stockbench.research.review_records import MAX_COMMENT, REASONS, SCORES, VERDICTS, Verdict
 
 CONTEXT = "ReviewDialog"
 VERDICT_LABELS: dict[str, str] = {

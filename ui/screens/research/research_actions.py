@@ -14,8 +14,8 @@ from typing import Any
 from PySide6.QtWidgets import QWidget
 
 from stockbench.errors import Problem, RuleViolation
-from stockbench.research.engine import RunRecord
 from stockbench.research.plan import Plan
+from stockbench.research.records import RunRecord
 from stockbench.workbench import Workbench
 from ui.background import EngineOp
 from ui.context import AppContext
@@ -53,7 +53,7 @@ class ModelChoice:
 
 def _start(bench: Workbench, request: RunRequest) -> RunRecord | PlanRefusal:
     research = bench.research
-    before = {str(r["run_id"]) for r in research.runs()}
+    before = {r.run_id for r in research.runs()}
     try:
         return research.start(
             request.symbol, question=request.question, model=request.model, account=request.account,
@@ -63,7 +63,7 @@ def _start(bench: Workbench, request: RunRequest) -> RunRecord | PlanRefusal:
         if request.approve_plan or not any(p.code == "over_ceiling" for p in refused.problems):
             raise
         # The refused run is recorded with its plan; it is the one run that was not there before.
-        new = [str(r["run_id"]) for r in research.runs() if str(r["run_id"]) not in before]
+        new = [r.run_id for r in research.runs() if r.run_id not in before]
         plan = research.record(new[0]).plan if len(new) == 1 else None
         return PlanRefusal(request, plan, refused.problems)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
-from typing import Any
 
 from PySide6.QtCore import QItemSelection, QModelIndex, QRegularExpression, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QRegularExpressionValidator
@@ -29,9 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench.events import Event
-from stockbench.research.engine import RunRecord
 from stockbench.research.events import RunEnded, RunPaused, StageFinished
-from stockbench.research.service import RunOutcome
+from stockbench.research.outcomes import PlanCheckResult, QuickOutcome, RunDetails, RunOutcome
+from stockbench.research.records import RunRecord
 from ui.context import AppContext
 from ui.screens.research import research_actions as actions
 from ui.screens.research.plan_approval_dialog import PlanApprovalDialog
@@ -213,24 +212,22 @@ class ResearchPanel(QWidget):
         self.ctx.op(lambda bench: bench.research.check_plan(symbol), self._show_plan_check,
                     failure=self._after_check_failure, parent=self)  # fmt: skip
 
-    def _show_quick_review(self, result: dict[str, Any]) -> None:
-        changes: list[dict[str, Any]] = result.get("changes") or []
-        answers = {str(a.get("change")): a for a in result.get("answers") or []}
-        lines = [self.tr("Quick review: {0} change(s)").format(len(changes))]
-        for change in changes:
-            answer = answers.get(str(change.get("id")), {})
-            lines.append(f"[{change.get('level')}] {change.get('detail')} -> {answer.get('action', '')}: "
-                         f"{answer.get('response', '')}")  # fmt: skip
-        if result.get("full_analysis_required"):
+    def _show_quick_review(self, result: QuickOutcome) -> None:
+        answers = {a.change: a for a in result.answers}
+        lines = [self.tr("Quick review: {0} change(s)").format(len(result.changes))]
+        for change in result.changes:
+            answer = answers.get(change.id)
+            lines.append(f"[{change.level}] {change.detail} -> {answer.action if answer else ''}: "
+                         f"{answer.response if answer else ''}")  # fmt: skip
+        if result.full_analysis_required:
             lines.append(self.tr("A full analysis is required (thesis-level news or an act-level change)."))
         self._notice("\n".join(lines))
         self.refresh()
 
-    def _show_plan_check(self, result: dict[str, Any]) -> None:
-        checks: list[dict[str, Any]] = result.get("checks") or []
-        lines = [self.tr("Plan check of report {0}").format(result.get("report_id"))]
-        lines += [f"[{c.get('status')}] {c.get('rule')}: {c.get('detail')}" for c in checks]
-        if result.get("recommend_full_analysis"):
+    def _show_plan_check(self, result: PlanCheckResult) -> None:
+        lines = [self.tr("Plan check of report {0}").format(result.report_id)]
+        lines += [f"[{c.status}] {c.rule}: {c.detail}" for c in result.checks]
+        if result.recommend_full_analysis:
             lines.append(self.tr("The plan conflicts with current data: a full analysis is recommended."))
         self._notice("\n".join(lines))
 
@@ -359,11 +356,9 @@ class ResearchPanel(QWidget):
         actions.load_details(self.ctx, self, run_id, lambda details: self._on_details(run_id, details),
                              lambda _: self._details_pending.discard(run_id))  # fmt: skip
 
-    def _on_details(self, run_id: str, details: dict[str, object]) -> None:
+    def _on_details(self, run_id: str, details: RunDetails) -> None:
         self._details_pending.discard(run_id)
-        calls, cost = details.get("model_calls"), details.get("cost")
-        self.model.update(run_id, lambda r: replace(r, calls=int(calls) if isinstance(calls, int) else r.calls,
-                                                    cost=cost if isinstance(cost, Decimal) else r.cost))  # fmt: skip
+        self.model.update(run_id, lambda r: replace(r, calls=details.model_calls, cost=details.cost))
 
     def _tick(self) -> None:
         self.model.tick()

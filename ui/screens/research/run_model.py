@@ -7,7 +7,7 @@ on this machine's monotonic clock while a run executes here, because the engine'
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
@@ -34,6 +34,7 @@ from stockbench.research.events import (
     StageStarted,
     SubtaskTitle,
 )
+from stockbench.research.outcomes import RunListing
 
 Index = QModelIndex | QPersistentModelIndex
 TimelineKind = Literal["stage", "subtask", "pause", "note"]
@@ -281,15 +282,14 @@ class RunModel(QAbstractTableModel):
                 touched.add(event.run_id)
         return touched
 
-    def merge_history(self, history: Iterable[Mapping[str, Any]]) -> None:
+    def merge_history(self, history: Iterable[RunListing]) -> None:
         """Add or refresh runs from `Research.runs()`; runs executing here keep their live state."""
         for item in history:
-            known = self.row(str(item["run_id"]))
+            known = self.row(item.run_id)
             if known is not None and (known.executing() or known.status == "error"):
                 continue
-            base = known or RunRow(str(item["run_id"]), str(item["symbol"]), str(item.get("model") or ""))
-            self.upsert(replace(base, status=str(item["status"]), stage=str(item.get("stage") or ""),
-                                reason=str(item.get("reason") or ""), started=item.get("started")))  # fmt: skip
+            base = known or RunRow(item.run_id, item.symbol, item.model)
+            self.upsert(replace(base, status=item.status, stage=item.stage, reason=item.reason, started=item.started))
 
     def tick(self) -> None:
         """Refresh the elapsed column of executing runs (called once a second)."""

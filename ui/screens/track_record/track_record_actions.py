@@ -10,7 +10,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QWidget
 
-from stockbench.research.track_record import ACTIONS, TrackSummary
+from stockbench.research.track_scoring import ACTIONS
+from stockbench.research.track_summary import TrackSummary
 from stockbench.workbench import Workbench
 from ui.background import EngineOp
 from ui.context import AppContext

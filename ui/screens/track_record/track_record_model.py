@@ -12,7 +12,7 @@ from PySide6.QtCore import (
     QCoreApplication,
 )
 
-from stockbench.research.track_record import Scored
+from stockbench.research.track_scoring import Scored
 from stockbench.research.track_summary import ActionStats
 from ui.models.record_table import CENTER, LEFT, RIGHT, Column, RecordTable
 

@@ -27,8 +27,7 @@ from PySide6.QtWidgets import (
 from stockbench.clock import MARKET_TZ
 from stockbench.errors import UserError
 from stockbench.research.events import ReportPublished
-from stockbench.research.track_record import OFFICIAL_BENCHMARKS, Benchmark
-from stockbench.research.track_summary import Calibration, CostSummary
+from stockbench.research.track_summary import OFFICIAL_BENCHMARKS, Benchmark, Calibration, CostSummary
 from ui.charts.palette import candle_scheme, chart_colors
 from ui.context import AppContext
 from ui.models.record_table import ROW_ROLE

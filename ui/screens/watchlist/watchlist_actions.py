@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from importlib.util import find_spec
 
 from stockbench.clock import MARKET_TZ
 from stockbench.errors import UserError
@@ -17,18 +16,15 @@ from ui.screens.watchlist.watchlist_model import WatchRow
 
 CENT = Decimal("0.01")
 SEARCH_LIMIT = 15
-# Research features that may be absent from an engine build; their menu entries stay disabled until present.
-OPTIONAL_RUNS = {"quick_review": "stockbench.research.quick_review", "check_plan": "stockbench.research.plan_check"}
 
 
 @dataclass(frozen=True)
 class WatchlistView:
-    """What the screen shows: the groups, the shown group and its rows, and which optional runs exist."""
+    """What the screen shows: the groups, the shown group and its rows."""
 
     groups: tuple[str, ...]
     group: str | None
     rows: tuple[WatchRow, ...]
-    available: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -46,8 +42,7 @@ def load_view(bench: Workbench, group: str | None) -> WatchlistView:
     items = bench.watchlist.items(chosen) if chosen is not None else []
     holdings = _holdings(bench)
     rows = tuple(_row(bench, item, holdings) for item in items)
-    available = frozenset(name for name, module in OPTIONAL_RUNS.items() if find_spec(module) is not None)
-    return WatchlistView(names, chosen, rows, available)
+    return WatchlistView(names, chosen, rows)
 
 
 def last_price(bench: Workbench, symbol: str) -> Price:
@@ -80,7 +75,7 @@ def _row(bench: Workbench, item: WatchItem, holdings: dict[str, tuple[int, Decim
     pnl = (price.last * qty - cost).quantize(CENT, ROUND_HALF_UP) if qty and price.last is not None else None
     reports = bench.research.reports(item.symbol)
     latest = reports[0] if reports else None
-    published = latest["published_at"].astimezone(MARKET_TZ[instrument.market]).date() if latest else None
+    published = latest.published_at.astimezone(MARKET_TZ[instrument.market]).date() if latest else None
     return WatchRow(
         symbol=item.symbol,
         name=item.name or instrument.name,
@@ -92,8 +87,8 @@ def _row(bench: Workbench, item: WatchItem, holdings: dict[str, tuple[int, Decim
         holding=qty,
         pnl=pnl,
         report_date=published,
-        report_action=str(latest["action"]) if latest else None,
-        report_id=str(latest["report_id"]) if latest else None,
+        report_action=latest.action if latest else None,
+        report_id=latest.report_id if latest else None,
     )
 
 

@@ -62,7 +62,6 @@ class WatchlistPanel(QWidget):
         self.model.move_requested.connect(self.move_symbol)
         self.groups: tuple[str, ...] = ()
         self.group: str | None = None
-        self.available: frozenset[str] = frozenset()
         self.question_dialog: QInputDialog | None = None
         self._zones: dict[str, tuple[str | None, str]] = {}
         self._generation = 0
@@ -151,7 +150,7 @@ class WatchlistPanel(QWidget):
         if generation != self._generation:
             return
         selected = self.selected_symbol()
-        self.groups, self.group, self.available = view.groups, view.group, view.available
+        self.groups, self.group = view.groups, view.group
         self.group_box.clear()
         self.group_box.addItems([self.group_title(g) for g in view.groups] or [self.group_title(DEFAULT_GROUP)])
         self.group_box.setCurrentIndex(view.groups.index(view.group) if view.group in view.groups else 0)
@@ -313,8 +312,8 @@ class WatchlistPanel(QWidget):
         menu = QMenu(self)
         self._entry(menu, "analyze", self.tr("Analyze"), lambda: self.analyze_requested.emit(symbol))
         self._entry(menu, "ask", self.tr("Ask a question…"), lambda: self.ask_question(symbol))
-        self._optional(menu, "quick_review", self.tr("Quick review"), lambda: self.quick_review_requested.emit(symbol))
-        self._optional(menu, "check_plan", self.tr("Check plan"), lambda: self.check_plan_requested.emit(symbol))
+        self._entry(menu, "quick_review", self.tr("Quick review"), lambda: self.quick_review_requested.emit(symbol))
+        self._entry(menu, "check_plan", self.tr("Check plan"), lambda: self.check_plan_requested.emit(symbol))
         menu.addSeparator()
         self._entry(menu, "chart", self.tr("Open chart"), lambda: self.chart_requested.emit(symbol))
         report_id = row.report_id if row is not None else None
@@ -339,13 +338,6 @@ class WatchlistPanel(QWidget):
         action.setObjectName(name)
         action.triggered.connect(lambda _checked=False: slot())
         menu.setToolTipsVisible(True)
-        return action
-
-    def _optional(self, menu: QMenu, name: str, text: str, slot: Callable[[], object]) -> QAction:
-        action = self._entry(menu, name, text, slot)
-        if name not in self.available:
-            action.setEnabled(False)
-            action.setToolTip(self.tr("Not available yet: this research feature arrives in a later version"))
         return action
 
     def _show_menu(self, position: QPoint) -> None:
