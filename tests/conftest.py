@@ -13,6 +13,9 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+# A report's language defaults to the system locale's (research.wording.entry.locale_language): the tests expect
+# what a C locale gives (Chinese), whatever the machine's locale.
+os.environ["LC_ALL"] = "C.UTF-8"
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data"

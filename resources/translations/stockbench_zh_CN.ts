@@ -2,6 +2,37 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>Actions</name>
+    <message>
+        <source>Buy</source>
+        <translation>买入</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>加仓</translation>
+    </message>
+    <message>
+        <source>Hold</source>
+        <translation>持有</translation>
+    </message>
+    <message>
+        <source>Reduce</source>
+        <translation>减仓</translation>
+    </message>
+    <message>
+        <source>Sell</source>
+        <translation>卖出</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>观望</translation>
+    </message>
+    <message>
+        <source>Avoid</source>
+        <translation>回避</translation>
+    </message>
+</context>
+<context>
     <name>AppearancePage</name>
     <message>
         <source>Follow the system</source>
@@ -2178,19 +2209,19 @@
     </message>
     <message>
         <source>Add</source>
-        <translation>加仓</translation>
+        <translation type="vanished">加仓</translation>
     </message>
     <message>
         <source>Hold</source>
-        <translation>持有</translation>
+        <translation type="vanished">持有</translation>
     </message>
     <message>
         <source>Reduce</source>
-        <translation>减仓</translation>
+        <translation type="vanished">减仓</translation>
     </message>
     <message>
         <source>Avoid</source>
-        <translation>回避</translation>
+        <translation type="vanished">回避</translation>
     </message>
     <message>
         <source>O %1</source>
@@ -2224,27 +2255,27 @@
     <name>TrackRecordModel</name>
     <message>
         <source>Buy</source>
-        <translation>买入</translation>
+        <translation type="vanished">买入</translation>
     </message>
     <message>
         <source>Add</source>
-        <translation>加仓</translation>
+        <translation type="vanished">加仓</translation>
     </message>
     <message>
         <source>Hold</source>
-        <translation>持有</translation>
+        <translation type="vanished">持有</translation>
     </message>
     <message>
         <source>Reduce</source>
-        <translation>减仓</translation>
+        <translation type="vanished">减仓</translation>
     </message>
     <message>
         <source>Sell</source>
-        <translation>卖出</translation>
+        <translation type="vanished">卖出</translation>
     </message>
     <message>
         <source>Avoid</source>
-        <translation>回避</translation>
+        <translation type="vanished">回避</translation>
     </message>
     <message>
         <source>Hit</source>
@@ -2454,27 +2485,27 @@
     </message>
     <message>
         <source>Buy</source>
-        <translation>买入</translation>
+        <translation type="vanished">买入</translation>
     </message>
     <message>
         <source>Add</source>
-        <translation>加仓</translation>
+        <translation type="vanished">加仓</translation>
     </message>
     <message>
         <source>Hold</source>
-        <translation>持有</translation>
+        <translation type="vanished">持有</translation>
     </message>
     <message>
         <source>Reduce</source>
-        <translation>减仓</translation>
+        <translation type="vanished">减仓</translation>
     </message>
     <message>
         <source>Sell</source>
-        <translation>卖出</translation>
+        <translation type="vanished">卖出</translation>
     </message>
     <message>
         <source>Avoid</source>
-        <translation>回避</translation>
+        <translation type="vanished">回避</translation>
     </message>
     <message>
         <source>Live quote</source>
@@ -2655,7 +2686,7 @@
     </message>
     <message>
         <source>Not available yet: this research feature arrives in a later version</source>
-        <translation>暂不可用：此研究功能将在后续版本提供</translation>
+        <translation type="vanished">暂不可用：此研究功能将在后续版本提供</translation>
     </message>
 </context>
 <context>

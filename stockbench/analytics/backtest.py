@@ -1,5 +1,7 @@
-"""Backtest of the factor-score buy signal: fires, win rate and expected value after costs per horizon, with the
-sample size, a confidence cap for small samples, and a walk-forward split (in-sample vs out-of-sample).
+"""Backtest of the factor-score buy signal: fires, win rate and expected value after costs per horizon, beside
+the base rate of the same horizon (the same trade on every scored session), with the independent (non-
+overlapping) trade count, the grade of the evidence and its confidence cap (stockbench.analytics.edge), and a
+walk-forward split (in-sample vs out-of-sample).
 
 Rules (table `backtest`): a signal on session t enters at the open of t+1 and exits at the close of t+h. An entry
 bar that traded at one price above the previous close (locked limit-up) could not be bought: that trade is
@@ -18,6 +20,8 @@ from typing import Any
 
 import polars as pl
 
+from stockbench.analytics.edge import Edge, Evidence, confidence_cap, grade, independent
+from stockbench.analytics.edge import note as edge_note
 from stockbench.analytics.rule_tables import RuleBook, load_rule_tables
 from stockbench.analytics.signals import FIRE, SCORE
 from stockbench.errors import InvalidInput
@@ -82,9 +86,30 @@ class HorizonStats:
     avg_cost: float | None
     pending: int  # signals whose exit lies past the data's end
     unfilled: int  # signals whose entry bar was locked limit-up
-    confidence_cap: float
+    confidence_cap: float  # from the independent trades and the edge over the base rate (see edge.py)
     sample_note: str
     overlapping: int = 0  # trades entered before the previous trade exited
+    independent: int = 0  # non-overlapping completed trades: the sample that counts
+    base_windows: int = 0  # completed windows of the horizon from every scored session: the base rate's sample
+    base_independent: int = 0  # non-overlapping windows among them
+    base_win_rate: float | None = None  # share of windows with a net return above 0
+    base_ev: float | None = None  # mean net return of the windows, after the same costs
+    evidence: Evidence = "never_fired"  # the grade: sample and edge over the base rate
+
+    @property
+    def edge(self) -> Edge:
+        return Edge(self.horizon, self.fires, self.trades, self.independent, self.win_rate, self.ev,
+                    self.base_win_rate, self.base_ev)  # fmt: skip
+
+    @property
+    def ev_edge(self) -> float | None:
+        """EV over the base rate's EV (a fraction; None without trades)."""
+        return self.edge.ev_edge
+
+    @property
+    def win_rate_edge(self) -> float | None:
+        """Win rate over the base rate's win rate (None without trades)."""
+        return self.edge.win_rate_edge
 
     def as_dict(self) -> dict[str, Any]:
         def r(v: float | None) -> float | None:
@@ -102,6 +127,14 @@ class HorizonStats:
             "pending": self.pending,
             "unfilled": self.unfilled,
             "overlapping": self.overlapping,
+            "independent": self.independent,
+            "base_windows": self.base_windows,
+            "base_independent": self.base_independent,
+            "base_win_rate": r(self.base_win_rate),
+            "base_ev": r(self.base_ev),
+            "ev_edge": r(self.ev_edge),
+            "win_rate_edge": r(self.win_rate_edge),
+            "evidence": self.evidence,
             "confidence_cap": self.confidence_cap,
             "sample_note": self.sample_note,
         }
@@ -145,9 +178,12 @@ class BacktestReport:
         }
 
 
-def trades(frame: pl.DataFrame, horizons: Sequence[int], costs: FeeCosts | None) -> pl.DataFrame:
+def trades(
+    frame: pl.DataFrame, horizons: Sequence[int], costs: FeeCosts | None, *, every_session: bool = False
+) -> pl.DataFrame:
     """One row per fire and horizon: day, horizon, entry_day, entry, exit_day, exit, filled, gross, cost, net.
-    Rows whose exit lies past the data (pending) have a null exit. `frame` is the output of signals.add_fires."""
+    Rows whose exit lies past the data (pending) have a null exit. `frame` is the output of signals.add_fires.
+    With `every_session`, one row per scored session and horizon instead: the base rate's windows."""
     ahead = {
         "entry_day": pl.col("day").shift(-1),
         "entry": pl.col("open").shift(-1),
@@ -157,7 +193,8 @@ def trades(frame: pl.DataFrame, horizons: Sequence[int], costs: FeeCosts | None)
     for h in horizons:
         columns[f"exit_day_{h}"] = pl.col("day").shift(-h).over("symbol")
         columns[f"exit_{h}"] = pl.col("close").shift(-h).over("symbol")
-    fired = frame.with_columns(**columns).filter(pl.col(FIRE))
+    chosen = pl.col(SCORE).is_not_null() if every_session else pl.col(FIRE)
+    fired = frame.with_columns(**columns).filter(chosen)
     parts = [
         fired.select(
             "symbol",
@@ -184,53 +221,66 @@ def trades(frame: pl.DataFrame, horizons: Sequence[int], costs: FeeCosts | None)
     return out.with_columns(net=pl.col("gross") - pl.col("cost"))
 
 
-def _note(stats: dict[str, int], book: RuleBook) -> str:
-    n, fires = stats["trades"], stats["fires"]
-    if fires == 0:
-        return "the signal never fired in this period: no evidence either way"
-    text = f"{n} completed trades from {fires} signals"
+def _completed(rows: pl.DataFrame, horizon: int) -> pl.DataFrame:
+    return rows.filter((pl.col("horizon") == horizon) & pl.col("net").is_not_null() & pl.col("filled"))
+
+
+def _counts(stats: dict[str, int]) -> str:
+    text = f"{stats['trades']} completed trades ({stats['independent']} independent) from {stats['fires']} signals"
     extra = [
         f"{stats['pending']} still open at the data's end" if stats["pending"] else "",
         f"{stats['unfilled']} unfillable (locked limit-up entry)" if stats["unfilled"] else "",
         f"{stats['overlapping']} overlap the previous trade (not independent)" if stats["overlapping"] else "",
     ]
-    text += "".join(f"; {e}" for e in extra if e)
-    full = book.sample_confidence.integer("full_confidence")
-    cite = book.sample_confidence.cite()
-    if n < full:
-        return f"{text}; below {full}: confidence capped at {book.sample_cap(n)} ({cite})"
-    return f"{text}; sample large enough for full confidence ({cite})"
+    return text + "".join(f"; {e}" for e in extra if e)
 
 
-def summarise(rows: pl.DataFrame, horizon: int, book: RuleBook) -> HorizonStats:
-    """Stats of one horizon's trade rows (see `trades`)."""
+def summarise(rows: pl.DataFrame, horizon: int, book: RuleBook, windows: pl.DataFrame | None = None) -> HorizonStats:
+    """Stats of one horizon's trade rows (see `trades`), beside the base rate of `windows` (the rows of
+    `trades(..., every_session=True)` over the same sessions; no base rate without them)."""
     mine = rows.filter(pl.col("horizon") == horizon)
-    done = mine.filter(pl.col("net").is_not_null() & pl.col("filled"))
+    done = _completed(rows, horizon)
     n = done.height
     pending = mine.filter(pl.col("exit").is_null() & pl.col("filled")).height
     unfilled = mine.filter(~pl.col("filled")).height
     wins = done.filter(pl.col("net") > 0).height
     overlap = pl.col("entry_day") <= pl.col("exit_day").shift(1).over("symbol", order_by="day")
     overlapping = done.filter(overlap.fill_null(False)).height
-    stats = {"trades": n, "fires": mine.height, "pending": pending, "unfilled": unfilled, "overlapping": overlapping}
+    alone = independent(done)
+    base = _completed(windows, horizon) if windows is not None else done.clear()
 
-    def stat(expr: pl.Expr) -> float | None:
-        return float(done.select(expr).item()) if n else None
+    def stat(frame: pl.DataFrame, expr: pl.Expr) -> float | None:
+        return float(frame.select(expr).item()) if frame.height else None
 
+    win_rate, ev = wins / n if n else None, stat(done, pl.col("net").mean())
+    base_win = stat(base, (pl.col("net") > 0).mean())
+    base_ev = stat(base, pl.col("net").mean())
+    edge = Edge(horizon, mine.height, n, alone, win_rate, ev, base_win, base_ev)
+    evidence = grade(edge, book)
+    cap = confidence_cap(evidence, alone, book)
+    counts = {"trades": n, "independent": alone, "fires": mine.height, "pending": pending, "unfilled": unfilled,
+              "overlapping": overlapping}  # fmt: skip
+    text = edge_note(edge, evidence, cap, book)
     return HorizonStats(
         horizon,
         mine.height,
         n,
         wins,
-        wins / n if n else None,
-        stat(pl.col("net").mean()),
-        stat(pl.col("net").median()),
-        stat(pl.col("cost").mean()),
+        win_rate,
+        ev,
+        stat(done, pl.col("net").median()),
+        stat(done, pl.col("cost").mean()),
         pending,
         unfilled,
-        book.sample_cap(n),
-        _note(stats, book),
+        cap,
+        text if not mine.height else f"{_counts(counts)}; {text}",
         overlapping,
+        alone,
+        base.height,
+        independent(base),
+        base_win,
+        base_ev,
+        evidence,
     )
 
 
@@ -250,9 +300,15 @@ def run_backtest(frame: pl.DataFrame, costs: FeeCosts | None, book: RuleBook | N
     if not horizons or min(horizons) < 1:
         raise InvalidInput(f"backtest horizons {horizons} must be whole sessions of 1 or more", "fix the rule table")
     rows = trades(frame, horizons, costs)
+    windows = trades(frame, horizons, costs, every_session=True)
     split = split_day(frame, book.backtest.number("in_sample_fraction"))
-    ins = rows.filter(pl.col("exit_day") < split) if split else rows.clear()
-    outs = rows.filter(pl.col("day") >= split) if split else rows.clear()
+
+    def before(found: pl.DataFrame) -> pl.DataFrame:
+        return found.filter(pl.col("exit_day") < split) if split else found.clear()
+
+    def after(found: pl.DataFrame) -> pl.DataFrame:
+        return found.filter(pl.col("day") >= split) if split else found.clear()
+
     scored = frame.filter(pl.col(SCORE).is_not_null())["day"]
     versions = book.versions()
     used = ("trend", "capital", "relative_strength", "volatility", "factor_score", "backtest", "sample_confidence")
@@ -262,10 +318,10 @@ def run_backtest(frame: pl.DataFrame, costs: FeeCosts | None, book: RuleBook | N
         scored.max() if len(scored) else None,  # type: ignore[arg-type]
         len(scored),
         tuple(frame.filter(pl.col(FIRE))["day"].to_list()),
-        tuple(summarise(rows, h, book) for h in horizons),
+        tuple(summarise(rows, h, book, windows) for h in horizons),
         split,
-        tuple(summarise(ins, h, book) for h in horizons),
-        tuple(summarise(outs, h, book) for h in horizons),
+        tuple(summarise(before(rows), h, book, before(windows)) for h in horizons),
+        tuple(summarise(after(rows), h, book, after(windows)) for h in horizons),
         {name: versions[name] for name in used},
         book.backtest.description,
         costs.note(rows.filter(pl.col("horizon") == horizons[0])["entry_day"].drop_nulls().to_list())

@@ -1,31 +1,66 @@
-"""The decision baseline: a deterministic direction (buy/add, hold, reduce/sell, avoid) and confidence from the
-technical score, the backtest's win rate and expected value, money flow and valuation (table `decision_baseline`).
+"""The decision baseline: a deterministic direction (buy, add, hold, wait, reduce, avoid) and confidence from the
+technical score, the backtest's win rate and expected value, money flow, valuation and whether the zones make a
+tradeable plan (table `decision_baseline`).
 
 The research model may argue for another action, but this baseline is always computed and shown beside it. A
-negative (or zero) expected value is never a buy candidate, whatever the table says.
+negative (or zero) expected value is never a buy candidate, whatever the table says. An input that is unknown
+never counts as a pass: it caps the direction at wait (hold for a holder), and the reasons say which input and
+why. Reasons are codes with their values; the report's words for them come from the wording catalogue.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
 from stockbench.analytics.backtest import BacktestReport
-from stockbench.analytics.rule_tables import RuleBook, Table, load_rule_tables
+from stockbench.analytics.rule_tables import UNKNOWN, RuleBook, Table, load_rule_tables
 
-Direction = Literal["buy", "hold", "reduce", "avoid"]
-DIRECTION_LABELS: dict[Direction, str] = {"buy": "buy/add", "hold": "hold", "reduce": "reduce/sell", "avoid": "avoid"}
+Direction = Literal["buy", "add", "hold", "wait", "reduce", "avoid"]
+CheckStatus = Literal["pass", "fail", "unknown"]
+ReasonCode = Literal["buy_conditions_met", "check_failed", "input_unknown", "no_trade", "weak", "confidence_cap"]
+Value = float | int | str | None
 
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """One buy-candidate condition: passed or not, the value seen and the threshold it was held to."""
+    """One buy-candidate condition: passed, failed or unknown (an unknown input is never a pass), the value seen
+    and the threshold it was held to."""
 
     name: str
-    passed: bool
-    value: float | str | None
+    status: CheckStatus
+    value: Value
     threshold: str
+    limit: Value = None  # the threshold's number (or the blocked state)
+    op: str = ""  # how the value is held to it: >=, >, <= or not
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why the baseline is what it is: a stable code and the values it names (words come from the catalogue)."""
+
+    code: ReasonCode
+    values: Mapping[str, Value] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Value]:
+        return {"code": self.code, **self.values}
+
+
+@dataclass(frozen=True, slots=True)
+class PlanFacts:
+    """What the zones say of the plan they make (stockbench.analytics.zones.Zones): tradeable or not, its
+    reward-to-risk against the minimum, and the reason codes when it is not (PLAN_REASONS)."""
+
+    tradeable: bool
+    reward_risk: float | None = None
+    min_reward_risk: float | None = None
+    reasons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,16 +70,25 @@ class Baseline:
     confidence_cap: float
     buy_candidate: bool
     checks: tuple[Check, ...]
-    reasons: tuple[str, ...]
+    reasons: tuple[Reason, ...]
     table: str
+    capped: bool = False  # every known condition passed: only an unknown input or an untradeable plan kept it back
 
     @property
-    def label(self) -> str:
-        return DIRECTION_LABELS[self.direction]
+    def unknown(self) -> tuple[str, ...]:
+        """The checks whose input is unknown (each caps the direction at wait)."""
+        return tuple(c.name for c in self.checks if c.status == "unknown")
 
 
 def _finite(value: float | None) -> float | None:
     return value if value is not None and math.isfinite(value) else None
+
+
+def _check(name: str, value: Value, passed: bool | None, op: str, limit: Value, note: str = "") -> Check:  # noqa: PLR0917
+    """A check whose `passed` is None when its input is unknown."""
+    status: CheckStatus = "unknown" if passed is None else "pass" if passed else "fail"
+    shown = f"{limit:g}" if isinstance(limit, float) else str(limit)
+    return Check(name, status, value, f"{op} {shown}{note}", limit, op)
 
 
 def _checks(
@@ -56,30 +100,29 @@ def _checks(
     trades: int,
     capital: str,
     valuation_pct: float | None,
+    plan: PlanFacts | None,
 ) -> tuple[Check, ...]:
-    min_ev = max(t.number("buy_min_ev"), 0.0)
-    blocked = [str(c) for c in t["block_buy_capital"]]
-    max_val = t.number("buy_max_valuation_pct")
-    return (
-        Check(
-            "score",
-            score is not None and score >= t.number("buy_min_score"),
-            score,
-            f">= {t.number('buy_min_score'):g}",
-        ),
-        Check(
-            "win_rate",
-            win_rate is not None and win_rate >= t.number("buy_min_win_rate"),
-            win_rate,
-            f">= {t.number('buy_min_win_rate'):g}",
-        ),
-        Check("ev", ev is not None and ev > min_ev, ev, f"> {min_ev:g} (after costs)"),
-        Check("trades", trades >= t.integer("buy_min_trades"), trades, f">= {t.integer('buy_min_trades')}"),
-        Check("capital", capital not in blocked, capital, f"not {' or '.join(blocked)}"),
-        Check(
-            "valuation", valuation_pct is None or valuation_pct <= max_val, valuation_pct, f"<= {max_val:g} or unknown"
-        ),
+    min_ev, min_score, min_win = (
+        max(t.number("buy_min_ev"), 0.0),
+        t.number("buy_min_score"),
+        t.number("buy_min_win_rate"),
     )
+    min_trades, max_val = t.integer("buy_min_trades"), t.number("buy_max_valuation_pct")
+    blocked = [str(c) for c in t["block_buy_capital"]]
+    pct = valuation_pct
+    checks = [
+        _check("score", score, None if score is None else score >= min_score, ">=", min_score),
+        _check("win_rate", win_rate, None if win_rate is None else win_rate >= min_win, ">=", min_win),
+        _check("ev", ev, None if ev is None else ev > min_ev, ">", min_ev, " (after costs)"),
+        _check("trades", trades, trades >= min_trades, ">=", min_trades),
+        _check("capital", capital, None if capital in ("", UNKNOWN) else capital not in blocked, "not",
+               " or ".join(blocked)),
+        _check("valuation", pct, None if pct is None else pct <= max_val, "<=", max_val),
+    ]  # fmt: skip
+    if plan is not None:  # None: no zones say (no such check)
+        minimum = plan.min_reward_risk if plan.min_reward_risk is not None else "the zones table's minimum"
+        checks.append(_check("plan", plan.reward_risk, plan.tradeable, "tradeable: reward-to-risk >=", minimum))
+    return tuple(checks)
 
 
 def _negative(score: float | None, ev: float | None, t: Table) -> bool:
@@ -88,14 +131,52 @@ def _negative(score: float | None, ev: float | None, t: Table) -> bool:
     return score <= t.number("sell_max_score") or (ev is not None and ev < 0 and score < 0)
 
 
+def _direction(candidate: bool, negative: bool, holding: bool) -> Direction:
+    if candidate:
+        return "add" if holding else "buy"
+    if negative:
+        return "reduce" if holding else "avoid"
+    return "hold" if holding else "wait"
+
+
 def _confidence(direction: Direction, score: float | None, win_rate: float | None, cap: float, t: Table) -> float:
     strength = min(1.0, abs(score) / t.number("score_full")) if score is not None else 0.0
-    if direction == "hold":
+    if direction in ("hold", "wait"):
         return round(cap * (1 - strength), 3)
+    bullish = direction in ("buy", "add")
     edge = 0.0
-    if win_rate is not None and (win_rate > 0.5) == (direction == "buy") and win_rate != 0.5:
+    if win_rate is not None and (win_rate > 0.5) == bullish and win_rate != 0.5:
         edge = min(1.0, abs(win_rate - 0.5) / (t.number("win_rate_full") - 0.5))
     return round(cap * (t.number("score_weight") * strength + t.number("evidence_weight") * edge), 3)
+
+
+def _capped(checks: tuple[Check, ...], candidate: bool) -> bool:
+    held_back = [c for c in checks if c.status == "unknown" or (c.name == "plan" and not c.passed)]
+    return not candidate and bool(held_back) and all(c.passed for c in checks if c not in held_back)
+
+
+def _no_trade(plan: PlanFacts) -> list[Reason]:
+    figures: dict[str, Value] = {"reward_risk": plan.reward_risk, "minimum": plan.min_reward_risk}
+    return [Reason("no_trade", {"plan_reason": code, **figures}) for code in plan.reasons or ("reward_risk_below_min",)]
+
+
+def _reasons(
+    checks: tuple[Check, ...], candidate: bool, direction: Direction, plan: PlanFacts | None, t: Table
+) -> list[Reason]:
+    if candidate:
+        return [Reason("buy_conditions_met")]
+    cap = "hold" if direction in ("hold", "reduce") else "wait"
+    reasons = []
+    for c in checks:
+        if c.status == "unknown":
+            reasons.append(Reason("input_unknown", {"check": c.name, "value": c.value, "cap": cap}))
+        elif c.status == "fail" and c.name == "plan" and plan is not None:
+            reasons += _no_trade(plan)
+        elif c.status == "fail":
+            reasons.append(Reason("check_failed", {"check": c.name, "value": c.value, "op": c.op, "limit": c.limit}))
+    if direction in ("reduce", "avoid"):
+        reasons.append(Reason("weak", {"threshold": t.number("sell_max_score")}))
+    return reasons
 
 
 def decide(
@@ -104,57 +185,49 @@ def decide(
     win_rate: float | None = None,
     ev: float | None = None,
     trades: int = 0,
-    capital: str = "unknown",
+    capital: str = UNKNOWN,
     valuation_pct: float | None = None,
     holding: bool = False,
+    plan: PlanFacts | None = None,
     book: RuleBook | None = None,
 ) -> Baseline:
     """The baseline direction and confidence. `win_rate`, `ev` (mean net return, a fraction) and `trades` are the
     backtest's figures at the table's horizon; `capital` the capital state; `valuation_pct` the valuation
-    percentile (0..1) when known; `holding` whether the account holds the symbol."""
+    percentile (0..1), None when unknown; `holding` whether the account holds the symbol; `plan` what the zones
+    say of the plan (None when there are none: then the position state machine refuses a buy). An unknown input
+    is never a pass: it caps the direction at wait (hold for a holder); an untradeable plan is "no trade"."""
     book = book or load_rule_tables()
     t = book.decision_baseline
     score, win_rate, ev, valuation_pct = _finite(score), _finite(win_rate), _finite(ev), _finite(valuation_pct)
     trades = max(0, int(trades))
     checks = _checks(
-        t, score=score, win_rate=win_rate, ev=ev, trades=trades, capital=capital, valuation_pct=valuation_pct
+        t, score=score, win_rate=win_rate, ev=ev, trades=trades, capital=capital, valuation_pct=valuation_pct, plan=plan
     )
     candidate = all(c.passed for c in checks) and ev is not None and ev > 0
-    direction: Direction = "buy" if candidate else "hold"
-    if not candidate and _negative(score, ev, t):
-        direction = "reduce" if holding else "avoid"
+    direction = _direction(candidate, not candidate and _negative(score, ev, t), holding)
     cap = book.sample_cap(trades)
-    failed = [f"{c.name} {c.value} not {c.threshold}" for c in checks if not c.passed]
-    reasons = ["every buy condition passed"] if candidate else [f"not a buy candidate: {'; '.join(failed)}"]
-    if direction in ("reduce", "avoid"):
-        reasons.append(f"score {score} <= {t.number('sell_max_score'):g}, or a negative EV with a negative score")
-    reasons.append(f"confidence capped at {cap} by {trades} backtest trades ({book.sample_confidence.cite()})")
+    reasons = _reasons(checks, candidate, direction, plan, t)
+    reasons.append(Reason("confidence_cap", {"cap": cap, "trades": trades, "table": book.sample_confidence.cite()}))
     confidence = _confidence(direction, score, win_rate, cap, t)
-    return Baseline(direction, confidence, cap, candidate, checks, tuple(reasons), t.cite())
+    return Baseline(direction, confidence, cap, candidate, checks, tuple(reasons), t.cite(), _capped(checks, candidate))
 
 
 def decide_from(
     report: BacktestReport | None,
     score: float | None,
     *,
-    capital: str = "unknown",
+    capital: str = UNKNOWN,
     valuation_pct: float | None = None,
     holding: bool = False,
+    plan: PlanFacts | None = None,
     book: RuleBook | None = None,
 ) -> Baseline:
     """`decide` with the backtest figures taken from `report` at the decision_baseline table's horizon."""
     book = book or load_rule_tables()
     horizon = book.decision_baseline.integer("horizon")
     stats = next((s for s in report.horizons if s.horizon == horizon), None) if report else None
-    if stats is None:
-        return decide(score, capital=capital, valuation_pct=valuation_pct, holding=holding, book=book)
+    win_rate, ev, trades = (stats.win_rate, stats.ev, stats.trades) if stats is not None else (None, None, 0)
     return decide(
-        score,
-        win_rate=stats.win_rate,
-        ev=stats.ev,
-        trades=stats.trades,
-        capital=capital,
-        valuation_pct=valuation_pct,
-        holding=holding,
-        book=book,
-    )
+        score, win_rate=win_rate, ev=ev, trades=trades, capital=capital, valuation_pct=valuation_pct,
+        holding=holding, plan=plan, book=book,
+    )  # fmt: skip

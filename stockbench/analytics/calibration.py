@@ -1,8 +1,11 @@
 """The calibrated scenario table: empirical probabilities of up, sideways and down over the scenario horizon for
-each combination of states, built reproducibly from the community A-share file and stored with its provenance.
+each combination of states, built reproducibly from the community A-share file and stored with its provenance
+and its data range (`data_from`, `data_to`: every price the table rests on lies within them).
 
 Definitions live in the `scenarios` rule table; `stockbench calibrate` runs `calibrate` and writes the JSON that
-stockbench/analytics/scenarios.py reads.
+stockbench/analytics/scenarios.py reads (`--until DATE` builds a table from the data up to a date, `--per-year`
+one per year-end beside the full one). Point in time: research as of a date uses the newest table whose data
+ends before that date (`choose_table`); when none does, the earliest-ending one, flagged as look-ahead.
 """
 
 from __future__ import annotations
@@ -11,9 +14,9 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,7 +30,7 @@ from stockbench.errors import InvalidInput
 Outcome = Literal["up", "sideways", "down"]
 OUTCOMES: tuple[Outcome, ...] = ("up", "sideways", "down")
 TABLE_NAME = "scenario_table"
-TABLE_FORMAT = "1"
+TABLE_FORMAT = "2"  # 2: the table carries data_from and data_to
 _DIGITS = 6
 _CODE = ("frames.py", "indicators.py", "rule_tables.py", "states.py", "calibration.py")
 _VOLATILE = ("generated_at", "runtime_seconds")
@@ -151,15 +154,22 @@ def _provenance(source: Source, bars: pl.DataFrame, samples: pl.DataFrame, book:
     }
 
 
-def calibrate(source: Source, book: RuleBook | None = None, *, bars: pl.DataFrame | None = None) -> dict[str, Any]:
-    """Build the scenario table from the community parquet at `source.path` (forward-adjusted per symbol)."""
-    from stockbench.analytics.frames import bars_from_community_parquet
+def calibrate(
+    source: Source, book: RuleBook | None = None, *, raw: pl.DataFrame | None = None, until: date | None = None
+) -> dict[str, Any]:
+    """Build the scenario table from the community parquet at `source.path` (forward-adjusted per symbol), from
+    its bars up to `until` when given. `raw` is the file's unadjusted bars when already read (per-year builds
+    read the file once); they are cut at `until` before they are adjusted, so nothing later reaches the table."""
+    from stockbench.analytics.frames import bars_from_community_parquet, forward_adjust
 
     started = time.perf_counter()
     book = book or load_rule_tables()
-    bars = bars if bars is not None else bars_from_community_parquet(source.path)
+    if raw is None:
+        bars = bars_from_community_parquet(source.path, end=until)
+    else:
+        bars = forward_adjust(raw.filter(pl.col("day") <= until) if until else raw)
     if bars.is_empty():
-        raise InvalidInput(f"{source.path} holds no bars", "give the community A-share parquet")
+        raise InvalidInput(f"{source.path} holds no bars up to {until or 'its end'}", "give a later date or file")
     samples = samples_of(bars.drop(BENCH_CLOSE, strict=False), book)
     if samples.is_empty():
         raise InvalidInput(f"{source.path} has too little history for any state", "give a longer history")
@@ -168,6 +178,8 @@ def calibrate(source: Source, book: RuleBook | None = None, *, bars: pl.DataFram
     return {
         "name": TABLE_NAME,
         "format": TABLE_FORMAT,
+        "data_from": str(bars["day"].min()),
+        "data_to": str(bars["day"].max()),
         "definition": {
             "table": table.cite(),
             "horizon": table.integer("horizon"),
@@ -179,10 +191,44 @@ def calibrate(source: Source, book: RuleBook | None = None, *, bars: pl.DataFram
         "levels": levels,
         "provenance": _provenance(source, bars, samples, book)
         | {
+            "until": None if until is None else str(until),
             "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "runtime_seconds": round(time.perf_counter() - started, 1),
         },
     }
+
+
+def year_ends(days: pl.Series) -> list[date]:
+    """The last session of every year of `days` that the data runs past (a complete year): the per-year cuts."""
+    last = pl.DataFrame({"day": days}).group_by(pl.col("day").dt.year().alias("year")).agg(pl.col("day").max())
+    end = days.max()
+    return sorted(d for d in last["day"].to_list() if d < end)
+
+
+@dataclass(frozen=True, slots=True)
+class YearTables:
+    """A per-year build: the full table, one table per year-end (by its cut) and the cuts skipped, with why."""
+
+    full: dict[str, Any]
+    tables: Mapping[date, dict[str, Any]]
+    skipped: Mapping[date, str]
+
+
+def calibrate_by_year(source: Source, book: RuleBook | None = None) -> YearTables:
+    """The full table and one per complete year of the file, each from the data up to that year's last session
+    (the file is read once). A year with too little history for any state is skipped, with the reason."""
+    from stockbench.analytics.frames import bars_from_community_parquet
+
+    book = book or load_rule_tables()
+    raw = bars_from_community_parquet(source.path, adjust="none")
+    tables: dict[date, dict[str, Any]] = {}
+    skipped: dict[date, str] = {}
+    for cut in year_ends(raw["day"]):
+        try:
+            tables[cut] = calibrate(source, book, raw=raw, until=cut)
+        except InvalidInput as error:
+            skipped[cut] = error.message
+    return YearTables(calibrate(source, book, raw=raw), tables, skipped)
 
 
 def stable_part(table: dict[str, Any]) -> dict[str, Any]:

@@ -5,18 +5,24 @@ Returns and volatility use forward-adjusted closes; valuation comes from the val
 behind the 1,000-day gate of stockbench.analytics.valuation); growth from financial statements where present
 (A-share statements are cumulative within the year, so a period is compared with the same period end a year
 earlier). Anything a symbol lacks is null, never estimated.
+
+When no peers are declared, `choose_peers` picks them by rule from the stored universe (same sector index,
+nearest size; the `peers` table says how), so a comparison exists for every stored stock.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 
 import polars as pl
 
 from stockbench.analytics.rule_tables import Table
 from stockbench.analytics.scan import load_zone_tables
 from stockbench.analytics.valuation import METRICS, percentile_frame
+from stockbench.market.registry import is_st_name
 
 _K = "_k"
 
@@ -112,3 +118,61 @@ def peer_table(
         if extra is not None:
             found = found.join(extra, on="symbol", how="left")
     return found.sort("symbol")
+
+
+SIZE_BASES = ("float_mcap", "total_mcap", "amount")
+
+
+@dataclass(frozen=True, slots=True)
+class Peer:
+    """A peer chosen by rule: its size on its latest bar and how far that is from the subject's (|ln ratio|)."""
+
+    symbol: str
+    day: date
+    size: Decimal
+    distance: float
+
+
+@dataclass(frozen=True, slots=True)
+class PeerChoice:
+    """The rule's answer: the group it searched, the size basis, the subject's size, and the peers in order."""
+
+    subject: str
+    group: str
+    basis: str | None
+    subject_size: Decimal | None
+    candidates: int
+    peers: tuple[Peer, ...]
+    table: str
+
+    def symbols(self) -> list[str]:
+        return [p.symbol for p in self.peers]
+
+
+def choose_peers(universe: pl.DataFrame, subject: str, table: Table | None = None) -> PeerChoice:
+    """The peers of `subject` by rule (see the `peers` table): same group, nearest size, ties by code.
+
+    `universe`: one row per stock, its latest bar (symbol, board, day, amount, float_mcap, total_mcap, and a name
+    column when special-treatment names are to be left out); `group` is the column "group" when present, else
+    the board. A subject absent from `universe`, or without any size, gets no peers."""
+    table = table or load_zone_tables()["peers"]
+    frame = universe if "group" in universe.columns else universe.with_columns(group=pl.col("board"))
+    own = frame.filter(pl.col("symbol") == subject)
+    if own.is_empty():
+        return PeerChoice(subject, "", None, None, 0, (), table.cite())
+    row = own.row(0, named=True)
+    basis = next((b for b in SIZE_BASES if row.get(b) is not None and row[b] > 0), None)
+    if basis is None:
+        return PeerChoice(subject, str(row["group"]), None, None, 0, (), table.cite())
+    size = Decimal(row[basis])
+    pool = frame.filter((pl.col("group") == row["group"]) & (pl.col("symbol") != subject) & (pl.col(basis) > 0))
+    if bool(table["choose_exclude_st"]) and "name" in pool.columns:
+        flagged = pl.Series([is_st_name(n) for n in pool.get_column("name").to_list()], dtype=pl.Boolean)
+        pool = pool.filter(~flagged)
+    ranked = pool.with_columns(_distance=(pl.col(basis).cast(pl.Float64) / float(size)).log().abs()).sort(
+        "_distance", "symbol"
+    )
+    chosen = ranked.head(table.integer("choose_count"))
+    peers = tuple(Peer(s, d, Decimal(v), float(x)) for s, d, v, x in chosen.select("symbol", "day", basis,
+                                                                                 "_distance").iter_rows())  # fmt: skip
+    return PeerChoice(subject, str(row["group"]), basis, size, pool.height, peers, table.cite())

@@ -15,6 +15,11 @@ reducing need shares (reducing also needs sellable shares: T+1); exited needs th
 needs zones and a price that is not in or above the sell zone and has not hit the stop. Selling, whether part
 or all of the position, is reducing; exited follows once the ledger shows nothing left. An illegal move comes
 back as Problems saying why and what to do.
+
+Actions are a closed set tied to the machine (`ACTION_STATES`, the handbook's state-action table): buy and add
+go with building, hold with holding, reduce and sell with reducing, wait and avoid with watching or no_position.
+Add, hold, reduce and sell need shares held (nothing held and nothing to do is wait); buy, wait and avoid need
+none held; and the action's state must be a legal move now (a buy into the sell zone is refused).
 """
 
 from __future__ import annotations
@@ -28,6 +33,19 @@ from stockbench.errors import InvalidInput, Problem
 PositionState = Literal["no_position", "watching", "building", "holding", "reducing", "exited"]
 STATES: tuple[PositionState, ...] = get_args(PositionState)
 HELD: frozenset[PositionState] = frozenset({"building", "holding", "reducing"})
+Action = Literal["buy", "add", "hold", "reduce", "sell", "wait", "avoid"]
+ACTIONS: tuple[Action, ...] = get_args(Action)
+ACTION_STATES: dict[Action, tuple[PositionState, ...]] = {
+    "buy": ("building",),
+    "add": ("building",),
+    "hold": ("holding",),
+    "reduce": ("reducing",),
+    "sell": ("reducing",),
+    "wait": ("no_position", "watching"),
+    "avoid": ("no_position", "watching"),
+}
+HOLDER_ACTIONS: frozenset[Action] = frozenset({"add", "hold", "reduce", "sell"})
+FLAT_ACTIONS: dict[Action, str] = {"buy": "add", "wait": "hold", "avoid": "reduce or sell"}  # -> the holder's action
 
 MOVES: dict[PositionState, frozenset[PositionState]] = {
     "no_position": frozenset({"watching", "building"}),
@@ -144,3 +162,58 @@ def suggest(current: PositionState, facts: PositionFacts) -> tuple[PositionState
     if target_state is None or current == target_state or not check_move(current, target_state, facts).legal:
         return None
     return target_state, reason
+
+
+def parse_action(text: str) -> Action:
+    """An action from its name, with a clear error."""
+    for action in ACTIONS:
+        if text == action:
+            return action
+    raise InvalidInput(f"'{text}' is not an action", "one of: " + ", ".join(ACTIONS))
+
+
+def _held_problems(action: Action, facts: PositionFacts) -> list[Problem]:
+    if action in HOLDER_ACTIONS and facts.qty == 0:
+        return [Problem("action_needs_position", f"the ledger holds no shares: the action cannot be {action}",
+                        "nothing held and nothing to do is wait; to open a position, buy")]  # fmt: skip
+    if action in FLAT_ACTIONS and facts.qty > 0:
+        return [Problem("action_needs_no_position", f"the ledger holds {facts.qty} shares: the action cannot be "
+                        f"{action}", f"a holder's action is {FLAT_ACTIONS[action]}")]  # fmt: skip
+    return []
+
+
+def action_problems(action: Action, current: PositionState, facts: PositionFacts) -> list[Problem]:
+    """Why `action` cannot be taken now from `current` (empty when it can): the position it needs, and a legal
+    move to one of its states."""
+    problems = _held_problems(action, facts)
+    if problems:
+        return problems
+    moves = [check_move(current, state, facts) for state in ACTION_STATES[action]]
+    if any(move.legal for move in moves):
+        return []
+    why = "; ".join(p.message for move in moves for p in move.problems)
+    fixes = "; ".join(dict.fromkeys(p.fix for move in moves for p in move.problems if p.fix))
+    targets = " or ".join(ACTION_STATES[action])
+    return [Problem("action_move_illegal", f"{action} needs the move {current} -> {targets}, which is not legal "
+                    f"now: {why}", fixes or "choose an action the position allows")]  # fmt: skip
+
+
+def legal_actions(current: PositionState, facts: PositionFacts) -> dict[Action, tuple[PositionState, ...]]:
+    """Every action that may be taken now (in ACTIONS order), with the position states it may go with."""
+    return {
+        action: tuple(s for s in ACTION_STATES[action] if check_move(current, s, facts).legal)
+        for action in ACTIONS
+        if not action_problems(action, current, facts)
+    }
+
+
+def check_action(action: Action, state: PositionState, current: PositionState, facts: PositionFacts) -> list[Problem]:
+    """Whether `action` with the position state `state` is legal now, with every reason it is not."""
+    problems = action_problems(action, current, facts)
+    if problems:
+        return problems
+    allowed = [s for s in ACTION_STATES[action] if check_move(current, s, facts).legal]
+    if state in allowed:
+        return []
+    return [Problem("action_state_mismatch", f"{action} goes with the position state {' or '.join(allowed)}, not "
+                    f"{state}", f"submit position_state {allowed[0]} with {action}")]  # fmt: skip

@@ -5,7 +5,8 @@ symbols: only the as-of row of each symbol is computed, with the definitions of 
 (simple means; 52-week extremes over 250 sessions; ATR14 by Wilder's smoothing, here seeded at the window's first
 true range, which differs from a full-history value by under 1e-7 relative after the 259 sessions read). The
 zone position comes from the one zone algorithm (stockbench.analytics.zones); the tables are `scan`
-(resources/zone_tables.toml), `trend` and `zones` (resources/rule_tables.toml).
+(resources/zone_tables.toml), `trend` and `zones` (resources/rule_tables.toml). Names are the ones each symbol
+carried on the as-of session, so special treatment (*ST, ST) is flagged as it stood then.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from stockbench.analytics.states import classify, state_column
 from stockbench.analytics.zones import ZoneParams, candidate_levels, position_expr, with_sessions_back, zone_levels
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError, InvalidInput
+from stockbench.market.registry import is_st_name, strip_day_prefix
 
 ZONE_TABLES_FILE = "zone_tables.toml"
 ATR_N = 14
@@ -39,6 +41,7 @@ ZONE_TEXT = {
     "in_sell": "in the sell zone",
     "above_sell": "above the sell zone",
 }
+ST_TEXT = {"*ST": "flagged *ST: delisting risk warning", "ST": "flagged ST: special treatment (risk warning)"}
 
 
 @functools.cache
@@ -63,11 +66,14 @@ def load_zone_tables(path: Path | None = None) -> dict[str, Table]:
 
 @dataclass(frozen=True, slots=True)
 class Pick:
-    """A shortlisted symbol: its score and why (each reason with its points)."""
+    """A shortlisted symbol: its name on the as-of session, its special treatment (*ST, ST or None), its score and
+    why (each reason with its points; a flag first)."""
 
     symbol: str
     score: float
     reasons: tuple[str, ...]
+    name: str | None = None
+    st: str | None = None
 
 
 @dataclass(frozen=True)
@@ -80,16 +86,28 @@ class ScanResult:
     shortlist: tuple[Pick, ...]
     screen: pl.DataFrame
     tables: tuple[str, ...]
+    st_left_out: tuple[str, ...] = ()  # ST and *ST symbols that scored enough but were kept off the shortlist
 
     def as_dict(self) -> dict[str, object]:
-        picks = [{"symbol": p.symbol, "score": p.score, "reasons": list(p.reasons)} for p in self.shortlist]
+        picks = [
+            {"symbol": p.symbol, "name": p.name, "st": p.st, "score": p.score, "reasons": list(p.reasons)}
+            for p in self.shortlist
+        ]
         return {
             "as_of": self.as_of,
             "scanned": self.scanned,
             "ranked": self.ranked,
             "shortlist": picks,
+            "st_left_out": list(self.st_left_out),
             "tables": list(self.tables),
         }
+
+
+def special_treatment(name: str | None) -> str | None:
+    """The flag *ST or ST when the name marks special treatment (S*ST counts as *ST, SST as ST), else None."""
+    if name is None or not is_st_name(name):
+        return None
+    return "*ST" if "*" in strip_day_prefix(name).lstrip()[:4] else "ST"
 
 
 def as_of_window(frame: pl.DataFrame, as_of: date, sessions: int, calendar_days: int) -> pl.DataFrame:
@@ -214,12 +232,14 @@ def screen(
     sessions: Sequence[date] | None = None,
     book: RuleBook | None = None,
     scan: Table | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> pl.DataFrame:
-    """One row per symbol with a bar on or before `as_of`: trend, rs_rank, surge, valuation_pct, zone, quality,
-    the points of each and the score (null when the data quality is not ok).
+    """One row per symbol with a bar on or before `as_of`: name, st (*ST, ST or null), trend, rs_rank, surge,
+    valuation_pct, zone, quality, the points of each and the score (null when the data quality is not ok).
 
     `frame`: forward-adjusted bars of many symbols sorted by (symbol, day); `valuation`: (symbol,
-    valuation_pct, valuation_metric); `sessions`: the market's sessions up to `as_of` (default: the days of `frame`).
+    valuation_pct, valuation_metric); `sessions`: the market's sessions up to `as_of` (default: the days of `frame`);
+    `names`: each symbol's name on the as-of session, where known.
     """
     book, scan = book or load_rule_tables(), scan or load_zone_tables()["scan"]
     params = ZoneParams.from_table(book.zones)
@@ -240,7 +260,13 @@ def screen(
     out = out.with_columns(rs_rank=pl.when(ok).then(pl.col("ret")).rank("average") / ok.sum())
     out = out.with_columns(**_points(scan))
     total = pl.sum_horizontal(pl.col("p_trend", "p_rs", "p_surge", "p_valuation", "p_zone"))
-    return out.with_columns(score=pl.when(ok).then(total)).sort("symbol")
+    return _with_names(out.with_columns(score=pl.when(ok).then(total)), names or {}).sort("symbol")
+
+
+def _with_names(out: pl.DataFrame, names: Mapping[str, str]) -> pl.DataFrame:
+    found = [names.get(symbol) for symbol in out.get_column("symbol")]
+    flags = [special_treatment(name) for name in found]
+    return out.with_columns(name=pl.Series(found, dtype=pl.String), st=pl.Series(flags, dtype=pl.String))
 
 
 def _join_valuation(out: pl.DataFrame, valuation: pl.DataFrame | None) -> pl.DataFrame:
@@ -266,19 +292,33 @@ def _reasons(row: Mapping[str, Any], n: int) -> tuple[str, ...]:
         "p_zone": f"close {ZONE_TEXT.get(row['zone'], '')} (buy zone based on {row['buy_basis_name']})",
     }
     parts = sorted(((row[k], k) for k in texts if row[k]), key=lambda item: (-item[0], item[1]))
-    return tuple(f"{texts[k]} ({points:+g})" for points, k in parts)
+    flag = (ST_TEXT[row["st"]],) if row.get("st") else ()
+    return flag + tuple(f"{texts[k]} ({points:+g})" for points, k in parts)
 
 
-def shortlist(table: pl.DataFrame, top: int, scan: Table | None = None) -> tuple[Pick, ...]:
-    """The `top` highest scores of at least min_score (ties by symbol), each with its reasons."""
+def ranked(table: pl.DataFrame, scan: Table | None = None) -> pl.DataFrame:
+    """The rows scoring at least min_score, best first: by score, then by the tie_break components (higher
+    first), then by code (only rows equal in every component)."""
+    scan = scan or load_zone_tables()["scan"]
+    keys = ["score", *scan["tie_break"]]
+    chosen = table.filter(pl.col("score") >= scan.number("min_score"))
+    return chosen.sort([*keys, "symbol"], descending=[True] * len(keys) + [False], nulls_last=True)
+
+
+def shortlist(
+    table: pl.DataFrame, top: int, scan: Table | None = None, *, include_st: bool = False
+) -> tuple[Pick, ...]:
+    """The `top` best of `ranked`, each with its reasons; ST and *ST names are left out when the scan table's
+    exclude_st holds, unless `include_st`."""
     if top < 1:
         raise InvalidInput(f"top {top} is not a positive number of picks", "e.g. --top 20")
     scan = scan or load_zone_tables()["scan"]
-    ranked = table.filter(pl.col("score") >= scan.number("min_score")).sort(
-        ["score", "symbol"], descending=[True, False]
-    )
+    order = ranked(table, scan)
+    if scan["exclude_st"] and not include_st:
+        order = order.filter(pl.col("st").is_null())
     n = table.filter(pl.col("quality") == "ok").height
-    return tuple(Pick(r["symbol"], float(r["score"]), _reasons(r, n)) for r in ranked.head(top).iter_rows(named=True))
+    rows = order.head(top).iter_rows(named=True)
+    return tuple(Pick(r["symbol"], float(r["score"]), _reasons(r, n), r["name"], r["st"]) for r in rows)
 
 
 def run_scan(
@@ -289,11 +329,15 @@ def run_scan(
     valuation: pl.DataFrame | None = None,
     sessions: Sequence[date] | None = None,
     book: RuleBook | None = None,
+    names: Mapping[str, str] | None = None,
+    include_st: bool = False,
 ) -> ScanResult:
-    """Screen every symbol of `frame` on `as_of` and rank the shortlist (see `screen`)."""
+    """Screen every symbol of `frame` on `as_of` and rank the shortlist (see `screen` and `shortlist`)."""
     book, scan = book or load_rule_tables(), load_zone_tables()["scan"]
-    table = screen(frame, as_of, valuation=valuation, sessions=sessions, book=book, scan=scan)
-    picks = shortlist(table, top, scan)
-    ranked = table.filter(pl.col("score").is_not_null()).height
+    table = screen(frame, as_of, valuation=valuation, sessions=sessions, book=book, scan=scan, names=names)
+    picks = shortlist(table, top, scan, include_st=include_st)
+    scored = table.filter(pl.col("score").is_not_null()).height
+    flagged = ranked(table, scan).filter(pl.col("st").is_not_null()).get_column("symbol").to_list()
+    left_out = () if include_st or not scan["exclude_st"] else tuple(flagged)
     cites = (scan.cite(), book.trend.cite(), book.zones.cite())
-    return ScanResult(as_of, table.height, ranked, picks, table, cites)
+    return ScanResult(as_of, table.height, scored, picks, table, cites, left_out)

@@ -1,24 +1,32 @@
 """Three scenarios (up, sideways, down) for a symbol: probabilities looked up in the calibrated scenario table for
-its states, and price paths tied to the zone levels the zones algorithm computed.
+its states, and for each the move that defines it, the price it lands at and where that price lies against the
+zones the zones algorithm computed.
 
-A cell with too few samples falls back to coarser cells and finally to the base rate, and says so. The price
-levels of the paths are the zone levels passed in (valid ticks already); no new price is invented here.
+A cell with too few samples falls back to coarser cells and finally to the base rate, and says so. The move is
+the scenario band (band_atr_multiple x ATR% x sqrt(horizon), in percent to one place, as reports show it): up
++band, sideways 0, down -band; the landing price is the last price x (1 + move), rounded to the nearest tick by
+the caller's rounding; `lands` places it (LANDS). The path lists the zone levels crossed on the way, in order.
+Records carry codes and numbers only: the report's words come from the catalogue (stockbench.research.wording).
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from stockbench.analytics.calibration import OUTCOMES, Outcome
 from stockbench.analytics.rule_tables import UNKNOWN, RuleBook, load_rule_tables
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError, InvalidInput
+
+Lands = Literal["above_sell", "in_sell", "between", "in_buy", "below_buy", "below_stop"]
+LANDS: tuple[Lands, ...] = get_args(Lands)
+_DIRECTION: dict[Outcome, int] = {"up": 1, "sideways": 0, "down": -1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,24 +47,49 @@ class ZoneLevels:
                 "need stop < buy low <= buy high < sell low <= sell high",
             )
 
+    def lands(self, price: Decimal) -> Lands:
+        """Where `price` lies: at or below the stop, below the buy zone, in it, between the zones, in the sell zone
+        or above it (the bounds as stockbench.analytics.zones.Zones.position_of draws them)."""
+        if price <= self.stop:
+            return "below_stop"
+        if price < self.buy_low:
+            return "below_buy"
+        if price <= self.buy_high:
+            return "in_buy"
+        if price < self.sell_low:
+            return "between"
+        return "in_sell" if price <= self.sell_high else "above_sell"
+
+    def steps(self) -> tuple[PathStep, ...]:
+        """The zone levels, lowest first."""
+        return (
+            PathStep("stop", self.stop, self.stop),
+            PathStep("buy_zone", self.buy_low, self.buy_high),
+            PathStep("sell_zone", self.sell_low, self.sell_high),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class PathStep:
-    """One leg of a price path: a price range (from the zones) and what reaching it means."""
+    """A zone level a price path reaches: the stop, the buy zone or the sell zone (its range)."""
 
-    label: str
+    label: Literal["stop", "buy_zone", "sell_zone"]
     low: Decimal
     high: Decimal
-    note: str
 
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
+    """One scenario: its calibrated probability and count, its move (signed percent, None without an ATR), the
+    price it lands at and where (None without a move), and the zone levels it reaches on the way."""
+
     name: Outcome
     probability: float
     count: int
-    description: str
-    path: tuple[PathStep, ...]
+    move_pct: Decimal | None = None
+    price: Decimal | None = None
+    lands: Lands | None = None
+    path: tuple[PathStep, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,24 +164,37 @@ def _version_note(table: Mapping[str, Any], book: RuleBook) -> str:
     return f"; calibrated with {', '.join(changed)}: re-run `stockbench calibrate`"
 
 
-def _paths(zones: ZoneLevels, move: str, horizon: int) -> dict[Outcome, tuple[str, tuple[PathStep, ...]]]:
-    sell = PathStep("sell_zone", zones.sell_low, zones.sell_high, "take profits in the sell zone")
-    buy = PathStep("buy_zone", zones.buy_low, zones.buy_high, "the buy zone: where the plan adds")
-    stop = PathStep("stop", zones.stop, zones.stop, "a close below the stop ends the plan")
-    between = PathStep("between_zones", zones.buy_high, zones.sell_low, "no action between the zones")
-    within = f"within {horizon} sessions"
-    return {
-        "up": (f"rises {move} or more {within}, toward the sell zone {zones.sell_low}-{zones.sell_high}", (sell,)),
-        "sideways": (
-            f"moves less than {move} either way {within}, between {zones.buy_high} and {zones.sell_low}",
-            (between,),
-        ),
-        "down": (
-            f"falls {move} or more {within}, into the buy zone {zones.buy_low}-{zones.buy_high}; "
-            f"the stop is {zones.stop}",
-            (buy, stop),
-        ),
-    }
+def _reached(zones: ZoneLevels, last: Decimal, price: Decimal) -> tuple[PathStep, ...]:
+    """The zone levels a move from `last` to `price` reaches, in the order it reaches them."""
+    low, high = min(last, price), max(last, price)
+    found = [s for s in zones.steps() if s.low <= high and s.high >= low and not (s.low <= last <= s.high)]
+    return tuple(found if price >= last else reversed(found))
+
+
+def _scenario(
+    name: Outcome,
+    cell: Mapping[str, Any],
+    zones: ZoneLevels,
+    *,
+    band: Decimal | None,
+    last: Decimal | None,
+    to_tick: Callable[[Decimal], Decimal],
+) -> Scenario:
+    probability, count = float(cell["p"][name]), int(cell["counts"][name])
+    if band is None or last is None:
+        return Scenario(name, probability, count)
+    move = band * _DIRECTION[name]
+    price = to_tick(last * (1 + move / 100))
+    return Scenario(name, probability, count, move, price, zones.lands(price), _reached(zones, last, price))
+
+
+def _unrounded(price: Decimal) -> Decimal:
+    return price
+
+
+def move_pct(band_pct: float | None) -> Decimal | None:
+    """The scenario band in percent, to one place (as reports show it), or None without one."""
+    return None if band_pct is None else (Decimal(repr(band_pct)) * 100).quantize(Decimal("0.1"), ROUND_HALF_UP)
 
 
 def scenarios_for(
@@ -156,23 +202,24 @@ def scenarios_for(
     zones: ZoneLevels,
     *,
     atr_pct: float | None = None,
+    last: Decimal | None = None,
+    to_tick: Callable[[Decimal], Decimal] | None = None,
     book: RuleBook | None = None,
     table: Mapping[str, Any] | None = None,
 ) -> ScenarioSet:
     """Up, sideways and down over the scenario horizon for a symbol in `states` (trend, volatility,
-    relative_strength; plain names or the output of states_on), with paths through `zones`. `atr_pct` (atr14 /
-    close) states the size of the move that counts as up or down."""
+    relative_strength; plain names or the output of states_on). `atr_pct` (atr14 / close) sizes the move that
+    counts as up or down; with `last` (the price the moves start from) and `to_tick` (rounding to the nearest
+    valid tick), each scenario lands at last x (1 + move) and says where against `zones`."""
     book = book or load_rule_tables()
     table = table if table is not None else load_calibration()
     cell, note = lookup(states, table, book)
     horizon = book.scenarios.integer("horizon")
     multiple = book.scenarios.number("band_atr_multiple")
     band_pct = multiple * atr_pct * horizon**0.5 if atr_pct is not None and atr_pct > 0 else None
-    move = f"{band_pct:.1%}" if band_pct else f"{multiple:g} x ATR% x sqrt({horizon})"
-    paths = _paths(zones, move, horizon)
-    found = tuple(Scenario(o, float(cell["p"][o]), int(cell["counts"][o]), *paths[o]) for o in OUTCOMES)
+    band, rounding = move_pct(band_pct), to_tick or _unrounded
     return ScenarioSet(
-        found,
+        tuple(_scenario(name, cell, zones, band=band, last=last, to_tick=rounding) for name in OUTCOMES),
         dict(cell["states"]),
         int(cell["n"]),
         note + _version_note(table, book),

@@ -219,10 +219,14 @@ class Analytics:
         *,
         risk_pct: Decimal | None = None,
         max_weight: Decimal | None = None,
+        confirm_risk: bool = False,
     ) -> SizeResult:
-        """Size an order for `account` (see stockbench.analytics.sizing): a Sizing, or the problems refusing it."""
+        """Size an order for `account` (see stockbench.analytics.sizing): a Sizing, or the problems refusing it.
+        `risk_pct` and `max_weight` are fractions (0.01 = 1%); a risk_pct above the sizing table's ceiling is refused
+        unless `confirm_risk`."""
         instrument = self._market.registry.instrument(symbol)
-        plan = plan_with_defaults(side, entry, stop, risk_pct=risk_pct, max_weight=max_weight, table=self.rules.sizing)
+        plan = plan_with_defaults(side, entry, stop, risk_pct=risk_pct, max_weight=max_weight, table=self.rules.sizing,
+                                  confirm_risk=confirm_risk)  # fmt: skip
         book = self._account_view(self._ledger.account(account).name, instrument)
         day = self._sessions(instrument.market, self.today(instrument.market))[1]
         limits = None
@@ -262,8 +266,16 @@ class Analytics:
             raise InvalidInput(f"unknown universe '{which}'", "use all or watchlist, or give symbols")
         return [str(r[0]) for r in rows]
 
-    def scan(self, universe: Universe | Sequence[str] = "all", as_of: date | None = None, top: int = 20) -> ScanResult:
-        """Screen the universe on `as_of` and rank a shortlist with reasons (no prices, no quantities)."""
+    def scan(
+        self,
+        universe: Universe | Sequence[str] = "all",
+        as_of: date | None = None,
+        top: int = 20,
+        *,
+        include_st: bool = False,
+    ) -> ScanResult:
+        """Screen the universe on `as_of` and rank a shortlist with reasons and names (no prices, no quantities);
+        ST and *ST names (as of that session) are flagged and left off the shortlist unless `include_st`."""
         from stockbench.analytics.frames import bars_from_cache
 
         as_of = as_of or self.today()
@@ -279,7 +291,10 @@ class Analytics:
                 sessions = self._market.calendars.calendar("CN").sessions(start, self._sessions("CN", as_of)[0])
             except CalendarUnknown:
                 sessions = None
-        return run_scan(frame, as_of, top, valuation=valuation, sessions=sessions, book=self.rules)
+        registry = self._market.registry
+        names = {s: name for s in symbols if (name := registry.instrument(s).name)} | registry.names_on(symbols, as_of)
+        return run_scan(frame, as_of, top, valuation=valuation, sessions=sessions, book=self.rules, names=names,
+                        include_st=include_st)  # fmt: skip
 
 
 def _stack(parts: Sequence[tuple[str, pl.DataFrame]]) -> pl.DataFrame | None:

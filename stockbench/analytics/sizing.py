@@ -7,7 +7,8 @@ reason it is refused. Defaults come from the `sizing` rule table (resources/rule
   the loss is computed at the lower price.
 - Equity: the account's cash in the instrument's currency plus its holdings in that currency at their last close.
 - Risk: the whole position after the trade, from the entry down to the stop, loses at most risk_pct x equity,
-  counting this order's fees and the fees of selling that position at the stop.
+  counting this order's fees and the fees of selling that position at the stop. A risk_pct the user chose above
+  the table's risk_pct_ceiling is refused unless the user confirmed it (the table's own default never is).
 - Buys: the largest quantity within the risk budget, the cash (amount + fees; no margin) and the maximum weight
   ((holding + qty) x entry <= max_weight x (equity - fees)), rounded down to the board lot (STAR: 200, then 1).
 - Sells: the smallest valid quantity (odd-remainder rules) that brings the rest of the holding within the risk
@@ -39,13 +40,15 @@ _CENT = Decimal("0.01")
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """What the user wants to do: side, entry price, stop, and the risk budget and weight cap (fractions)."""
+    """What the user wants to do: side, entry price, stop, and the risk budget and weight cap (fractions).
+    `risk_ceiling`: the largest risk_pct allowed without the user's confirmation (None: no ceiling applies)."""
 
     side: Side
     entry: Decimal
     stop: Decimal
     risk_pct: Decimal
     max_weight: Decimal
+    risk_ceiling: Decimal | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,15 +152,30 @@ class _Order:
         )
 
 
+def _percent(fraction: Decimal) -> str:
+    """A fraction as a percentage without trailing zeros: 0.0150 -> 1.5%."""
+    return f"{(fraction * 100).normalize():f}%"
+
+
 def _check_plan(instrument: Instrument, plan: Plan, book: AccountView) -> list[Problem]:
     problems = []
     for name, value in (("risk_pct", plan.risk_pct), ("max_weight", plan.max_weight)):
         if not Decimal(0) < value <= 1:
             problems.append(
                 Problem(
-                    f"bad_{name}", f"{name} {value} is not a fraction above 0 and at most 1", "e.g. 0.01 for 1%", name
+                    f"bad_{name}", f"{name} {_percent(value)} is not above 0% and at most 100%", "e.g. 1 for 1%", name
                 )
             )
+    if plan.risk_ceiling is not None and plan.risk_ceiling < plan.risk_pct <= 1:
+        problems.append(
+            Problem(
+                "risk_above_ceiling",
+                f"a risk of {_percent(plan.risk_pct)} of equity is above the sizing table's ceiling of "
+                f"{_percent(plan.risk_ceiling)}",
+                f"lower --risk-pct to {_percent(plan.risk_ceiling)} or less, or confirm it with --confirm-risk",
+                "risk_pct",
+            )
+        )
     if plan.entry <= 0 or plan.stop <= 0:
         problems.append(Problem("bad_price", "the entry and the stop must be positive prices", "e.g. 12.34"))
     elif plan.stop >= plan.entry:
@@ -277,13 +295,13 @@ def _too_small(order: _Order, bounds: list[Bound], minimum: int) -> list[Problem
             "deposit cash or choose a cheaper entry",
         ),
         "risk": (
-            f"the risk budget {order.budget} ({order.plan.risk_pct:%} of equity) is less than one lot's "
+            f"the risk budget {order.budget} ({_percent(order.plan.risk_pct)} of equity) is less than one lot's "
             f"loss at the stop ({order.loss(order.book.holding + minimum, 'buy', minimum):.2f})",
             "raise --risk-pct, or move the stop closer to the entry",
         ),
         "weight": (
             f"one more lot ({minimum} shares) would put the position above the maximum weight "
-            f"{order.plan.max_weight:%}",
+            f"{_percent(order.plan.max_weight)}",
             "raise --max-weight",
         ),
     }
@@ -430,11 +448,20 @@ def size_order(
 
 
 def plan_with_defaults(
-    side: str, entry: Decimal, stop: Decimal, *, risk_pct: Decimal | None, max_weight: Decimal | None, table: Table
+    side: str,
+    entry: Decimal,
+    stop: Decimal,
+    *,
+    risk_pct: Decimal | None,
+    max_weight: Decimal | None,
+    table: Table,
+    confirm_risk: bool = False,
 ) -> Plan:
-    """A plan with the `sizing` rule table's risk_pct and max_weight where the user gave none."""
+    """A plan with the `sizing` rule table's risk_pct and max_weight where the user gave none; a risk_pct the user
+    gave is held to the table's risk_pct_ceiling unless `confirm_risk`."""
     if side not in ("buy", "sell"):
         raise InvalidInput(f"side '{side}' is not buy or sell", "use --side buy or --side sell")
     risk = table.decimal("risk_pct") if risk_pct is None else risk_pct
     weight = table.decimal("max_weight") if max_weight is None else max_weight
-    return Plan("buy" if side == "buy" else "sell", entry, stop, risk, weight)
+    ceiling = None if risk_pct is None or confirm_risk else table.decimal("risk_pct_ceiling")
+    return Plan("buy" if side == "buy" else "sell", entry, stop, risk, weight, ceiling)

@@ -17,6 +17,7 @@ from stockbench.errors import InvalidInput, NotFound
 
 BENCH_CLOSE = "bench_close"
 MAIN_NET = "main_net"
+LONG_MAS = ("ma250", "ma120")  # the long average of the trend's long check: ma250, ma120 while ma250 warms up
 
 
 def state_column(table: str) -> str:
@@ -78,6 +79,8 @@ def input_exprs(book: RuleBook) -> dict[str, pl.Expr]:
 
     return {
         "ma20_slope": pl.col("ma20") / _lag("ma20", trend.param("slope_sessions")) - 1,
+        "ma60_gap_atr": (pl.col("close") - pl.col("ma60")) / pl.col("atr14"),
+        "long_ma_gap": pl.col("close") / pl.coalesce(LONG_MAS) - 1,
         "flow_short": flow(short),
         "flow_long": flow(long),
         "rs_short": rel(rs_short),
@@ -103,7 +106,7 @@ def add_states(frame: pl.DataFrame, book: RuleBook | None = None) -> pl.DataFram
     book = book or load_rule_tables()
     if "symbol" not in frame.columns:
         raise InvalidInput("the frame has no symbol column", "build it with stockbench.analytics.frames")
-    for name in (BENCH_CLOSE, MAIN_NET):
+    for name in (BENCH_CLOSE, MAIN_NET, *LONG_MAS):
         if name not in frame.columns:
             frame = frame.with_columns(pl.lit(None, pl.Float64).alias(name))
     vol = book.volatility

@@ -11,22 +11,29 @@ The algorithm, on forward-adjusted bars up to the as-of session (ATR = atr14 tha
    of its typical price (H+L+C)/3: the node is the busiest bin's middle, either side of the close); and,
    with at least 1,000 days of valuation history, the valuation bands at `valuation_band_percentiles`
    (lowest: support, highest: resistance, the others either side).
-2. Basis: the nearest support at or below the close, and the nearest resistance at or above it.
-3. Buy zone = [support - buy_atr_below x ATR, support + buy_atr_above x ATR]; sell zone = resistance +/-
-   sell_atr_band x ATR. Should they overlap, both stop at the midpoint of the two bases. Stop = buy zone's low -
-   stop_atr_below x ATR. Every candidate inside a zone is listed as a confluence anchor beside its basis.
+2. Buy basis: the nearest support at or below the close. Buy zone = [support - buy_atr_below x ATR, support +
+   buy_atr_above x ATR]; stop = buy zone's low - stop_atr_below x ATR.
+3. Sell basis: the nearest resistance at or above the close whose sell zone (resistance +/- sell_atr_band x ATR)
+   starts at least min_separation_atr x ATR above the buy zone; nearer resistances belong to the same congestion
+   and are skipped. With none that far, the sell basis is projected exactly that far up (anchor atr_projection).
+   Every candidate inside a zone is listed as a confluence anchor beside its basis.
 4. Tradable prices: levels are scaled to the unadjusted price scale of the as-of session (x raw close /
    adjusted close, so a dividend or bonus issue inside the lookback moves old levels onto today's scale), then
    rounded to valid ticks: buy bounds and the stop down, sell bounds up. Each zone also carries the part of it
    that lies inside the next session's price limits (`tradable`; None when none of it can trade that day).
+5. The plan (`Zones`): reward-to-risk from the zone middles and the stop, the distances of the buy zone's top, the
+   sell zone's bottom and the stop from the price (percent), and whether the plan is tradeable: reward-to-risk at
+   least min_reward_risk, the buy zone within max_buy_distance_atr x ATR under the price, the price above the
+   stop; each failure is a reason code (PlanReason).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Literal, get_args
 
 import polars as pl
@@ -40,6 +47,8 @@ from stockbench.market.ticks import round_to_tick, tick_size
 
 ZonePosition = Literal["stop_hit", "below_buy", "in_buy", "between", "in_sell", "above_sell"]
 POSITIONS: tuple[ZonePosition, ...] = get_args(ZonePosition)
+PlanReason = Literal["reward_risk_below_min", "buy_out_of_reach", "stop_hit"]
+PLAN_REASONS: tuple[PlanReason, ...] = get_args(PlanReason)
 AnchorKind = Literal["ma", "swing_low", "swing_high", "high_52w", "volume_node", "valuation_band", "atr_band"]
 AnchorRole = Literal["basis", "confluence", "width"]
 LevelSide = Literal["support", "resistance", "either"]
@@ -53,6 +62,8 @@ LEVEL_SCHEMA: dict[str, Any] = {
     "note": pl.String,
 }
 _K = "_k"  # sessions back from the as-of row (0 = the as-of session)
+PROJECTION = "atr_projection"  # the name of a sell basis projected from the buy zone (no resistance far enough)
+_CENT = Decimal("0.01")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +81,7 @@ class ZoneParams:
     profile_lookback: int
     profile_bins: int
     valuation_percentiles: tuple[float, ...]
+    min_separation_atr: float
 
     @classmethod
     def from_table(cls, table: Table | None = None) -> ZoneParams:
@@ -86,6 +98,7 @@ class ZoneParams:
             t.integer("volume_profile_lookback"),
             t.integer("volume_profile_bins"),
             tuple(float(p) for p in t["valuation_band_percentiles"]),
+            t.number("min_separation_atr"),
         )
 
     @property
@@ -252,8 +265,9 @@ def candidate_levels(
 
 
 def _basis(levels: pl.LazyFrame, support: bool) -> pl.LazyFrame:
+    """The nearest support at or below the close (or resistance at or above it, and at or above `_floor`)."""
     sides = ["support", "either"] if support else ["resistance", "either"]
-    near = pl.col("value") <= pl.col("close") if support else pl.col("value") >= pl.col("close")
+    near = pl.col("value") <= pl.col("close") if support else pl.col("value") >= pl.max_horizontal("close", "_floor")
     prefix = "buy" if support else "sell"
     chosen = (
         levels.filter(pl.col("side").is_in(sides) & near)
@@ -266,26 +280,30 @@ def _basis(levels: pl.LazyFrame, support: bool) -> pl.LazyFrame:
 def zone_levels(last: pl.DataFrame, levels: pl.DataFrame, params: ZoneParams) -> pl.DataFrame:
     """Per symbol with an ATR: the raw (adjusted, unrounded) zone bounds and stop, and the names of their bases.
 
-    Columns: symbol, day, close, atr, buy_low, buy_high, sell_low, sell_high, stop, meet (the zones were cut at the
-    midpoint of their bases), buy_basis, buy_basis_name, sell_basis, sell_basis_name.
+    Columns: symbol, day, close, atr, buy_low, buy_high, sell_low, sell_high, stop, projected (no resistance was
+    far enough: the sell basis is projected from the buy zone), buy_basis, buy_basis_name, sell_basis,
+    sell_basis_name.
     """
     base = last.lazy().select("symbol", "day", "close", atr=pl.col("atr14")).filter(pl.col("atr") > 0)
     lv = levels.lazy().join(base.select("symbol", "close"), on="symbol")
-    out = base.join(_basis(lv, True), on="symbol").join(_basis(lv, False), on="symbol")
-    atr, mid = pl.col("atr"), (pl.col("buy_basis") + pl.col("sell_basis")) / 2
-    out = out.with_columns(
+    atr = pl.col("atr")
+    out = base.join(_basis(lv, True), on="symbol").with_columns(
         buy_low=pl.col("buy_basis") - params.buy_atr_below * atr,
         buy_high=pl.col("buy_basis") + params.buy_atr_above * atr,
+    )
+    # The lowest sell basis whose zone starts min_separation_atr ATR above the buy zone.
+    out = out.with_columns(_floor=pl.col("buy_high") + (params.min_separation_atr + params.sell_atr_band) * atr)
+    sell = _basis(lv.join(out.select("symbol", "_floor"), on="symbol"), False)
+    out = out.join(sell, on="symbol", how="left").with_columns(projected=pl.col("sell_basis").is_null())
+    out = out.with_columns(
+        sell_basis=pl.coalesce("sell_basis", "_floor"),
+        sell_basis_name=pl.coalesce("sell_basis_name", pl.lit(PROJECTION)),
+    ).with_columns(
         sell_low=pl.col("sell_basis") - params.sell_atr_band * atr,
         sell_high=pl.col("sell_basis") + params.sell_atr_band * atr,
+        stop=pl.col("buy_low") - params.stop_atr_below * atr,
     )
-    overlap = pl.col("buy_high") > pl.col("sell_low")
-    out = out.with_columns(
-        buy_high=pl.when(overlap).then(pl.min_horizontal("buy_high", mid)).otherwise("buy_high"),
-        sell_low=pl.when(overlap).then(pl.max_horizontal("sell_low", mid)).otherwise("sell_low"),
-        meet=overlap,
-    ).with_columns(stop=pl.col("buy_low") - params.stop_atr_below * atr)
-    columns = ["symbol", "day", "close", "atr", "buy_low", "buy_high", "sell_low", "sell_high", "stop", "meet"]
+    columns = ["symbol", "day", "close", "atr", "buy_low", "buy_high", "sell_low", "sell_high", "stop", "projected"]
     return out.select(*columns, "buy_basis", "buy_basis_name", "sell_basis", "sell_basis_name").collect()
 
 
@@ -373,8 +391,46 @@ class TradeDay:
 
 
 @dataclass(frozen=True, slots=True)
+class PlanRules:
+    """When a plan is tradeable (the `zones` rule table's min_reward_risk and max_buy_distance_atr)."""
+
+    min_reward_risk: Decimal
+    max_buy_distance_atr: Decimal
+
+    @classmethod
+    def from_table(cls, table: Table | None = None) -> PlanRules:
+        t = table or load_rule_tables().zones
+        return cls(t.decimal("min_reward_risk"), t.decimal("max_buy_distance_atr"))
+
+
+@dataclass(frozen=True, slots=True)
+class Distances:
+    """How far the buy zone's top, the sell zone's bottom and the stop lie from the price, in percent of the
+    price (signed: negative below it), to 2 places."""
+
+    buy_high: Decimal
+    sell_low: Decimal
+    stop: Decimal
+
+    def as_dict(self) -> dict[str, object]:
+        return {"buy_high": self.buy_high, "sell_low": self.sell_low, "stop": self.stop}
+
+
+def percent_from(price: Decimal, level: Decimal) -> Decimal:
+    """`level` against `price`, in percent of the price (2 places; negative below it)."""
+    return ((level / price - 1) * 100).quantize(_CENT, ROUND_HALF_UP)
+
+
+def reward_risk(buy: Zone, sell: Zone, stop: Decimal) -> Decimal:
+    """(sell zone middle - buy zone middle) / (buy zone middle - stop), to 2 places."""
+    entry, target = (buy.low + buy.high) / 2, (sell.low + sell.high) / 2
+    return ((target - entry) / (entry - stop)).quantize(_CENT, ROUND_HALF_UP)
+
+
+@dataclass(frozen=True, slots=True)
 class Zones:
-    """Buy zone, sell zone and stop of one symbol as of its last session, and where a price sits."""
+    """Buy zone, sell zone and stop of one symbol as of its last session, where a price sits, and whether the plan
+    they make is tradeable (reward-to-risk, reach, stop) with the reason codes when it is not."""
 
     symbol: str
     as_of: date
@@ -388,10 +444,32 @@ class Zones:
     trade_day: TradeDay
     flags: tuple[str, ...] = ()
     table: str = ""
+    rules: PlanRules = field(default_factory=PlanRules.from_table)
     position: ZonePosition = field(init=False)
+    reward_risk: Decimal = field(init=False)
+    distance_pct: Distances = field(init=False)
+    tradeable: bool = field(init=False)
+    reasons: tuple[PlanReason, ...] = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "position", self.position_of(self.price))
+        at = functools.partial(percent_from, self.price)
+        distances = Distances(at(self.buy.high), at(self.sell.low), at(self.stop))
+        ratio = reward_risk(self.buy, self.sell, self.stop)
+        reasons = self.reasons_for(ratio)
+        for name, value in (("position", self.position_of(self.price)), ("reward_risk", ratio),
+                            ("distance_pct", distances), ("tradeable", not reasons), ("reasons", reasons)):  # fmt: skip
+            object.__setattr__(self, name, value)
+
+    def reasons_for(self, ratio: Decimal) -> tuple[PlanReason, ...]:
+        """Why the plan is not tradeable at the price (empty when it is), in PLAN_REASONS order."""
+        found: list[PlanReason] = []
+        if ratio < self.rules.min_reward_risk:
+            found.append("reward_risk_below_min")
+        if self.price - self.buy.high > self.rules.max_buy_distance_atr * self.atr:
+            found.append("buy_out_of_reach")
+        if self.price <= self.stop:
+            found.append("stop_hit")
+        return tuple(found)
 
     def position_of(self, price: Decimal) -> ZonePosition:
         """Where `price` sits: stop_hit, below_buy, in_buy, between, in_sell or above_sell."""
@@ -426,7 +504,17 @@ class Zones:
             },
             "flags": list(self.flags),
             "table": self.table,
+            "reward_risk": self.reward_risk,
+            "min_reward_risk": self.rules.min_reward_risk,
+            "distance_pct": self.distance_pct.as_dict(),
+            "tradeable": self.tradeable,
+            "reasons": list(self.reasons),
         }
+
+    def basis(self, side: Literal["buy", "sell"]) -> Anchor | None:
+        """The anchor the buy or sell zone is built on."""
+        zone = self.buy if side == "buy" else self.sell
+        return next((a for a in zone.anchors if a.role == "basis"), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -449,12 +537,33 @@ def _anchor(row: dict[str, Any], rounder: _Rounder, role: AnchorRole) -> Anchor:
     return Anchor(row["kind"], row["name"], rounder.level(row["value"]), row["day"], role, row["note"])
 
 
-def _zone_anchors(levels: list[dict[str, Any]], row: dict[str, Any], side: str, rounder: _Rounder) -> list[Anchor]:
+def _projection(row: dict[str, Any], rounder: _Rounder, params: ZoneParams) -> Anchor:
+    far = params.min_separation_atr + params.sell_atr_band
+    note = (f"no resistance far enough: buy zone high + {far:g} x ATR14, so the sell zone starts "
+            f"{params.min_separation_atr:g} x ATR14 above the buy zone")  # fmt: skip
+    return Anchor("atr_band", PROJECTION, rounder.level(row["sell_basis"]), row["day"], "basis", note)
+
+
+def _zone_anchors(
+    levels: list[dict[str, Any]], row: dict[str, Any], side: str, rounder: _Rounder, params: ZoneParams
+) -> list[Anchor]:
     low, high = row[f"{side}_low"], row[f"{side}_high"]
     key = (row[f"{side}_basis_name"], row[f"{side}_basis"])
     basis = [r for r in levels if (r["name"], r["value"]) == key][:1]
     inside = [r for r in levels if low <= r["value"] <= high and r not in basis]
-    return [_anchor(r, rounder, "basis") for r in basis] + [_anchor(r, rounder, "confluence") for r in inside]
+    found = [_anchor(r, rounder, "basis") for r in basis]
+    if side == "sell" and row["projected"]:
+        found.append(_projection(row, rounder, params))
+    return found + [_anchor(r, rounder, "confluence") for r in inside]
+
+
+def _skipped(levels: list[dict[str, Any]], row: dict[str, Any], rounder: _Rounder, params: ZoneParams) -> str:
+    """The note naming the resistances nearer than the sell basis (too close to the buy zone to sell at)."""
+    near = [r for r in levels if r["side"] != "support" and row["close"] <= r["value"] < row["sell_basis"]]
+    if not near:
+        return ""
+    names = ", ".join(f"{r['name']} {rounder.level(r['value'])}" for r in near)
+    return f"; nearer resistance skipped (within {params.min_separation_atr:g} x ATR14 of the buy zone): {names}"
 
 
 def _tradable(low: Decimal, high: Decimal, limits: PriceLimits | None) -> tuple[Decimal, Decimal] | None:
@@ -479,13 +588,11 @@ def _zone(
 ) -> Zone:
     mode: Literal["up", "down"] = "down" if side == "buy" else "up"
     low, high = rounder.tick(row[f"{side}_low"], mode), rounder.tick(row[f"{side}_high"], mode)
-    anchors = _zone_anchors(levels, row, side, rounder)
+    anchors = _zone_anchors(levels, row, side, rounder, params)
     if side == "buy":
         note = f"basis - {params.buy_atr_below:g} x ATR14 to basis + {params.buy_atr_above:g} x ATR14"
     else:
-        note = f"basis +/- {params.sell_atr_band:g} x ATR14"
-    if row["meet"]:
-        note += "; the buy and sell zones meet at the midpoint of their bases"
+        note = f"basis +/- {params.sell_atr_band:g} x ATR14" + _skipped(levels, row, rounder, params)
     anchors.append(_width(row, rounder, note))
     return Zone(low, high, tuple(anchors), _tradable(low, high, trade.limits))
 
@@ -524,6 +631,7 @@ def zones_for(
     bands: pl.DataFrame | None = None,
     params: ZoneParams | None = None,
     tables: RuleTables | None = None,
+    rules: PlanRules | None = None,
 ) -> Zones:
     """The zones of the one symbol of `frame` (adjusted bars with indicator columns, ending on the as-of session).
 
@@ -559,6 +667,7 @@ def zones_for(
         trade,
         tuple(flags),
         params.cite,
+        rules or PlanRules.from_table(),
     )
 
 

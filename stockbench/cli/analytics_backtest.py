@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import time
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -56,8 +57,11 @@ def _horizon_rows(d: dict[str, Any]) -> list[dict[str, Any]]:
                 "horizon": key,
                 "fires": h["fires"],
                 "trades": h["trades"],
+                "independent": h["independent"],
                 "win_rate": h["win_rate"],
                 "ev": h["ev"],
+                "base": f"{h['base_win_rate']} / {h['base_ev']}",
+                "evidence": h["evidence"],
                 "in_sample": f"{ins['trades']} / {ins['win_rate']} / {ins['ev']}",
                 "out_of_sample": f"{outs['trades']} / {outs['win_rate']} / {outs['ev']}",
             }
@@ -68,9 +72,11 @@ def _horizon_rows(d: dict[str, Any]) -> list[dict[str, Any]]:
 def _backtest_human(d: dict[str, Any]) -> str:
     head = f"{d['symbol']}: {d['sessions']} scored sessions {d['first_day']}..{d['last_day']}, {d['fires']} signals"
     notes = [f"  {k}: {h['sample_note']}" for k, h in d["horizons"].items()]
-    columns = ["horizon", "fires", "trades", "win_rate", "ev", "in_sample", "out_of_sample"]
+    columns = ["horizon", "fires", "trades", "independent", "win_rate", "ev", "base", "evidence", "in_sample",
+               "out_of_sample"]  # fmt: skip
     split = f"walk-forward split at {d['split_day']} (in/out of sample: trades / win rate / EV)"
-    return "\n".join([head, table(_horizon_rows(d), columns), split, *notes, f"costs: {d['costs']}"])
+    base = "base: win rate / EV of the same trade from every scored session (any window of the horizon)"
+    return "\n".join([head, table(_horizon_rows(d), columns), split, base, *notes, f"costs: {d['costs']}"])
 
 
 @click.command()
@@ -79,7 +85,8 @@ def _backtest_human(d: dict[str, Any]) -> str:
 @pass_cli
 def backtest(cli: CliContext, symbol: str, benchmark: str | None) -> None:
     """Replay the factor-score buy signal over SYMBOL's stored history: per horizon (5, 20, 60 sessions) the
-    signals, win rate and expected value after costs, with the sample size, in- and out-of-sample."""
+    signals, win rate and expected value after costs beside the base rate (the same trade from every session),
+    with the independent trade count, the evidence grade, in- and out-of-sample."""
     from stockbench.analytics.backtest import FeeCosts, run_backtest
     from stockbench.analytics.indicators import add_indicators
     from stockbench.analytics.rule_tables import load_rule_tables
@@ -107,30 +114,48 @@ def _default_data() -> Path:
     return app_root().parent / DEFAULT_DATA
 
 
-def _command(data: Path | None, out: Path | None) -> str:
+def _command(data: Path | None, out: Path | None, until: date | None = None, per_year: bool = False) -> str:
     parts = ["stockbench calibrate"]
     parts += [f"--data {data}"] if data else []
     parts += [f"--out {out}"] if out else []
+    parts += [f"--until {until}"] if until else []
+    parts += ["--per-year"] if per_year else []
     return " ".join(parts)
 
 
 def _calibrate_human(d: dict[str, Any]) -> str:
     base = d["base"]
     p = base["p"]
-    return (
-        f"wrote {d['out']} ({d['cells']} cells, {base['n']:,} samples, {d['runtime_seconds']} s)\n"
-        f"base rate: up {p['up']:.1%}, sideways {p['sideways']:.1%}, down {p['down']:.1%}"
-    )
+    lines = [
+        f"wrote {d['out']} ({d['cells']} cells, {base['n']:,} samples, data {d['data_from']}..{d['data_to']}, "
+        f"{d['runtime_seconds']} s)",
+        f"base rate: up {p['up']:.1%}, sideways {p['sideways']:.1%}, down {p['down']:.1%}",
+    ]
+    lines += [f"wrote {t['out']} (data {t['data_from']}..{t['data_to']}, {t['samples']:,} samples)" for t in
+              d.get("tables", [])]  # fmt: skip
+    lines += [f"skipped the year ending {day}: {why}" for day, why in d.get("skipped", {}).items()]
+    return "\n".join(lines)
+
+
+def _written(table: dict[str, Any], target: Path) -> dict[str, Any]:
+    from stockbench.analytics.calibration import write_table
+
+    write_table(table, target)
+    samples = table["provenance"]["samples"]
+    return {"out": target, "data_from": table["data_from"], "data_to": table["data_to"], "samples": samples}
 
 
 @click.command()
 @click.option("--data", type=click.Path(path_type=Path), help="Community A-share parquet (default: ../shared/data).")
 @click.option("--out", type=click.Path(path_type=Path), help="Where to write (default: resources/calibration/).")
+@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), help="Build from the data up to this date only.")
+@click.option("--per-year", is_flag=True, help="Also one table per year-end, written beside the full one.")
 @pass_cli
-def calibrate(cli: CliContext, data: Path | None, out: Path | None) -> None:
+def calibrate(cli: CliContext, data: Path | None, out: Path | None, until: datetime | None, per_year: bool) -> None:
     """Build the calibrated scenario table (probabilities of up, sideways and down over 20 sessions per state
-    combination) from the community A-share parquet, with its provenance."""
-    from stockbench.analytics.calibration import Source, write_table
+    combination) from the community A-share parquet, with its provenance and data range. Research as of a date
+    uses the newest table whose data ends before it, so build per-year tables for research of the past."""
+    from stockbench.analytics.calibration import Source, calibrate_by_year
     from stockbench.analytics.calibration import calibrate as build
     from stockbench.analytics.rule_tables import load_rule_tables
     from stockbench.config import resources_dir
@@ -140,17 +165,27 @@ def calibrate(cli: CliContext, data: Path | None, out: Path | None) -> None:
     path = data or _default_data()
     if not path.is_file():
         raise InvalidInput(f"{path} does not exist", "give the community A-share parquet with --data PATH")
-    target = out or resources_dir() / str(book.scenarios["calibration_file"])
+    if until and per_year:
+        raise InvalidInput("--until and --per-year build different tables", "give one of them")
+    cut = until.date() if until else None
+    main = resources_dir() / str(book.scenarios["calibration_file"])
+    target = out or (main.with_name(f"{main.stem}_{cut}.json") if cut else main)
     started = time.perf_counter()
     message(f"calibrating from {path} ...")
-    built = build(Source(path, _command(data, out)), book)
-    write_table(built, target)
-    cells = len(built["levels"][0]["cells"])
-    summary = {
-        "out": target,
-        "cells": cells,
-        "base": built["base"],
-        "provenance": built["provenance"],
+    source = Source(path, _command(data, out, cut, per_year))
+    summary: dict[str, Any] = {}
+    if per_year:
+        built = calibrate_by_year(source, book)
+        full = built.full
+        summary["tables"] = [_written(t, target.with_name(f"{target.stem}_{d.year}.json")) for d, t in
+                             built.tables.items()]  # fmt: skip
+        summary["skipped"] = {str(d): why for d, why in built.skipped.items()}
+    else:
+        full = build(source, book, until=cut)
+    summary = _written(full, target) | {
+        "cells": len(full["levels"][0]["cells"]),
+        "base": full["base"],
+        "provenance": full["provenance"],
         "runtime_seconds": round(time.perf_counter() - started, 1),
-    }
+    } | summary  # fmt: skip
     cli.emit(summary, _calibrate_human)

@@ -60,6 +60,16 @@ def _import_human(d: dict[str, Any]) -> str:
     lines.append(f"{d['symbols']:,} instruments, {d['names']:,} name changes, {d['first']}..{d['last']}")
     lines += [f"  rejected {count:,}: {reason}" for reason, count in d["rejected_reasons"].items()]
     lines += [f"  e.g. {s['file']} line {s['line']}: {s['reason']}" for s in d["rejected_samples"][:3]]
+    if d.get("indices"):
+        lines.append(_indices_human(d["indices"]))
+    return "\n".join(lines)
+
+
+def _indices_human(d: dict[str, Any]) -> str:
+    lines = [f"built indices from {d['rows']:,} stock bars ({d['seconds']} s):"]
+    lines += [f"  {b['symbol']} {b['name']}: {b['sessions']:,} sessions {b['first']}..{b['last']}, "
+              f"{b['members_last']:,} members on the last" for b in d["built"]]  # fmt: skip
+    lines += [f"  not built {s['symbol']}: {s['reason']}" for s in d["skipped"]]
     return "\n".join(lines)
 
 
@@ -88,9 +98,17 @@ def import_command(cli: CliContext, path: Path, fmt: str) -> None:
             "first": report.first,
             "last": report.last,
             "seconds": report.seconds,
+            "indices": report.indices.as_dict() if report.indices else None,
         },
         _import_human,
     )
+
+
+@data.command("indices")
+@pass_cli
+def indices_command(cli: CliContext) -> None:
+    """Rebuild the program's own indices (a benchmark and one per board) from every stored stock."""
+    cli.emit(cli.bench().data.rebuild_indices().as_dict(), _indices_human)
 
 
 def _bar_rows(frame: Any) -> list[dict[str, Any]]:

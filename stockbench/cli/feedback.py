@@ -169,6 +169,7 @@ def _progress(done: int, total: int, run: ReplayRun) -> None:
 @click.option("--remember", is_flag=True, help="Keep --benchmark as this workspace's stand-in (runs read it too).")
 @click.option("--calls", is_flag=True, help="List every call in --json output.")
 @click.option("--runs", "show_runs", is_flag=True, help="List every analysis in --json output.")
+@click.option("--language", type=click.Choice(["zh", "en"]), help="The reports' language (default: report_language).")
 @pass_cli
 def replay(
     cli: CliContext,
@@ -184,6 +185,7 @@ def replay(
     remember: bool,
     calls: bool,
     show_runs: bool,
+    language: str | None,
 ) -> None:
     """Analyse symbols as of past sessions (offline model by default) and report the track record they earn."""
     from stockbench.research.replay import read_universe
@@ -196,7 +198,7 @@ def replay(
         bench.track_records.remember(benchmark)
     found = bench.replays.run(
         chosen, start, end, clock=bench.clock, every=every, model=model, workers=workers, fresh=fresh,
-        benchmark=benchmark, progress=_progress,
+        benchmark=benchmark, progress=_progress, language=language,
     )  # fmt: skip
     data = found.as_dict(calls=calls, runs=show_runs)
 

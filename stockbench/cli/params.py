@@ -26,6 +26,21 @@ class DecimalType(click.ParamType[Decimal]):
         return number
 
 
+class PercentType(click.ParamType[Decimal]):
+    """A percentage as a fraction: a bare number is percent ("1" and "1%" are both 0.01; "0.5" is 0.005)."""
+
+    name = "percent"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Decimal:
+        if isinstance(value, Decimal):
+            return value
+        text = str(value).strip()
+        number = DECIMAL.convert(text.removesuffix("%").strip(), param, ctx) if text else None
+        if number is None:
+            self.fail("an empty value is not a percentage (e.g. 1 or 1% for one percent)", param, ctx)
+        return number / 100
+
+
 class DateType(click.ParamType[date]):
     """A calendar date, YYYY-MM-DD."""
 
@@ -41,4 +56,5 @@ class DateType(click.ParamType[date]):
 
 
 DECIMAL = DecimalType()
+PERCENT = PercentType()
 DATE = DateType()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -69,6 +70,11 @@ def _emit(cli: CliContext, outcome: RunOutcome) -> int:
 @click.option("--account", help="The ledger account the advice is sized for.")
 @click.option("--max-cost", type=DECIMAL, help="A cost ceiling for the model calls (the plan must fit or be approved).")
 @click.option("--approve-plan", is_flag=True, help="Approve a plan whose estimate exceeds --max-cost.")
+@click.option(
+    "--language",
+    type=click.Choice(["zh", "en"]),
+    help="The report's language (default: the workspace's report_language setting, else the system locale's).",
+)
 @pass_cli
 def analyze(
     cli: CliContext,
@@ -78,12 +84,14 @@ def analyze(
     account: str | None,
     max_cost: Decimal | None,
     approve_plan: bool,
+    language: str | None,
 ) -> int:
     """Run a full analysis of SYMBOL (stage titles on stderr); ends in a published report or a pause."""
     research = _research(cli)
     outcome = research.analyze(
-        symbol, question=question, model=model, account=account, max_cost=max_cost, approve_plan=approve_plan
-    )
+        symbol, question=question, model=model, account=account, max_cost=max_cost, approve_plan=approve_plan,
+        language=language,
+    )  # fmt: skip
     return _emit(cli, outcome)
 
 
@@ -135,12 +143,19 @@ def reports() -> None:
     """Published reports: list, show, export, verify."""
 
 
+def _in_exchange_time(symbol: str, data: dict[str, Any], *names: str) -> dict[str, Any]:
+    """`data` with its instants `names` in the exchange's time zone (a report never shows UTC)."""
+    from stockbench.research.wording.phrases import exchange_instant
+
+    return {k: exchange_instant(symbol, v) if k in names and v is not None else v for k, v in data.items()}
+
+
 @reports.command("list")
 @click.option("--symbol")
 @pass_cli
 def reports_list(cli: CliContext, symbol: str | None) -> None:
-    """Published reports, newest first."""
-    rows = cli.bench().research.reports(symbol)
+    """Published reports, newest first (published in the exchange's time)."""
+    rows = [_in_exchange_time(r.symbol, asdict(r), "published_at") for r in cli.bench().research.reports(symbol)]
     cli.emit(rows, lambda d: table(d, ["report_id", "symbol", "published_at", "action", "title"]))
 
 
@@ -159,7 +174,7 @@ def reports_show(cli: CliContext, report_id: str, fmt: str) -> None:
     if fmt == "md" and not cli.as_json:
         click.echo(found.markdown)
         return
-    cli.emit(merged(found, {"seal": {"ok": not tampered, "problems": tampered}}))
+    cli.emit(merged(found.document(), {"seal": {"ok": not tampered, "problems": tampered}}))
 
 
 @reports.command("export")

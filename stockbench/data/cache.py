@@ -24,18 +24,19 @@ import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import polars as pl
 
-from stockbench.clock import AS_OF_LOCAL_TIME, MARKET_TZ, Clock, SystemClock
+from stockbench.clock import AS_OF_LOCAL_TIME, MARKET_TZ, Clock, Market, SystemClock
 from stockbench.config import resources_dir
 from stockbench.data.adjust import adjusted
 from stockbench.data.records import Adjust, Announcement, Bar, FinancialItem, MoneyFlowDay, Quote, ValuationDay
 from stockbench.errors import InternalError, InvalidInput
+from stockbench.market.instruments import EXCHANGE_MARKET as _EXCHANGE_MARKET
 from stockbench.market.instruments import identify
 from stockbench.store.database import Database
 from stockbench.store.settings import SOURCE_PREFERENCE, Settings
@@ -48,6 +49,7 @@ _QUOTE_FIELDS = tuple(f.name for f in fields(Quote))
 
 PRICE = pl.Decimal(18, 4)
 AMOUNT = pl.Decimal(24, 4)
+MCAP = pl.Decimal(24, 2)  # market capitalisation, currency units
 UTC_TIME = pl.Datetime("us", "UTC")
 BAR_SCHEMA: dict[str, Any] = {
     "symbol": pl.String,
@@ -56,10 +58,16 @@ BAR_SCHEMA: dict[str, Any] = {
     "volume": pl.Int64,
     "amount": AMOUNT,
     "turnover_pct": pl.Decimal(12, 6),
+    "float_mcap": MCAP,
+    "total_mcap": MCAP,
     "source": pl.String,
     "fetched_at": UTC_TIME,
 }
-BAR_COLUMNS = ("day", "open", "high", "low", "close", "prev_close", "volume", "amount", "turnover_pct", "source")
+BAR_COLUMNS = (
+    "day", "open", "high", "low", "close", "prev_close", "volume", "amount", "turnover_pct", "float_mcap", "total_mcap",
+    "source",
+)  # fmt: skip
+_OPTIONAL_BAR_COLUMNS = ("turnover_pct", "float_mcap", "total_mcap")
 FLOW_COLUMNS = ("day", "main_net", "small_net", "medium_net", "large_net", "super_large_net", "source")
 VALUATION_COLUMNS = ("day", "close", "total_mcap", "pe_ttm", "pe_static", "pb_mrq", "ps_ttm", "pcf_ocf_ttm", "source")
 _FLOW_SCHEMA: dict[str, Any] = {
@@ -72,7 +80,7 @@ _VALUATION_SCHEMA: dict[str, Any] = {
     "symbol": pl.String,
     "day": pl.Date,
     "close": PRICE,
-    "total_mcap": pl.Decimal(24, 2),
+    "total_mcap": MCAP,
     **dict.fromkeys(VALUATION_COLUMNS[3:-1], PRICE),
     "source": pl.String,
 }
@@ -99,7 +107,10 @@ class Cutoff:
 
     @classmethod
     def of(cls, clock: Clock, symbol: str) -> Cutoff:
-        market = identify(symbol).instrument.market
+        return cls.in_market(clock, identify(symbol).instrument.market)
+
+    @classmethod
+    def in_market(cls, clock: Clock, market: Market) -> Cutoff:
         now = clock.now()
         local = now.astimezone(MARKET_TZ[market])
         return cls(now, local.date(), local.time() >= AS_OF_LOCAL_TIME)
@@ -108,11 +119,28 @@ class Cutoff:
         return {"now": self.now, "today": self.today, "day_over": self.day_over}
 
 
-_DAY_VISIBLE = "(day < $today OR (day = $today AND ($day_over OR fetched_at <= $now)))"
+def _day_visible(alias: str = "") -> str:
+    day, fetched = f"{alias}day", f"{alias}fetched_at"
+    return f"({day} < $today OR ({day} = $today AND ($day_over OR {fetched} <= $now)))"
+
+
+_DAY_VISIBLE = _day_visible()
 _CHOSEN = (
     "source = (SELECT source FROM visible GROUP BY source"
     " ORDER BY coalesce(list_position($order, source), 1000000), source LIMIT 1)"
 )
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltIndexDay:
+    """One session of an index the program built: how many stored stocks it averaged, and how it weighted them."""
+
+    symbol: str
+    day: date
+    members: int
+    weighting: str  # float_cap | equal
+    key: str  # the definition's key (resources/built_indices.toml)
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,9 +231,17 @@ class MarketDataCache:
         `unique=True` promises that no (symbol, day, source) repeats in `frame` (it skips a costly check).
         """
         frame = self._stamp(frame, fetched_at)
-        if "turnover_pct" not in frame.columns:
-            frame = frame.with_columns(turnover_pct=pl.lit(None, dtype=BAR_SCHEMA["turnover_pct"]))
+        missing = [c for c in _OPTIONAL_BAR_COLUMNS if c not in frame.columns]
+        frame = frame.with_columns(pl.lit(None, dtype=BAR_SCHEMA[c]).alias(c) for c in missing)
         return self._upsert("bars", frame.select(list(BAR_SCHEMA)), ("symbol", "day", "source"), unique=unique)
+
+    def replace_bar_frame(self, frame: pl.DataFrame, source: str, *, fetched_at: datetime | None = None) -> int:
+        """Replace every `source` bar of the symbols in `frame` with `frame`'s rows, in one transaction (a series the
+        program derives again from scratch, such as a built index: none of its old rows may survive)."""
+        symbols = frame.get_column("symbol").unique().to_list()
+        with self._db.transaction() as cur:
+            cur.execute("DELETE FROM bars WHERE source = ? AND list_contains(?, symbol)", [source, symbols])
+            return self.store_bar_frame(frame.with_columns(source=pl.lit(source)), fetched_at=fetched_at, unique=True)
 
     def store_bars(self, bars: Iterable[Bar], *, fetched_at: datetime | None = None) -> int:
         """Upsert daily bars (idempotent: the key is symbol, day, source)."""
@@ -221,6 +257,8 @@ class MarketDataCache:
                 b.volume,
                 b.amount,
                 b.turnover_pct,
+                b.float_mcap,
+                b.total_mcap,
                 b.source,
             )
             for b in bars
@@ -489,3 +527,41 @@ class MarketDataCache:
         ).fetchall()
         found: datetime | None = value[0][0]
         return found
+
+    def universe(self, market: Market, lookback_days: int, security_type: str = "stock") -> pl.DataFrame:
+        """Every `security_type` instrument of `market` with a bar in the `lookback_days` calendar days up to the
+        clock's date, as its latest such bar (one source per symbol, by preference), as visible at the clock.
+
+        Columns: symbol, board, day, close, volume, amount, float_mcap, total_mcap, source.
+        """
+        cutoff = Cutoff.in_market(self._clock, market)
+        exchanges = [e.value for e, m in _EXCHANGE_MARKET.items() if m == market]
+        sql = (
+            "SELECT b.symbol, i.board, b.day, b.close, b.volume, b.amount, b.float_mcap, b.total_mcap, b.source"
+            " FROM bars b JOIN instruments i USING (symbol)"
+            " WHERE i.security_type = $kind AND list_contains($exchanges, split_part(b.symbol, '.', 2))"
+            f" AND b.day BETWEEN $start AND $today AND {_day_visible('b.')}"
+            " QUALIFY row_number() OVER (PARTITION BY b.symbol"
+            " ORDER BY coalesce(list_position($order, b.source), 1000000), b.source, b.day DESC) = 1"
+            " ORDER BY b.symbol"
+        )
+        start = cutoff.today - timedelta(days=lookback_days)
+        params = {"kind": security_type, "exchanges": exchanges, "start": start, "order": list(self.preference())}
+        return self._frame(sql, {**params, **cutoff.params()})
+
+    def built_index_day(self, symbol: str, day: date | None = None) -> BuiltIndexDay | None:
+        """How a built index was made on its last session on or before `day` (default: the clock's date), as
+        visible at the clock; None when `symbol` is not a built index or has no such session."""
+        cutoff = self.cutoff(symbol)
+        row = self._query(
+            "SELECT d.day, d.members, d.weighting, x.key, x.name FROM built_index_days d JOIN built_indices x"
+            f" USING (symbol) WHERE d.symbol = $symbol AND d.day <= $day AND {_day_visible('d.')}"
+            " ORDER BY d.day DESC LIMIT 1",
+            params={"symbol": symbol, "day": min(day or cutoff.today, cutoff.today), **cutoff.params()},
+        ).fetchall()
+        return BuiltIndexDay(symbol, *row[0]) if row else None
+
+    def built_indices(self) -> dict[str, str]:
+        """The built indices of the workspace: definition key -> symbol."""
+        rows = self._query("SELECT key, symbol FROM built_indices ORDER BY key", params={}).fetchall()
+        return {str(key): str(symbol) for key, symbol in rows}

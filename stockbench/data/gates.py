@@ -9,7 +9,7 @@ live-quote windows (any session phase but "closed"; never for a replay clock).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any, Literal
@@ -42,7 +42,9 @@ GATE_KINDS: dict[str, DataKind] = {
 class GateResult:
     """One gate's answer. `evidence` names what it read or fetched; `exception_allowed` is True only where
     the rules let the gap be recorded as an exception (money flow: every listed source actually failed);
-    `label` says what a quote is ("live" or "last_close")."""
+    `label` says what a quote is ("live" or "last_close"). `code` names the reason (a stable code, e.g.
+    "stale", "fetch_failed") and `values` its figures as shown, so a report words it in its own language
+    (`reason` is the English text the model and the logs read)."""
 
     name: str
     status: GateStatus
@@ -50,6 +52,8 @@ class GateResult:
     evidence: tuple[str, ...] = ()
     exception_allowed: bool = False
     label: str | None = None
+    code: str = ""
+    values: Mapping[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -58,6 +62,8 @@ class GateResult:
             "reason": self.reason,
             "evidence": list(self.evidence),
             "exception_allowed": self.exception_allowed,
+            "code": self.code,
+            "values": dict(self.values),
         }
         if self.label:
             data["label"] = self.label
@@ -204,23 +210,29 @@ def price_text(value: Decimal) -> str:
 def _series_gate(ctx: GateContext, name: str, kind: str, covered: list[Coverage], minimum: int) -> GateResult:
     noun = _NOUNS[kind]
     if not covered:
-        return GateResult(name, "gap", f"no {noun} are stored for {ctx.symbol}")
+        return GateResult(name, "gap", f"no {noun} are stored for {ctx.symbol}", code="none")
     c = covered[0]
     evidence = (_span(kind, ctx.symbol, c.first, c.last, c.source),)
     summary = f"{c.rows} {noun} from {c.source} ({c.first}..{c.last})"
+    shown = {"rows": c.rows, "source": c.source, "first": str(c.first), "last": str(c.last)}
     if c.rows < minimum:
         listed = ctx.instrument.list_date
         young = f"; listed on {listed}, so no more exist yet" if listed and c.first <= listed else ""
-        return GateResult(name, "gap", f"{summary}; at least {minimum} are needed{young}", evidence)
+        figures = {**shown, "minimum": minimum, **({"listed": str(listed)} if young else {})}
+        return GateResult(name, "gap", f"{summary}; at least {minimum} are needed{young}", evidence, code="too_few",
+                          values=figures)  # fmt: skip
     lag = _lag(ctx, c.last)
     allowed = int(ctx.threshold(name, "max_lag_sessions"))
     if lag is None:
         problem = ctx.window.problem or "the trading calendar is unknown"
-        return GateResult(name, "gap", f"{summary}; cannot tell whether it is current: {problem}", evidence)
+        return GateResult(name, "gap", f"{summary}; cannot tell whether it is current: {problem}", evidence,
+                          code="currency_unknown", values=shown)  # fmt: skip
     if lag > allowed:
         stale = f"the latest is {lag} sessions behind the last session {ctx.window.last_session}"
-        return GateResult(name, "gap", f"{summary}; {stale} (at most {allowed} allowed)", evidence)
-    return GateResult(name, "pass", summary, evidence)
+        figures = {**shown, "lag": lag, "session": str(ctx.window.last_session), "allowed": allowed}
+        return GateResult(name, "gap", f"{summary}; {stale} (at most {allowed} allowed)", evidence, code="stale",
+                          values=figures)  # fmt: skip
+    return GateResult(name, "pass", summary, evidence, code="current", values=shown)
 
 
 def daily_bars(ctx: GateContext) -> GateResult:
@@ -234,7 +246,8 @@ def valuation_history(ctx: GateContext) -> GateResult:
     minimum = int(ctx.threshold("valuation_history", "min_days"))
     found = _series_gate(ctx, "valuation_history", "valuation", ctx.cache.coverage("valuation", ctx.symbol), minimum)
     if found.status == "gap":
-        return GateResult(found.name, "gap", f"{found.reason} (it cannot be replaced with other data)", found.evidence)
+        reason = f"{found.reason} (it cannot be replaced with other data)"
+        return GateResult(found.name, "gap", reason, found.evidence, code=found.code, values=found.values)
     return found
 
 
@@ -242,37 +255,45 @@ def _last_close(ctx: GateContext) -> GateResult:
     target = ctx.window.last_session
     if target is None:
         problem = ctx.window.problem or "the trading calendar is unknown"
-        return GateResult("fresh_quote", "gap", f"cannot tell the last session of {ctx.symbol}: {problem}")
+        return GateResult("fresh_quote", "gap", f"cannot tell the last session of {ctx.symbol}: {problem}",
+                          code="session_unknown")  # fmt: skip
     recent = ctx.cache.bars(ctx.symbol, target - timedelta(days=31), target)
     if recent.is_empty():
-        return GateResult("fresh_quote", "gap", f"market closed; no close of {ctx.symbol} up to {target} is stored")
+        return GateResult("fresh_quote", "gap", f"market closed; no close of {ctx.symbol} up to {target} is stored",
+                          code="no_close", values={"session": str(target)})  # fmt: skip
     day, close, source = recent.select("day", "close", "source").row(-1)
     evidence = (_span("bars", ctx.symbol, day, day, source),)
+    shown = {"price": price_text(close), "day": str(day), "source": source}
     if day != target:
         stored = f"the last close stored is {price_text(close)} of {day}"
         reason = f"market closed; {stored}, but the last session was {target}"
-        return GateResult("fresh_quote", "gap", reason, evidence, label="last_close")
+        return GateResult("fresh_quote", "gap", reason, evidence, label="last_close", code="close_stale",
+                          values={**shown, "session": str(target)})  # fmt: skip
     reason = f"market closed; last close {price_text(close)} on {day} from {source}"
-    return GateResult("fresh_quote", "pass", reason, evidence, label="last_close")
+    return GateResult("fresh_quote", "pass", reason, evidence, label="last_close", code="last_close", values=shown)
 
 
 def fresh_quote(ctx: GateContext) -> GateResult:
     """In the trading window, a quote at most max_age_minutes old; outside it, the last session's close."""
     if ctx.window.problem:
-        return GateResult("fresh_quote", "gap", f"the session state of {ctx.symbol} is unknown: {ctx.window.problem}")
+        return GateResult("fresh_quote", "gap", f"the session state of {ctx.symbol} is unknown: {ctx.window.problem}",
+                          code="session_unknown")  # fmt: skip
     if not ctx.window.in_session:
         return _last_close(ctx)
     limit = int(ctx.threshold("fresh_quote", "max_age_minutes"))
     quote = ctx.cache.latest_quote(ctx.symbol)
     if quote is None:
-        return GateResult("fresh_quote", "gap", f"the market is open ({ctx.window.phase}) and no quote is stored")
+        return GateResult("fresh_quote", "gap", f"the market is open ({ctx.window.phase}) and no quote is stored",
+                          code="no_quote")  # fmt: skip
     age = (ctx.cache.cutoff(ctx.symbol).now - quote.at).total_seconds() / 60
     evidence = (f"quote:{ctx.symbol}:{quote.at.isoformat()}:{quote.source}",)
     taken = f"{quote.at:%Y-%m-%d %H:%M:%S} from {quote.source}"
     summary = f"last {price_text(quote.last)} at {taken}, {age:.1f} minutes old"
+    shown = {"price": price_text(quote.last), "at": quote.at.isoformat(), "source": quote.source, "age": f"{age:.1f}"}
     if age > limit:
-        return GateResult("fresh_quote", "gap", f"{summary}; at most {limit} allowed", evidence, label="live")
-    return GateResult("fresh_quote", "pass", summary, evidence, label="live")
+        return GateResult("fresh_quote", "gap", f"{summary}; at most {limit} allowed", evidence, label="live",
+                          code="quote_stale", values={**shown, "limit": limit})  # fmt: skip
+    return GateResult("fresh_quote", "pass", summary, evidence, label="live", code="live", values=shown)
 
 
 def financials(ctx: GateContext) -> GateResult:
@@ -281,14 +302,17 @@ def financials(ctx: GateContext) -> GateResult:
     need = int(needs.get(ctx.instrument.market, max(needs.values())))
     lines = ctx.cache.financials(ctx.symbol)
     if lines.is_empty():
-        return GateResult("financials", "gap", f"no published financial statements of {ctx.symbol} are stored")
+        return GateResult("financials", "gap", f"no published financial statements of {ctx.symbol} are stored",
+                          code="none")  # fmt: skip
     periods = lines.get_column("period_end").unique().sort()
     source = str(lines.get_column("source")[0])
     evidence = (_span("financials", ctx.symbol, periods[0], periods[-1], source),)
     summary = f"{len(periods)} reporting periods from {source} ({periods[0]}..{periods[-1]})"
+    shown = {"rows": len(periods), "source": source, "first": str(periods[0]), "last": str(periods[-1])}
     if len(periods) < need:
-        return GateResult("financials", "gap", f"{summary}; at least {need} are needed", evidence)
-    return GateResult("financials", "pass", summary, evidence)
+        return GateResult("financials", "gap", f"{summary}; at least {need} are needed", evidence, code="too_few",
+                          values={**shown, "minimum": need})  # fmt: skip
+    return GateResult("financials", "pass", summary, evidence, code="current", values=shown)
 
 
 def _covering_fetch(ctx: GateContext, start: date, end: date) -> FetchAttempt | None:
@@ -308,18 +332,23 @@ def announcements(ctx: GateContext) -> GateResult:
     fetched = _covering_fetch(ctx, start, end)
     sources = sorted({a.source for a in stored})
     evidence = tuple(_span("announcements", ctx.symbol, start, end, s) for s in sources)
+    period = {"start": str(start), "end": str(end)}
     if fetched is not None:
         reason = f"announcements of {start}..{end} fetched from {fetched.source}: {len(stored)} in the period"
-        return GateResult("announcements", "pass", reason, (fetched.ref, *evidence))
+        return GateResult("announcements", "pass", reason, (fetched.ref, *evidence), code="fetched",
+                          values={**period, "source": fetched.source, "count": len(stored)})  # fmt: skip
     last_fetch = ctx.cache.announcements_fetched_at(ctx.symbol, start, end)
     if stored and last_fetch is not None and last_fetch.astimezone(MARKET_TZ[ctx.instrument.market]).date() >= end:
         reason = f"{len(stored)} announcements of {start}..{end} stored, fetched after the period ended"
-        return GateResult("announcements", "pass", reason, evidence)
+        return GateResult("announcements", "pass", reason, evidence, code="stored",
+                          values={**period, "count": len(stored)})  # fmt: skip
     failed = next((a for a in ctx.attempts if a.what == "announcements" and not a.ok), None)
     if failed is not None:
         reason = f"the announcements of {start}..{end} could not be fetched: {failed.source}: {failed.reason}"
-        return GateResult("announcements", "gap", reason, (failed.ref, *evidence))
-    return GateResult("announcements", "gap", f"the announcements of {start}..{end} have not been fetched", evidence)
+        return GateResult("announcements", "gap", reason, (failed.ref, *evidence), code="fetch_failed",
+                          values={**period, "failed": [[failed.source, failed.failure or "unknown"]]})  # fmt: skip
+    return GateResult("announcements", "gap", f"the announcements of {start}..{end} have not been fetched", evidence,
+                      code="not_fetched", values=period)  # fmt: skip
 
 
 def _latest_attempts(ctx: GateContext, what: str) -> dict[str, FetchAttempt]:
@@ -354,7 +383,9 @@ def money_flow(ctx: GateContext) -> GateResult:
         return found
     failures = "; ".join(f"{a.source} failed ({a.failure}: {a.reason})" for a in attempts)
     reason = f"{found.reason}; {failures}: the gap may be recorded as an exception"
-    return GateResult("money_flow", "gap", reason, (*found.evidence, *(a.ref for a in attempts)), True)
+    failed = [[a.source, a.failure or "unknown"] for a in attempts]
+    return GateResult("money_flow", "gap", reason, (*found.evidence, *(a.ref for a in attempts)), True,
+                      code=found.code, values={**found.values, "failed": failed})  # fmt: skip
 
 
 GATES: dict[str, Callable[[GateContext], GateResult]] = {

@@ -7,12 +7,13 @@ the cache as unadjusted bars (with the reference price); the instrument registry
 Community format (source "community"): the public A-share data set's CSV files (first line a comment,
 UTF-8, columns 股票代码,股票名称,交易日期,开盘价,最高价,最低价,收盘价,前收盘价,成交量,成交额,流通市值,总市值,
 codes like sh600519, volume in shares) and its parquet (code,name,date,open,high,low,close,prev_close,
-volume,amount,float_mcap,total_mcap). Market capitalisations are not imported.
+volume,amount,float_mcap,total_mcap). The market capitalisations (流通市值 float_mcap, 总市值 total_mcap) are kept
+on the bars.
 
 Generic CSV (source "user_csv"), UTF-8 (a byte-order mark is allowed), comma-separated, one header row;
 lines starting with # before the header are comments. Columns, in any order (others are ignored):
 
-    symbol,date,open,high,low,close,prev_close,volume[,amount][,name]
+    symbol,date,open,high,low,close,prev_close,volume[,amount][,name][,float_mcap][,total_mcap]
 
 - symbol: any form the program accepts: 600519, sh600519, 600519.SH, 00700.HK, AAPL.US
 - date: the trading day, YYYY-MM-DD
@@ -22,14 +23,20 @@ lines starting with # before the header are comments. Columns, in any order (oth
 - volume: shares traded (not lots), a whole number >= 0
 - amount: traded value in currency units (not 万元); optional, may be empty
 - name: the instrument's name on that day (ST status is read from it); optional
+- float_mcap, total_mcap: float and total market capitalisation in currency units; optional, may be empty
 A .parquet file with these column names is read the same way.
 
 A row is rejected when: the symbol is not understood (bad_symbol); the date is not YYYY-MM-DD (bad_date);
 a price is missing or not a number (bad_price); a price is zero or negative (non_positive_price);
 high < max(open, close) (high_below_open_or_close); low > min(open, close) (low_above_open_or_close);
 volume is missing, not a whole number (bad_volume) or negative (negative_volume); amount is not a
-number or negative (bad_amount); the symbol and date repeat an earlier row of the file (duplicate_row).
-Binary-float noise in a volume (875376394.9999999 shares in the community files) is rounded away.
+number or negative (bad_amount); a market capitalisation is given but not a number (bad_mcap); the symbol and
+date repeat an earlier row of the file (duplicate_row). A capitalisation of zero or less is stored as unknown
+(the community files carry 0 for a few CDR sessions). Binary-float noise in a volume (875376394.9999999 shares in
+the community files) is rounded away.
+
+After an import the program rebuilds its own indices from every stored stock (stockbench.data.indices), so
+relative strength has a benchmark even when no index is stored.
 """
 
 from __future__ import annotations
@@ -44,7 +51,8 @@ from typing import Literal
 import polars as pl
 
 from stockbench.clock import SystemClock
-from stockbench.data.cache import AMOUNT, PRICE, MarketDataCache, registered, upsert_frame
+from stockbench.data.cache import AMOUNT, MCAP, PRICE, MarketDataCache, registered, upsert_frame
+from stockbench.data.indices import RebuildReport, rebuild
 from stockbench.errors import InvalidInput, UserError
 from stockbench.market.instruments import identify
 from stockbench.market.registry import strip_day_prefix
@@ -64,7 +72,10 @@ COMMUNITY_COLUMNS = {
     "前收盘价": "prev_close",
     "成交量": "volume",
     "成交额": "amount",
+    "流通市值": "float_mcap",
+    "总市值": "total_mcap",
 }
+CAPS = ("float_mcap", "total_mcap")
 REQUIRED = ("symbol", "date", "open", "high", "low", "close", "prev_close", "volume")
 PRICES = ("open", "high", "low", "close", "prev_close")
 VOLUME_SLACK = 0.001  # float noise in the community files (875376394.9999999 shares) is rounded away
@@ -98,6 +109,7 @@ class ImportReport:
     first: date | None
     last: date | None
     seconds: float
+    indices: RebuildReport | None = None  # the built indices, rebuilt after an import that stored rows
 
 
 def _csv_head(path: Path) -> list[str]:
@@ -157,14 +169,19 @@ def read_raw(path: Path, fmt: Literal["community", "generic"]) -> tuple[pl.DataF
     return frame, first_line
 
 
-def _decimal(column: str, dtype: pl.DataType, target: pl.Decimal) -> pl.Expr:
+def _decimal(column: str, dtype: pl.DataType, target: pl.Decimal, places: int = 4) -> pl.Expr:
     expr = pl.col(column)
     if dtype == pl.String:
         text = expr.str.strip_chars()
         return pl.when(text == "").then(None).otherwise(text).cast(target, strict=False)
     if dtype.is_float():
-        return expr.round(4).cast(target, strict=False)
+        return expr.round(places).cast(target, strict=False)
     return expr.cast(target, strict=False)
+
+
+def _given(column: str) -> pl.Expr:
+    """The cell holds something (an empty or blank text is not given)."""
+    return pl.col(column).is_not_null() & (pl.col(column).cast(pl.String).str.strip_chars() != "")
 
 
 def _typed(frame: pl.DataFrame, symbols: dict[str, str | None], first_line: int) -> pl.DataFrame:
@@ -176,6 +193,8 @@ def _typed(frame: pl.DataFrame, symbols: dict[str, str | None], first_line: int)
     optional = {
         "amount": _decimal("amount", schema["amount"], AMOUNT) if "amount" in schema else pl.lit(None, AMOUNT),
         "name": pl.col("name").cast(pl.String).str.strip_chars() if "name" in schema else pl.lit(None, pl.String),
+        **{c: _decimal(c, schema[c], MCAP, places=2) if c in schema else pl.lit(None, MCAP) for c in CAPS},
+        **{f"_{c}_given": _given(c) if c in schema else pl.lit(False) for c in CAPS},
     }
     return frame.select(
         _line=pl.int_range(first_line, first_line + frame.height, dtype=pl.Int64),
@@ -207,6 +226,7 @@ def _reason() -> pl.Expr:
         ((pl.col("_volume") - pl.col("_volume").round(0)).abs() > VOLUME_SLACK, "bad_volume"),
         (pl.col("_amount_given") & pl.col("amount").is_null(), "bad_amount"),
         (pl.col("amount") < 0, "bad_amount"),
+        (pl.any_horizontal(*(pl.col(f"_{c}_given") & pl.col(c).is_null() for c in CAPS)), "bad_mcap"),
         (pl.struct("symbol", "day").is_first_distinct().not_(), "duplicate_row"),
     ]
     expr: pl.Expr = pl.lit(None, dtype=pl.String)
@@ -241,6 +261,7 @@ def _bars(accepted: pl.DataFrame, source: str) -> pl.DataFrame:
         *PRICES,
         volume=pl.col("_volume").round(0).cast(pl.Int64),
         amount="amount",
+        **{c: pl.when(pl.col(c) > 0).then(pl.col(c)) for c in CAPS},  # zero or less: unknown
         source=pl.lit(source),
     )
 
@@ -355,6 +376,7 @@ def import_path(cache: MarketDataCache, db: Database, path: Path, fmt: ImportFor
     tally = _Tally()
     for file in files:
         _import_file(cache, db, file, fmt, tally)
+    indices = rebuild(db, cache) if tally.stored else None
     formats = sorted(tally.formats)
     return ImportReport(
         files=tuple(str(f) for f in files),
@@ -370,4 +392,5 @@ def import_path(cache: MarketDataCache, db: Database, path: Path, fmt: ImportFor
         first=min(tally.days) if tally.days else None,
         last=max(tally.days) if tally.days else None,
         seconds=round(time.perf_counter() - started, 3),
+        indices=indices,
     )

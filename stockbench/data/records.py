@@ -31,6 +31,8 @@ class Bar:
     amount: Decimal | None  # currency units
     source: str
     turnover_pct: Decimal | None = None
+    float_mcap: Decimal | None = None  # float market capitalisation, currency units (when the source gives it)
+    total_mcap: Decimal | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from stockbench.data.gates import (
     trading_window,
 )
 from stockbench.data.importer import ImportFormat, ImportReport, import_path
+from stockbench.data.indices import RebuildReport, rebuild
 from stockbench.data.records import Adjust, Bar, DataKind, FetchFailure, Quote
 from stockbench.errors import CalendarUnknown, InvalidInput
 from stockbench.events import EventBus, Progress
@@ -318,6 +319,10 @@ class DataService:
     def import_file(self, path: str | Path, fmt: ImportFormat = "auto") -> ImportReport:
         """Import a community or generic file (or a folder of them) into the cache; see stockbench.data.importer."""
         return import_path(self.cache, self._db, Path(path), fmt)
+
+    def rebuild_indices(self) -> RebuildReport:
+        """Rebuild the program's own indices from every stored stock (see stockbench.data.indices)."""
+        return rebuild(self._db, self.cache)
 
     def bars(
         self,

@@ -123,6 +123,22 @@ class MethodStep:
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class ActionChoice:
+    """The final action and the position state submitted with it."""
+
+    action: str
+    position_state: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRule:
+    """What the program allows for one action now: the position states it may go with, or why it is refused."""
+
+    states: tuple[str, ...] = ()
+    problems: tuple[Problem, ...] = ()
+
+
 @dataclass(frozen=True)
 class ReportDraft:
     run_id: str
@@ -138,6 +154,7 @@ class ReportDraft:
     method: tuple[MethodStep, ...] = ()
     judgments: Mapping[str, str] = field(default_factory=dict)  # judgment type -> evidence-backed summary
     statements: tuple[Statement, ...] = ()  # every model-written text besides claims and risks, with its scope
+    decision: ActionChoice | None = None  # None in drafts published before the action gate
 
     def section(self, key: str) -> Section | None:
         return next((s for s in self.sections if s.key == key), None)
@@ -165,6 +182,8 @@ class GateContext:
     check_order: OrderChecker | None = None
     lot: int | None = None  # shares per board lot of the subject: "手" in an order sentence is counted in lots
     previous_levels: tuple[Decimal, ...] = ()  # the previous report's zone bounds and stop (continuity may name them)
+    # Every action of the closed set -> what the position allows for it now (empty: the action is not checked).
+    action_rules: Mapping[str, ActionRule] = field(default_factory=dict)
     _index: NumberIndex | None = None
     _values: dict[str, Any] = field(default_factory=dict, repr=False)  # evidence id -> its values, for citations
 

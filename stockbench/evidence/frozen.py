@@ -15,6 +15,8 @@ from typing import Any
 
 from stockbench.errors import Problem
 from stockbench.evidence.documents import (
+    ActionChoice,
+    ActionRule,
     Claim,
     Gap,
     GateContext,
@@ -76,6 +78,7 @@ def draft_from_json(data: dict[str, Any]) -> ReportDraft:
             Statement(s["location"], s["text"], tuple(s["evidence"]), s.get("kind", "claim"))
             for s in data.get("statements", [])
         ),
+        decision=ActionChoice(**data["decision"]) if data.get("decision") else None,
     )
 
 
@@ -103,6 +106,10 @@ def freeze_context(ctx: GateContext, draft: ReportDraft) -> dict[str, Any]:
         "order_checks": checks,
         "lot": ctx.lot,
         "previous_levels": [format(v, "f") for v in ctx.previous_levels],
+        "action_rules": {
+            a: {"states": list(r.states), "problems": [p.as_dict() for p in r.problems]}
+            for a, r in ctx.action_rules.items()
+        },
     }
 
 
@@ -138,6 +145,10 @@ def thaw_context(frozen: dict[str, Any], store: EvidenceStore, draft: ReportDraf
         check_order=check_order,
         lot=frozen.get("lot"),
         previous_levels=tuple(Decimal(v) for v in frozen.get("previous_levels", [])),
+        action_rules={
+            a: ActionRule(tuple(r["states"]), tuple(Problem(**p) for p in r["problems"]))
+            for a, r in frozen.get("action_rules", {}).items()
+        },
     )
 
 

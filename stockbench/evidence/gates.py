@@ -7,12 +7,14 @@ A report with disclosed data gaps may publish, but carries no executable orders.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
 from decimal import Decimal
 
 from stockbench.errors import Problem
 from stockbench.evidence.citations import ground_statement
-from stockbench.evidence.documents import GateContext, QuoteRef, ReportDraft, Statement
+from stockbench.evidence.documents import ActionChoice, ActionRule, GateContext, QuoteRef, ReportDraft, Statement
 from stockbench.evidence.levels import level_problems, order_problems
 from stockbench.evidence.numbers import ground_numbers
 from stockbench.evidence.quotes import normalise, quote_problem, quoted_spans
@@ -318,6 +320,51 @@ def probability(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
     return problems
 
 
+# A path that buys or adds: "按计划分批买入", "buy in steps" (a negated one, "不建仓" or "no buy", does not).
+BUYING = re.compile(r"(?<![不勿别未])(?:分批)?(?:买入|加仓|建仓)|(?<!no )(?<!not )(?<!never )\b(?:buy|add)\b", re.I)
+
+
+def buy_paths(statements: Iterable[Statement]) -> list[Problem]:
+    """The paths whose action buys or adds (under avoid there may be none)."""
+    fix = "under avoid a path watches or re-examines, never buys; or choose wait, which may plan a buy"
+    return [
+        Problem(
+            "avoid_with_buy_path", f"the action is avoid, but the path {s.location} buys: {s.text}", fix, s.location
+        )
+        for s in statements
+        if s.kind == "path" and s.location.endswith(".action") and BUYING.search(s.text)
+    ]
+
+
+def choice_problems(
+    choice: ActionChoice, rules: Mapping[str, ActionRule], statements: Iterable[Statement]
+) -> list[Problem]:
+    """Problems of an action choice against what the position allows (`rules`, every action of the closed set),
+    with the paths given beside it; an empty position_state is not checked (it was not submitted with it)."""
+    allowed = ", ".join(a for a, rule in rules.items() if not rule.problems)
+    rule = rules.get(choice.action)
+    if rule is None:
+        return [Problem("action_unknown", f"'{choice.action}' is not an action", f"one of: {allowed}", "action")]
+    problems = [replace(p, fix=f"{p.fix} (allowed now: {allowed})", location="action") for p in rule.problems]
+    if not problems and choice.position_state and choice.position_state not in rule.states:
+        states = " or ".join(rule.states) or "none now"
+        message = f"{choice.action} goes with the position state {states}, not {choice.position_state}"
+        fix = f"submit position_state {rule.states[0]} with {choice.action}" if rule.states else f"one of: {allowed}"
+        problems.append(Problem("action_state_mismatch", message, fix, "position_state"))
+    if choice.action == "avoid":
+        problems += buy_paths(statements)
+    return problems
+
+
+def actions(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
+    """The action is one the position allows now (hold, reduce and sell need shares held: nothing held and nothing
+    to do is wait; the move to its state must be legal), with a position state it goes with, and an avoid lists no
+    buy path."""
+    if draft.decision is None or not ctx.action_rules:
+        return []  # published before the action gate, or not a full analysis
+    return choice_problems(draft.decision, ctx.action_rules, draft.statements)
+
+
 ORDER_ACTIONS = frozenset({"new", "modify", "keep", "cancel"})
 EXECUTABLE = frozenset({"new", "modify", "keep"})
 
@@ -360,6 +407,7 @@ GATES: tuple[tuple[str, Gate], ...] = (
     ("method_coverage", method_coverage),
     ("zone_anchors", zone_anchors),
     ("probability", probability),
+    ("actions", actions),
     ("orders", orders),
 )
 

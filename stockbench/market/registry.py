@@ -7,6 +7,7 @@ and the demo market write through `InstrumentRegistry.save`; everything else rea
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Literal
@@ -20,6 +21,7 @@ from stockbench.store.database import Database
 _ST_NAME = re.compile(r"^\s*(\*?S?\*?ST)", re.IGNORECASE)
 _EX_DATE_PREFIX = re.compile(r"^(?:XD|XR|DR)")
 _UNREFORMED = re.compile(r"^S(?:\*?ST|[^\x00-\x7F])")
+_FIRST_DAY_NAME = re.compile(r"^N[^\x00-\x7F]")  # an A-share's name on its listing day: N中芯, N宁德
 LimitStatus = Literal["normal", "st", "unreformed"]
 
 
@@ -135,6 +137,27 @@ class InstrumentRegistry:
             [symbol, day],
         )
         return str(value) if value is not None else None
+
+    def names_on(self, symbols: Sequence[str], day: date) -> dict[str, str]:
+        """The name each of `symbols` carried on `day`, where known (one query for a whole universe)."""
+        rows = self._db.fetchall(
+            "SELECT symbol, arg_max(name, valid_from) FROM instrument_names"
+            " WHERE valid_from <= ? AND list_contains(?, symbol) GROUP BY symbol",
+            [day, list(symbols)],
+        )
+        return {str(symbol): str(name) for symbol, name in rows}
+
+    def listing_date(self, symbol: str) -> date | None:
+        """The listing day: the instrument data's, else (A-shares) the day of the first recorded name when that
+        name is a listing day's (N中芯 on 2020-07-16); None when neither is known."""
+        instrument = self.instrument(symbol)
+        if instrument.list_date is not None or not instrument.is_a_share:
+            return instrument.list_date
+        row = self._db.fetchone(
+            "SELECT valid_from, name FROM instrument_names WHERE symbol = ? ORDER BY valid_from LIMIT 1",
+            [instrument.symbol],
+        )
+        return row[0] if row is not None and _FIRST_DAY_NAME.match(str(row[1])) else None
 
     def st_on(self, symbol: str, day: date) -> bool | None:
         """Whether `symbol` was under special treatment on `day`; None when its name history is unknown."""

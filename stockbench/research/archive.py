@@ -26,8 +26,11 @@ from stockbench.clock import MARKET_TZ
 from stockbench.errors import InvalidInput, NotFound, Problem
 from stockbench.evidence.documents import ReportDraft
 from stockbench.market.instruments import identify, parse_symbol
+from stockbench.research.levels import ZoneLevels
 from stockbench.research.outcomes import ReportListing, ReportRecord
-from stockbench.research.summary import ReportPlan, ReportSummary, ZoneLevels
+from stockbench.research.summary import ReportPlan, ReportSummary
+from stockbench.research.wording import Language, say
+from stockbench.research.wording.phrases import exchange_time
 from stockbench.store.database import Database
 from stockbench.store.seals import (
     SEALED_BY,
@@ -42,37 +45,28 @@ from stockbench.store.seals import (
 REPORT_KINDS = ("full", "question")  # runs whose reports carry a plan (a quick review's outcome does not)
 
 SEAL_LOG = "reports.seals"
-OFFLINE_NOTE = "> 本报告由离线规则模型生成，未使用大语言模型。 (Produced by the offline rules model, without an LLM.)"
-ZONE_NAMES = {"CN": "北京时间", "HK": "香港时间"}
-
-
-def exchange_time(symbol: str, at: datetime) -> str:
-    """An instant as people read it: in the exchange's time zone, with the zone named."""
-    market = parse_symbol(symbol).market
-    zone = MARKET_TZ.get(market, MARKET_TZ["CN"])
-    local = at.astimezone(zone)
-    offset = local.strftime("%z")
-    name = ZONE_NAMES.get(market, str(zone))
-    return f"{local:%Y-%m-%d %H:%M:%S} {name} (UTC{offset[:3]}:{offset[3:]})"
+RENDERER = "2"  # the version of `render_markdown`, sealed with each report it renders (absent: version 1)
+RENDERED_BY = "rendered_by"
 
 
 def render_markdown(
     *, title: str, symbol: str, run_id: str, published_at: datetime, as_of: datetime | None, offline: bool,
-    draft: ReportDraft,
+    draft: ReportDraft, language: Language = "zh",
 ) -> str:  # fmt: skip
-    """The report as Markdown: a pure function of its sealed content (the CLI, the browser and exports print it)."""
+    """The report as Markdown: a pure function of its sealed content (the CLI, the browser and exports print it),
+    in the report's language (its summary's `language`), with every instant in exchange time."""
     lines = [
         f"# {' '.join(title.split())}",
         "",
-        f"- 标的: {symbol}",
-        f"- 运行: {run_id}",
-        f"- 时间: {exchange_time(symbol, published_at)}",
+        f"- {say('report.header.symbol', language, symbol=symbol)}",
+        f"- {say('report.header.run', language, run_id=run_id)}",
+        f"- {say('report.header.published', language, at=exchange_time(symbol, published_at, language))}",
     ]
     if as_of is not None:
-        lines.append(f"- 研究时点: {exchange_time(symbol, as_of)}")
+        lines.append(f"- {say('report.header.as_of', language, at=exchange_time(symbol, as_of, language))}")
     lines.append("")
     if offline:
-        lines += [OFFLINE_NOTE, ""]
+        lines += [f"> {say('report.offline', language)}", ""]
     for section in draft.sections:
         lines += [f"## {section.title}", "", section.text, ""]
     return "\n".join(lines)
@@ -91,7 +85,11 @@ class ReportArchive:
         last = cur.execute("SELECT seq, seal FROM reports WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1").fetchone()
         seq, previous = (int(last[0]) + 1, str(last[1])) if last else (1, "")
         row = record.stored()
-        hashes = {**field_hashes(row, run_evidence(cur, record.run_id)), SEALED_BY: "publication"}
+        hashes = {
+            **field_hashes(row, run_evidence(cur, record.run_id)),
+            SEALED_BY: "publication",
+            RENDERED_BY: RENDERER,
+        }
         columns = [*SEALED_FIELDS, "seq", "sealed_fields", "prev_seal", "seal"]
         values = [row[name] for name in SEALED_FIELDS] + [seq, canonical(hashes), previous, seal_of(hashes, previous)]
         cur.execute(
@@ -181,11 +179,15 @@ class ReportArchive:
             return [_problem("seal_log", report_id, f"reports in the seal log are gone from the workspace: {ids}")]
         return []
 
-    def sealed_at_publication(self, report_id: str) -> bool:
-        """Whether the report was sealed when it was published (its Markdown is then the renderer's own output);
-        reports published before seals existed were sealed as they stood by the migration."""
+    def rendered_by_this_renderer(self, report_id: str) -> bool:
+        """Whether the report was sealed at publication by this version of `render_markdown`, so re-rendering its
+        sealed content must give its Markdown byte for byte. A report an older renderer wrote keeps the Markdown it
+        was published with: its seal (the Markdown's hash among the sealed fields) is what guards it."""
         sealed = self.db.scalar("SELECT sealed_fields FROM reports WHERE report_id = ?", [report_id])
-        return sealed is not None and json.loads(sealed).get(SEALED_BY) == "publication"
+        if sealed is None:
+            return False
+        fields = json.loads(sealed)
+        return bool(fields.get(SEALED_BY) == "publication" and fields.get(RENDERED_BY, "1") == RENDERER)
 
     def verifies(self, report_id: str) -> bool:
         return not self.seal_problems(report_id)

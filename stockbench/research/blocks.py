@@ -19,7 +19,9 @@ from typing import Any, TypeVar, cast
 from pydantic import TypeAdapter
 
 from stockbench.evidence.store import canonical_json, evidence_id_for
+from stockbench.research.continuity import Since
 from stockbench.research.records import EvidenceItem
+from stockbench.research.wording.entry import Language
 
 T = TypeVar("T")
 Block = tuple[dict[str, Any], list[EvidenceItem]]
@@ -117,6 +119,8 @@ class GateFact:
     status: str
     reason: str
     exception_allowed: bool = False
+    code: str = ""  # the reason's code (stockbench.data.gates.GateResult), "" in blocks written before codes
+    values: Mapping[str, Any] = field(default_factory=dict)  # its figures as shown, for the report's words
 
 
 @dataclass(frozen=True)
@@ -138,6 +142,7 @@ class PreviousReport:
     zones: Mapping[str, Any] = field(default_factory=dict)  # the previous report's summary zones, as stored
     last: str | None = None
     crossed: bool | None = None
+    since: Since | None = None  # the path since its session, graded against its plan (research.continuity)
     evidence_id: str = ""
 
     def levels(self) -> tuple[Decimal, ...]:
@@ -149,6 +154,44 @@ class PreviousReport:
         if self.zones.get("stop") is not None:
             found.append(Decimal(str(self.zones["stop"])))
         return tuple(found)
+
+
+@dataclass(frozen=True)
+class BuiltIndexFact:
+    """How a program-built index was made on the as-of session (stockbench.data.indices)."""
+
+    symbol: str
+    key: str
+    name: str
+    day: str
+    members: int
+    weighting: str  # float_cap | equal
+
+
+@dataclass(frozen=True)
+class PeerFact:
+    symbol: str
+    name: str | None = None
+    size: Decimal | None = None  # on the peer's latest bar, by the choice's size basis
+    day: str | None = None
+
+
+@dataclass(frozen=True)
+class ContextFact:
+    """How the sector index and the peers were chosen (stockbench.research.context): sector_basis mapping,
+    board_default, built_sector, built_benchmark, unavailable or none; peer_basis declared, rule or none."""
+
+    sector: str | None = None
+    sector_name: str | None = None
+    sector_basis: str = "none"
+    built: BuiltIndexFact | None = None
+    peer_basis: str = "none"
+    peers: tuple[PeerFact, ...] = ()
+    peer_group: str | None = None
+    peer_size_basis: str | None = None  # float_mcap | total_mcap | amount
+    subject_size: Decimal | None = None
+    peer_candidates: int = 0
+    evidence_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -169,6 +212,8 @@ class Prepared:
     previous_report: PreviousReport | None = None
     previous_refused: tuple[str, ...] = ()
     reviews: Mapping[str, Any] = field(default_factory=dict)
+    language: Language = "zh"  # the report's language (blocks written before it existed were Chinese)
+    context: ContextFact | None = None  # None in blocks written before the program chose sector and peers
 
 
 # ---- collect ---------------------------------------------------------------------------------------------
@@ -205,6 +250,10 @@ class BandFact:
     def holds(self, price: Decimal) -> bool:
         return self.low <= price <= self.high
 
+    def basis(self) -> AnchorFact | None:
+        """The anchor the zone is built on (its id ends in the level's name: buy:ma:ma60)."""
+        return next((a for a in self.anchors if a.role == "basis"), None)
+
 
 @dataclass(frozen=True)
 class StopFact:
@@ -213,13 +262,32 @@ class StopFact:
 
 
 @dataclass(frozen=True)
+class DistanceFact:
+    """Percent of the price from it to the buy zone's top, the sell zone's bottom and the stop (negative below; the
+    keys end in _pct so that the number gate reads them as percent)."""
+
+    buy_high_pct: Decimal | None = None
+    sell_low_pct: Decimal | None = None
+    stop_pct: Decimal | None = None
+
+
+@dataclass(frozen=True)
 class ZonesFact:
+    """The program's zones (stockbench.analytics.zones.Zones); `tradeable` and `reasons` (PLAN_REASONS codes) say
+    whether the plan they make may be offered as a trade. A block written before plans were assessed reads as not
+    tradeable, reason not_assessed: an unknown never passes."""
+
     buy: BandFact
     sell: BandFact
     stop: StopFact
     position: str | None = None
     last: Decimal | None = None
     atr14: Decimal | None = None
+    reward_risk: Decimal | None = None
+    min_reward_risk: Decimal | None = None
+    distance_pct: DistanceFact = field(default_factory=DistanceFact)
+    tradeable: bool = False
+    reasons: tuple[str, ...] = ("not_assessed",)
     evidence_id: str = ""
 
     def band(self, side: str) -> BandFact:
@@ -241,16 +309,34 @@ class ZonesFact:
 
 @dataclass(frozen=True)
 class ScenarioFact:
+    """One scenario: its calibrated probability, its move (signed percent), the price it lands at and where that
+    lies against the zones (stockbench.analytics.scenarios.LANDS); the description is in the report's language."""
+
     name: str
     probability: Decimal
     count: int | None = None
     description: str = ""
+    move_pct: Decimal | None = None
+    price: Decimal | None = None
+    lands: str | None = None
+
+
+@dataclass(frozen=True)
+class CalibrationFact:
+    """The calibrated table the probabilities came from: its data range, and `look_ahead` when that data reaches
+    the as-of date (stockbench.analytics.calibration_tables)."""
+
+    data_from: str
+    data_to: str
+    look_ahead: bool
+    file: str = ""
 
 
 @dataclass(frozen=True)
 class ScenariosFact:
     items: tuple[ScenarioFact, ...] = ()
     tolerance: Decimal = Decimal("0.05")
+    calibration: CalibrationFact | None = None  # None in blocks written before tables carried their range
     evidence_id: str = ""
 
     def table(self) -> dict[str, Decimal]:
@@ -259,19 +345,37 @@ class ScenariosFact:
 
 @dataclass(frozen=True)
 class BaselineFact:
+    """The decision baseline (analytics.baseline): `capped` when only an unknown input (`unknown` names them) or an
+    untradeable plan kept it from a buy; `reasons` are codes with their values."""
+
     direction: str = "hold"
     confidence: Decimal | None = None
     ev: Decimal = Decimal(0)
+    capped: bool = False
+    unknown: tuple[str, ...] = ()
+    reasons: tuple[Mapping[str, Any], ...] = ()
     evidence_id: str = ""
 
 
 @dataclass(frozen=True)
+class RefusalFact:
+    code: str
+    message: str
+    fix: str = ""
+
+
+@dataclass(frozen=True)
 class PositionStateFact:
+    """The position state machine now: the current state, the states allowed, the program's suggestion, and the
+    actions allowed (each with the states it goes with) or refused (with why)."""
+
     current: str = "no_position"
     allowed: tuple[str, ...] = ()
     suggested: str | None = None
     qty: int = 0
     sellable: int = 0
+    actions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    refused: Mapping[str, tuple[RefusalFact, ...]] = field(default_factory=dict)
     evidence_id: str = ""
 
 
@@ -297,15 +401,55 @@ class StatesFact:
 
 @dataclass(frozen=True)
 class HorizonFact:
+    """The signal's trades over one horizon beside the base rate (the same trade from every scored session) and
+    the grade of that evidence (stockbench.analytics.edge.EVIDENCE)."""
+
     fires: int | None = None
     trades: int | None = None
     win_rate: Decimal | None = None
     ev_pct: Decimal | None = None
+    horizon: int | None = None
+    independent: int | None = None  # non-overlapping trades: the sample that counts
+    base_windows: int | None = None
+    base_win_rate: Decimal | None = None
+    base_ev_pct: Decimal | None = None
+    evidence: str | None = None  # None in blocks written before the base rate
+
+
+@dataclass(frozen=True)
+class SignalFact:
+    """The buy signal on the as-of session: a backtest is cited only when it fired then."""
+
+    day: str | None = None
+    fired: bool = False
+    score: Decimal | None = None
 
 
 @dataclass(frozen=True)
 class BacktestFact:
     horizons: Mapping[str, HorizonFact] = field(default_factory=dict)
+    signal: SignalFact = field(default_factory=SignalFact)
+    evidence_id: str = ""
+
+
+@dataclass(frozen=True)
+class PriceFactsFact:
+    """The as-of session's price facts (stockbench.analytics.price_facts; percentages in percent)."""
+
+    day: str
+    close: Decimal
+    change: Decimal | None = None
+    change_pct: Decimal | None = None
+    high_52w: Decimal | None = None
+    low_52w: Decimal | None = None
+    range_position_pct: Decimal | None = None
+    drawdown_pct: Decimal | None = None
+    ma250: Decimal | None = None
+    ma250_distance_pct: Decimal | None = None
+    amount: Decimal | None = None
+    turnover_pct: Decimal | None = None
+    float_mcap: Decimal | None = None
+    total_mcap: Decimal | None = None
     evidence_id: str = ""
 
 
@@ -319,6 +463,7 @@ class AnalyticsFacts:
     position_state: PositionStateFact | None = None
     states: StatesFact | None = None
     backtest: BacktestFact | None = None
+    price: PriceFactsFact | None = None
     evidence: Mapping[str, str] = field(default_factory=dict)  # part name -> its evidence id (states, backtest...)
 
 
@@ -348,6 +493,7 @@ def _analytics(raw: Mapping[str, Any]) -> AnalyticsFacts:
         position_state=parse(PositionStateFact, raw["position_state"]) if raw.get("position_state") else None,
         states=parse(StatesFact, raw["states"]) if raw.get("states") else None,
         backtest=parse(BacktestFact, raw["backtest"]) if raw.get("backtest") else None,
+        price=parse(PriceFactsFact, raw["price_facts"]) if (raw.get("price_facts") or {}).get("close") else None,
         evidence={k: str(v["evidence_id"]) for k, v in raw.items() if isinstance(v, dict) and "evidence_id" in v},
     )
 
@@ -383,6 +529,11 @@ class RunFacts:
     @property
     def gaps(self) -> tuple[str, ...]:
         return self.prepare.gaps if self.prepare else ()
+
+    @property
+    def language(self) -> Language:
+        """The report's language (zh when no prepare block says otherwise)."""
+        return self.prepare.language if self.prepare else "zh"
 
     @property
     def open_orders(self) -> tuple[OpenOrderFact, ...]:

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError
 from stockbench.evidence.numbers import extract_numbers
-from stockbench.research.summary import ZoneLevels
+from stockbench.research.levels import ZoneLevels
 
-__all__ = ["ZoneLevels"]  # a report's zones, placed against a price (defined with the report summary)
+__all__ = ["ZoneLevels"]  # a report's zones, placed against a price (research.levels)
 
 if TYPE_CHECKING:
     from stockbench.research.summary import ReportPlan

@@ -23,26 +23,26 @@ from stockbench.evidence.frozen import draft_to_json, freeze_context
 from stockbench.evidence.gates import blocking, run_gates
 from stockbench.research import judgments as j
 from stockbench.research.archive import ReportArchive, render_markdown
-from stockbench.research.blocks import BandFact
+from stockbench.research.blocks import BandFact, ZonesFact
+from stockbench.research.context import price_line, rule_peers_line, sector_text
+from stockbench.research.decisions import action_choice, action_rules
 from stockbench.research.events import ReportPublished
 from stockbench.research.journal import Journal
 from stockbench.research.outcomes import ReportRecord
 from stockbench.research.records import Outcome
 from stockbench.research.state import RunState
 from stockbench.research.statements import CONTINUITY_PARTS, VERDICT_PARTS, program_scope, run_statements
+from stockbench.research.wording import Language, has, say
+from stockbench.research.wording.phrases import anchor_name, gap_line, gate_line, one_line_reason
 
 if TYPE_CHECKING:
     from stockbench.research.facts import ProgramFacts
 
 REQUIRED_SECTIONS = ("conclusion", "scene", "data", "diagnosis", "debate", "plan", "scenarios", "risks", "continuity",
                      "method", "disclaimer")  # fmt: skip
-TITLES = {"conclusion": "结论", "scene": "场景", "data": "数据与缺口", "diagnosis": "诊断", "debate": "多空辩论",
-          "plan": "计划", "scenarios": "情景", "risks": "风险", "continuity": "连续性", "method": "方法",
-          "disclaimer": "声明"}  # fmt: skip
-DISCLAIMER = "本报告为研究记录，不构成投资建议；程序不会下单，持仓只随你确认的成交而变化。"
-DISCLAIMER_EN = "Research, not investment advice. Nothing is traded; holdings change only through fills you confirm."
 _BLOCK_START = re.compile(r"^(?:#+|>|[-+*](?=\s)|\d+[.)](?=\s)|\||`{3,}|~{3,}|={3,})")
 _INLINE = re.compile(r"([\[\]<>`|])")
+_CONCLUSION_PARTS = ("what_to_do_now", "what_would_change_my_mind", "what_to_watch")
 
 
 def plain(text: object) -> str:
@@ -59,80 +59,187 @@ def _cited(items: Sequence[j.Cited]) -> list[str]:
     return [f"- {plain(i.text)} [{', '.join(i.evidence)}]" for i in items]
 
 
+def _word(kind: str, code: str | None, language: Language) -> str:
+    """The catalogue's word for an engine code (`action.buy` -> 买入), or the code itself when it has none."""
+    key = f"{kind}.{code}"
+    return say(key, language) if code and has(key) else plain(code or say("state.unknown", language))
+
+
 # ---- the sections -----------------------------------------------------------------------------------------
-def _conclusion(state: RunState) -> str:
+def _conclusion(state: RunState, language: Language) -> str:
     report = state.accepted.report
     if report is None:
         return ""
-    return "\n".join([plain(report.conclusion), "", f"现在怎么做：{plain(report.what_to_do_now)}",
-                      f"什么会改变判断：{plain(report.what_would_change_my_mind)}",
-                      f"需要盯住什么：{plain(report.what_to_watch)}"])  # fmt: skip
+    answers = [say(f"report.conclusion.{k}", language, text=plain(getattr(report, k))) for k in _CONCLUSION_PARTS]
+    return "\n".join([plain(report.conclusion), "", *answers])
 
 
-def _scene(state: RunState) -> str:
+def _listed(items: Sequence[str], language: Language) -> str:
+    return say("report.list_separator", language).join(plain(i) for i in items) or say("report.none", language)
+
+
+def _scene(state: RunState, language: Language) -> str:
     scene = state.accepted.scene
     if scene is None:
         return ""
-    return "\n".join([f"板块指数: {plain(scene.sector_index)}; 出海相关: {scene.overseas_bound}",
-                      f"同业: {', '.join(plain(p) for p in scene.peers) or '无'}",
-                      plain(scene.rationale.text)])  # fmt: skip
+    answer = say("report.yes" if scene.overseas_bound else "report.no", language)
+    context = state.facts.prepare.context if state.facts.prepare else None  # how sector and peers were chosen
+    sector = sector_text(plain(scene.sector_index), context, language)
+    peers = rule_peers_line(scene.peers, context, language)
+    lines = [say("report.scene.sector", language, sector=sector),
+             say("report.scene.overseas", language, answer=answer),
+             peers or say("report.scene.peers", language, peers=_listed(scene.peers, language))]  # fmt: skip
+    if scene.international_anchors:
+        lines.append(say("report.scene.anchors", language, anchors=_listed(scene.international_anchors, language)))
+    price = price_line(state.facts.analytics.price if state.facts.analytics else None, language)
+    return "\n".join([*lines, *([price] if price else []), plain(scene.rationale.text)])
 
 
-def _data(state: RunState) -> str:
+def _data(state: RunState, language: Language) -> str:
     gates = state.facts.prepare.gates if state.facts.prepare else ()
-    lines = [f"- {g.name}: {g.status} — {g.reason}" for g in gates]
-    lines += [f"- 缺口披露 {plain(g.gap)}: {plain(g.disclosure)}" for g in state.accepted.gaps or []]
+    symbol = state.run.symbol
+    lines = [f"- {gate_line(g, symbol, language)}" for g in gates]
+    handled = {g.gap: plain(g.disclosure) for g in state.accepted.gaps or []}
+    for gate in (g for g in gates if g.status == "gap"):
+        lines.append(f"- {gap_line(gate, symbol, language)}")
+        if handled.get(gate.name):
+            lines.append(f"  {say('report.data.handling', language, text=handled[gate.name])}")
     if not state.run.plan.search:  # without a search provider the report discloses that no search was run
-        lines.append("- 搜索: 未配置搜索服务，本次未进行搜索 (no search provider: no search was run)")
-    return "\n".join(lines) or "- 数据闸门全部通过"
+        lines.append(f"- {say('report.data.no_search', language)}")
+    return "\n".join(lines) or f"- {say('report.data.all_passed', language)}"
 
 
-def _diagnosis(state: RunState) -> str:
+def _diagnosis(state: RunState, language: Language) -> str:
     diagnosis = state.accepted.diagnosis
     if diagnosis is None:
         return ""
     return "\n".join([plain(diagnosis.summary), *_cited(diagnosis.causal_chain), *_cited(diagnosis.claims)])
 
 
-def _debate(state: RunState) -> str:
-    verdict = state.accepted.debate_verdict
-    ruling = [getattr(verdict, k) for k in VERDICT_PARTS] if verdict else []
+def _verdict(verdict: j.DebateVerdict | None, language: Language) -> list[str]:
+    if verdict is None:
+        return []
+    lines = []
+    for part in VERDICT_PARTS:
+        item: j.Cited = getattr(verdict, part)
+        answer = say("report.yes" if verdict.opposition_overturns else "report.no", language)
+        text = say(f"report.verdict.{part}", language, text=plain(item.text), answer=answer)
+        lines.append(f"- {text} [{', '.join(item.evidence)}]")
+    return lines
+
+
+def _debate(state: RunState, language: Language) -> str:
     a = state.accepted
-    return "\n".join(["看多:", *_cited(a.arguments("bull")), "看空:", *_cited(a.arguments("bear")), "裁决:",
-                      *_cited(ruling)])  # fmt: skip
+    return "\n".join([say("report.debate.bull", language), *_cited(a.arguments("bull")),
+                      say("report.debate.bear", language), *_cited(a.arguments("bear")),
+                      say("report.debate.verdict", language), *_verdict(a.debate_verdict, language)])  # fmt: skip
 
 
-def _band(name: str, band: BandFact) -> str:
-    return f"{name}: {band.low}-{band.high}"
+def _baseline(state: RunState, language: Language) -> str:
+    baseline = state.facts.analytics.baseline if state.facts.analytics else None
+    if baseline is None:
+        return say("report.plan.no_baseline", language)
+    direction = _word("action", baseline.direction, language)
+    if baseline.confidence is None:
+        return say("report.plan.baseline_unknown", language, direction=direction)
+    return say("report.plan.baseline", language, direction=direction, confidence=baseline.confidence)
 
 
-def _plan(state: RunState) -> str:
+def _band(key: str, band: BandFact, language: Language) -> str:
+    return say(key, language, low=band.low, high=band.high)
+
+
+def _signed(value: Decimal) -> str:
+    return format(value, "+f")
+
+
+def _zone_line(key: str, band: BandFact, distance: Decimal | None, language: Language) -> str:
+    basis = band.basis()
+    if distance is None or basis is None:  # facts written before plans were assessed
+        return _band(f"report.{key}", band, language)
+    named = f"{anchor_name(basis.id.rsplit(':', 1)[-1], language)} {basis.price}"
+    return say(key, language, low=band.low, high=band.high, basis=named, distance=_signed(distance))
+
+
+def _plan_reason(code: str, zones: ZonesFact, language: Language) -> str:
+    if not has(f"plan.reason.{code}"):
+        return plain(code)
+    distance = zones.distance_pct.buy_high_pct
+    return say(f"plan.reason.{code}", language, ratio=zones.reward_risk, minimum=zones.min_reward_risk,
+               distance=abs(distance) if distance is not None else "", stop=zones.stop.price)  # fmt: skip
+
+
+def _zone_lines(zones: ZonesFact, language: Language) -> list[str]:
+    """The zones with their bases and distances from the price, the stop, the plan's reward-to-risk and whether it
+    is tradeable (with its reasons when not)."""
+    distance = zones.distance_pct
+    lines = [_zone_line("plan.buy_zone", zones.buy, distance.buy_high_pct, language),
+             _zone_line("plan.sell_zone", zones.sell, distance.sell_low_pct, language)]  # fmt: skip
+    if zones.stop.price is not None and distance.stop_pct is not None:
+        lines.append(say("plan.stop", language, price=zones.stop.price, distance=_signed(distance.stop_pct)))
+    elif zones.stop.price is not None:
+        lines.append(say("report.plan.stop", language, price=zones.stop.price))
+    if zones.reward_risk is not None:
+        lines.append(say("plan.reward_risk", language, ratio=zones.reward_risk, minimum=zones.min_reward_risk))
+    if zones.tradeable:
+        return [*lines, say("plan.tradeable", language)]
+    reasons = say("plan.reason_join", language).join(_plan_reason(c, zones, language) for c in zones.reasons)
+    return [*lines, say("plan.not_tradeable", language, reasons=reasons)]
+
+
+def _plan(state: RunState, language: Language) -> str:
     a, zones = state.accepted, state.facts.zones
     why = plain(a.action.why.text) if a.action else ""
-    lines = [f"操作: {a.decision} — {why}", f"持仓状态: {plain(a.position_state or '')}"]
-    if zones is not None:
-        lines += [_band("买入区间", zones.buy), _band("卖出区间", zones.sell)]
-        if zones.stop.price is not None:
-            lines.append(f"止损: {zones.stop.price}")
-    lines += [f"订单: {o['side']} {o['qty']} @ {o['price']}" for o in (state.facts.raw.get("orders") or {}).get(
-        "orders", [])]  # fmt: skip
-    lines += [f"路径: {plain(p.trigger)} → {plain(p.action)}" for p in a.paths or []]
-    lines += [f"未成交订单 {o.order_id}: {o.decision}（{plain(o.reason)}）" for o in a.open_orders or []]
+    lines = [say("report.plan.action", language, action=_word("action", a.decision, language),
+                 baseline=_baseline(state, language), why=why),
+             say("report.plan.position_state", language,
+                 state=_word("position_state", a.position_state, language))]  # fmt: skip
+    if zones is None:
+        lines.append(say("report.plan.no_zones", language))
+    else:
+        if zones.position:
+            lines.append(say("report.plan.price", language, position=_word("position", zones.position, language)))
+        lines += _zone_lines(zones, language)
+    lines += [say("report.plan.order", language, side=_word("report.side", o.side, language), qty=o.qty,
+                  price=o.price) for o in state.facts.sized]  # fmt: skip
+    lines += [say("report.plan.path", language, trigger=plain(p.trigger), action=plain(p.action))
+              for p in a.paths or []]  # fmt: skip
+    lines += [say("report.plan.open_order", language, order_id=o.order_id,
+                  decision=_word("report.order", o.decision, language), reason=plain(o.reason))
+              for o in a.open_orders or []]  # fmt: skip
     return "\n".join(lines)
 
 
-def _scenarios(state: RunState) -> str:
-    return "\n".join(
-        f"- {plain(s.name)}: {s.probability} — {plain(s.narrative)}" for s in state.accepted.scenarios or []
-    )
+def _scenarios(state: RunState, language: Language) -> str:
+    """Each scenario with the program's text of where it lands (written from its move and landing price); the
+    model's narrative follows as its view when it says something else."""
+    computed = state.facts.analytics.scenarios if state.facts.analytics else None
+    figures = {s.name: s for s in computed.items} if computed else {}
+    lines = []
+    for s in state.accepted.scenarios or []:
+        name, text = _word("scenario.name", s.name, language), plain(s.narrative)
+        found = figures.get(s.name)
+        program = plain(found.description) if found is not None and found.lands else ""
+        body = program or text
+        key = "report.scenario" if body else "report.scenario.bare"
+        lines.append(f"- {say(key, language, name=name, probability=s.probability, text=body)}")
+        if program and text and text != program:
+            lines.append(f"  {say('scenario.view', language, narrative=text)}")
+    return "\n".join(lines)
 
 
-def _continuity(state: RunState) -> str:
+def _continuity(state: RunState, language: Language) -> str:
     continuity = state.accepted.continuity
-    return "\n".join(f"{k}: {plain(getattr(continuity, k) if continuity else '')}" for k in CONTINUITY_PARTS)
+    return "\n".join(say(f"report.continuity.{k}", language, text=plain(getattr(continuity, k) if continuity else ""))
+                     for k in CONTINUITY_PARTS)  # fmt: skip
 
 
-SECTIONS: dict[str, Callable[[RunState], str]] = {
+def _method(state: RunState, language: Language) -> str:
+    model = say("report.method.offline_model", language) if state.run.model == "offline" else plain(state.run.model)
+    return say("report.method", language, version=state.handbook.version, model=model)
+
+
+SECTIONS: dict[str, Callable[[RunState, Language], str]] = {
     "conclusion": _conclusion,
     "scene": _scene,
     "data": _data,
@@ -140,15 +247,31 @@ SECTIONS: dict[str, Callable[[RunState], str]] = {
     "debate": _debate,
     "plan": _plan,
     "scenarios": _scenarios,
-    "risks": lambda state: "\n".join(_cited(state.accepted.risks or [])),
+    "risks": lambda state, language: "\n".join(_cited(state.accepted.risks or [])),
     "continuity": _continuity,
-    "method": lambda state: f"方法手册版本 hb-{state.handbook.version}; 模型 {state.run.model}",
-    "disclaimer": lambda state: f"{DISCLAIMER}\n{DISCLAIMER_EN}",
+    "method": _method,
+    "disclaimer": lambda state, language: say("report.disclaimer", language),
 }
 
 
 def sections(state: RunState) -> list[d.Section]:
-    return [d.Section(key, TITLES[key], SECTIONS[key](state)) for key in REQUIRED_SECTIONS]
+    """The report's sections, in the run's language."""
+    language = state.facts.language
+    return [
+        d.Section(key, say(f"report.section.{key}", language), SECTIONS[key](state, language))
+        for key in REQUIRED_SECTIONS
+    ]
+
+
+def report_title(state: RunState) -> str:
+    """The report's title: name, code, action and the model's one-line reason, in the run's language."""
+    language, prepare = state.facts.language, state.facts.prepare
+    name = (prepare.instrument.name if prepare else None) or state.run.symbol
+    action = _word("action", state.accepted.decision, language)
+    text = state.accepted.report.title if state.accepted.report else ""
+    reason = one_line_reason(text, (name, state.run.symbol, state.run.symbol.split(".")[0]))
+    values = {"name": plain(name), "code": state.run.symbol, "action": action, "reason": reason}
+    return say("report.title" if reason else "report.title.bare", language, **values)
 
 
 # ---- the draft and its gate context -----------------------------------------------------------------------
@@ -179,6 +302,7 @@ def build_draft(state: RunState) -> d.ReportDraft:
         method=tuple(d.MethodStep(s, "done") for s in state.run.plan.stages),
         judgments=dict.fromkeys(a.kinds(), "accepted"),
         statements=tuple(run_statements(a, program_scope(state.evidence))),
+        decision=action_choice(a),
     )
 
 
@@ -226,6 +350,7 @@ def gate_context(state: RunState, facts_service: ProgramFacts) -> d.GateContext:
         check_order=facts_service.order_checker(state),
         lot=facts.prepare.instrument.lot if facts.prepare else None,
         previous_levels=facts.previous_levels(),
+        action_rules=action_rules(facts.analytics),
     )
 
 
@@ -233,7 +358,7 @@ def markdown(draft: d.ReportDraft, title: str, state: RunState, published_at: da
     """The report's Markdown, rendered from what is sealed (see `archive.render_markdown`)."""
     return render_markdown(
         title=title, symbol=draft.symbol, run_id=draft.run_id, published_at=published_at,
-        as_of=state.run.as_of, offline=offline, draft=draft,
+        as_of=state.run.as_of, offline=offline, draft=draft, language=state.facts.language,
     )  # fmt: skip
 
 
@@ -259,7 +384,7 @@ def publish(state: RunState, publisher: Publisher, key: str = "publish/gates") -
     journal.act(run_id, key, "gate_check", "all", lambda _: Outcome(gate_payload))
     if problems:
         return problems
-    title = state.accepted.report.title if state.accepted.report else state.run.symbol
+    title = report_title(state)
     action = state.accepted.decision
     offline = publisher.offline(state.run.model)
 

@@ -1,6 +1,7 @@
 """Checks on a batch of decide-stage judgments: risks and verdict cited, the position state legal, the program's
 zones kept, scenarios on the calibrated table, open orders decided (a MODIFY through the order gate), the
-action agreeing with its reason and the baseline's expected value, every gap disclosed."""
+action one the position allows (with a state it goes with, no buy path under avoid: the publication gate
+`actions` checks the same), agreeing with its reason and the baseline's expected value, every gap disclosed."""
 
 from __future__ import annotations
 
@@ -10,13 +11,16 @@ from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
+from stockbench.analytics.position_states import ACTIONS
 from stockbench.errors import Problem
-from stockbench.evidence.documents import OrderPlan
+from stockbench.evidence.documents import ActionChoice, ActionRule, OrderPlan
+from stockbench.evidence.gates import choice_problems
 from stockbench.research import judgments as j
 from stockbench.research.blocks import AnalyticsFacts, OpenOrderFact
-from stockbench.research.statements import VERDICT_PARTS
+from stockbench.research.statements import VERDICT_PARTS, judgment_statements
 
 if TYPE_CHECKING:
+    from stockbench.research.state import Accepted
     from stockbench.research.validate import Checker
 
 SUM_TOLERANCE = Decimal("0.001")
@@ -46,6 +50,8 @@ def judgment_problems(checker: Checker, batch: j.Judgments) -> list[Problem]:
         problems += _open_orders(checker, batch.open_orders, analytics)
     if batch.action is not None:
         problems += _action(checker, batch.action, analytics)
+        choice = ActionChoice(batch.action.action, batch.position_state or "")
+        problems += choice_problems(choice, action_rules(analytics), judgment_statements(batch, ()))
     if batch.gaps is not None:
         problems += _gaps(checker, batch.gaps)
     return problems
@@ -157,8 +163,26 @@ def _action(checker: Checker, action: j.FinalAction, analytics: AnalyticsFacts) 
     problems += agreement(action.action, action.why.text, baseline.direction if baseline else "")
     if action.action in {"buy", "add"} and baseline is not None and baseline.ev < 0:
         problems.append(Problem("negative_ev_buy", "the baseline's expected value is negative: no buy or add",
-                                "choose hold, reduce, sell or avoid", "action"))  # fmt: skip
+                                "choose wait or avoid (hold, reduce or sell when held)", "action"))  # fmt: skip
     return problems
+
+
+def action_rules(analytics: AnalyticsFacts | None) -> dict[str, ActionRule]:
+    """What the position allows for every action now, from the position_state block (empty for a block written
+    before actions were tied to it: then nothing is checked)."""
+    state = analytics.position_state if analytics else None
+    if state is None or not (state.actions or state.refused):
+        return {}
+    refused = {a: tuple(Problem(p.code, p.message, p.fix) for p in found) for a, found in state.refused.items()}
+    known = [a for a in ACTIONS if a in state.actions or a in refused]
+    return {a: ActionRule(tuple(state.actions.get(a, ())), refused.get(a, ())) for a in known}
+
+
+def action_choice(accepted: Accepted) -> ActionChoice | None:
+    """The accepted action with its position state, as the publication gate checks them."""
+    if accepted.action is None:
+        return None
+    return ActionChoice(accepted.action.action, accepted.position_state or "")
 
 
 def _gaps(checker: Checker, gaps: Sequence[j.GapAcceptance]) -> list[Problem]:

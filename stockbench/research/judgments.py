@@ -11,7 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Action = Literal["buy", "add", "hold", "reduce", "sell", "avoid"]
+from stockbench.analytics.position_states import Action  # the closed set, tied to the position states
+
 OrderDecision = Literal["KEEP", "MODIFY", "CANCEL"]
 
 
@@ -98,7 +99,10 @@ class OpenOrderDecision(Strict):
 
 
 class FinalAction(Strict):
-    action: Action
+    action: Action = Field(
+        description="One of the actions the program allows now (analytics.position_state.actions): "
+        "hold, reduce and sell need shares held; nothing held and nothing to do is wait."
+    )
     why: Cited = Field(description="Why this action; if it differs from the program's baseline, why it differs.")
 
 

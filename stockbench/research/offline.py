@@ -15,17 +15,25 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from stockbench.research.blocks import AnalyticsFacts, PreviousReport, RunFacts, ZonesFact
+from stockbench.analytics.position_states import ACTIONS
+from stockbench.research import offline_prose as prose
+from stockbench.research.backtest_argument import backtest_argument
+from stockbench.research.blocks import AnalyticsFacts, RunFacts, ZonesFact
 from stockbench.research.conversation import current_stage, read_facts, tool_results
 from stockbench.research.models import BasePort, Call, Reply
+from stockbench.research.offline_continuity import continuity
+from stockbench.research.wording import Language, has, say
+from stockbench.research.wording.actions import action_word
 
-LABEL = "离线规则模型（未使用大语言模型）"
+LABEL = "离线规则模型（未使用大语言模型）"  # the Chinese edition of `label` (what a zh report's title carries)
 _UNTRUSTED = re.compile(r"<<<UNTRUSTED (?P<tag>ev-[0-9a-f]+ [0-9a-f]+)>>>\n(?P<body>.*?)\n<<<END UNTRUSTED (?P=tag)>>>",
                         re.DOTALL)  # fmt: skip
 POSITIVE = frozenset({"strong_up", "up", "inflow", "leading", "low"})
 NEGATIVE = frozenset({"strong_down", "down", "outflow", "lagging", "high", "extreme"})
-ACTIONS = frozenset({"buy", "add", "hold", "reduce", "sell", "avoid"})
 Answer = tuple[str, dict[str, Any]]
+# What a path does when the price enters the buy zone, by action (buy and wait: buy in steps as planned).
+ON_BUY_ZONE = {"avoid": "path.recheck", "reduce": "path.recheck", "sell": "path.recheck", "hold": "path.add_in_steps",
+               "add": "path.add_in_steps"}  # fmt: skip
 
 
 def _unwrapped(text: str) -> str:
@@ -36,6 +44,25 @@ def _unwrapped(text: str) -> str:
 
 def _cite(text: str, *evidence: str | None) -> dict[str, Any]:
     return {"text": text, "evidence": [e for e in evidence if e]}
+
+
+def label(language: Language) -> str:
+    """How the offline model names itself in a report of `language`."""
+    return say("offline.label", language)
+
+
+def legal_action(analytics: AnalyticsFacts) -> str:
+    """The baseline's direction when the position allows it now; else hold for a holder and wait otherwise (never
+    hold with nothing held), whichever the position allows."""
+    baseline, state = analytics.baseline, analytics.position_state
+    direction = baseline.direction if baseline else "wait"
+    allowed = state.actions if state else {}
+    if not allowed:  # a block written before actions were tied to the position
+        return direction if direction in ACTIONS else "wait"
+    if direction in allowed:
+        return direction
+    fallbacks = ("hold", "wait") if state is not None and state.qty else ("wait", "avoid")
+    return next((a for a in fallbacks if a in allowed), next(iter(allowed)))
 
 
 class OfflineModel(BasePort):
@@ -73,7 +100,7 @@ class OfflineModel(BasePort):
         turn = sum(1 for m in messages if m.get("role") == "assistant")
         builder = self.builders().get(name)
         if builder is None:
-            return Reply(f"{LABEL}: no rule for stage {name}", ())
+            return Reply(say("offline.no_rule", facts.language, label=label(facts.language), stage=name), ())
         tool, arguments = builder(facts, spec, last)
         return Reply(
             "",
@@ -96,54 +123,31 @@ class OfflineModel(BasePort):
             "peers": list(prepare.peer_candidates[:3]),
             "search_terms": [],
             "announcements_to_read": reading,
-            "rationale": _cite(f"按规则默认：{inst.name or inst.symbol}所属板块指数取自标的资料。", inst.evidence_id),
+            "rationale": _cite(say("offline.scene", facts.language, name=inst.name or inst.symbol), inst.evidence_id),
         }
 
     @staticmethod
-    def _arguments(analytics: AnalyticsFacts, side: str) -> list[dict[str, Any]]:
-        states = analytics.states
-        ev_states = states.evidence_id if states else None
-        wanted = POSITIVE if side == "bull" else NEGATIVE
-        found = [
-            _cite(f"{name} 状态为 {state.state}（规则表 {state.table} {state.version}）", ev_states)
-            for name, state in (states.named() if states else ())
-            if state.state in wanted
-        ]
-        backtest = analytics.backtest
-        h20 = backtest.horizons.get("20") if backtest else None
-        if backtest is not None and h20 is not None and h20.ev_pct is not None and (h20.ev_pct > 0) == (side == "bull"):
-            found.append(_cite(f"回测：20个交易日期望收益 {h20.ev_pct}%，样本 {h20.fires} 次", backtest.evidence_id))
-        zones = analytics.zones
-        places = {"below_buy", "in_buy"} if side == "bull" else {"in_sell", "above_sell", "stop_hit"}
-        if zones is not None and zones.position in places:
-            found.append(_cite(f"价格位置：{zones.position}", zones.evidence_id))
-        if not found:
-            found.append(_cite(f"规则表未给出明确的{'看多' if side == 'bull' else '看空'}信号", ev_states))
+    def _arguments(facts: RunFacts, side: str) -> list[dict[str, Any]]:
+        """Every fact of the run that argues for `side`, each citing the block its numbers come from."""
+        found = prose.arguments(prose.Reading.of(facts), side)
+        backtest = (facts.analytics or AnalyticsFacts()).backtest
+        cited = backtest_argument(backtest, "bull" if side == "bull" else "bear", facts.language)
+        if backtest is not None and cited is not None:  # only when the signal fires, beside the base rate
+            found.append(_cite(cited, backtest.evidence_id))
         return found
 
     def _side(self, facts: RunFacts, side: str) -> Answer:
         return "submit_arguments", {
             "side": side,
-            "arguments": self._arguments(facts.analytics or AnalyticsFacts(), side),
+            "arguments": self._arguments(facts, side),
         }
 
     def _analyze(self, facts: RunFacts, spec: dict[str, Any], last: dict[str, Any]) -> Answer:
-        analytics = facts.analytics or AnalyticsFacts()
-        states = analytics.states
-        ev = states.evidence_id if states else None
-        trend = (states.trend.state if states else None) or "unknown"
-        capital = (states.capital.state if states else None) or "unknown"
-        baseline = analytics.baseline
-        direction = baseline.direction if baseline else "hold"
-        chain = [
-            _cite(f"均线排列与斜率 → 趋势状态 {trend}", ev),
-            _cite(f"资金流向 → 资金状态 {capital}", ev),
-            _cite(f"趋势、资金、回测与估值合成 → 程序基线方向 {direction}", baseline.evidence_id if baseline else None),
-        ]
+        summary, chain = prose.diagnosis(prose.Reading.of(facts), label(facts.language))
         documents = facts.collect.documents if facts.collect else ()
         quotes = [{"text": _unwrapped(d.quote), "evidence_id": d.evidence_id} for d in documents if d.quote]
         return "submit_diagnosis", {
-            "summary": f"{LABEL}：趋势 {trend}，资金 {capital}，基线方向 {direction}。",
+            "summary": summary,
             "causal_chain": chain,
             "claims": [],
             "quotes": quotes[:2],
@@ -155,45 +159,47 @@ class OfflineModel(BasePort):
         assert prepare is not None
         debate = facts.raw.get("debate", {})
         bear = list((debate.get("bear") or {}).get("arguments", []))
-        bull = list((debate.get("bull") or {}).get("arguments", []))
         baseline = analytics.baseline
-        direction = baseline.direction if baseline else "hold"
+        direction = baseline.direction if baseline else "wait"
         ev_base = baseline.evidence_id if baseline else None
-        states_ev = analytics.states.evidence_id if analytics.states else None
-        verdict = {
-            "strongest_case_for_selling": dict(bear[0]) if bear else _cite("看空方没有给出有证据的论点", ev_base),
-            "most_likely_wrong": _cite("若趋势状态反转，基于趋势的判断最可能出错", states_ev),
-            "conflicting_evidence": dict(bull[0]) if bull and bear else _cite("多空论点没有直接冲突", ev_base),
-            "opposition_overturns": False,
-            "explanation": _cite(f"程序基线方向为 {direction}，反方论点不足以推翻", ev_base),
-        }
         scenarios = analytics.scenarios
-        action = direction if direction in ACTIONS else "hold"
+        action = legal_action(analytics)
+        reading = prose.Reading.of(facts)
         judgments: dict[str, Any] = {
-            "risks": [dict(a) for a in bear] or [_cite("规则表未发现显著风险信号，但任何判断都可能出错", ev_base)],
-            "debate_verdict": verdict,
+            "risks": self._risks(reading, bear),
+            "debate_verdict": prose.verdict(reading, action),
             "position_state": self._position_state(analytics, action),
-            "zones": {"accept_program_zones": True, "reason": "区间由程序按锚点计算"},
+            "zones": {"accept_program_zones": True, "reason": reading.say("zones_reason")},
             "scenarios": [
                 {"name": s.name, "probability": format(s.probability, "f"), "narrative": s.description or s.name}
                 for s in (scenarios.items if scenarios else ())
             ],
-            "continuity": self._continuity(prepare.previous_report, analytics.zones),
-            "paths": self._paths(analytics.zones),
+            "continuity": continuity(reading, prepare.previous_report, prepare.previous_refused, action),
+            "paths": self._paths(analytics.zones, action, facts.language),
             "open_orders": self._open_orders(facts),
-            "action": {"action": action, "why": _cite(f"与程序基线一致：{direction}", ev_base)},
+            "action": {"action": action, "why": _cite(self._why(direction, action, facts.language), ev_base)},
         }
         if prepare.gaps:
-            judgments["gaps"] = [
-                {"gap": g, "disclosure": f"数据缺口：{g}，相关结论置信度降低，报告不附可执行订单"} for g in prepare.gaps
-            ]
+            judgments["gaps"] = [{"gap": g, "disclosure": self._disclosure(reading, g)} for g in prepare.gaps]
         if last.get("accepted") is False:
             judgments = self._repair(judgments, last)
         return "submit_judgments", judgments
 
     @staticmethod
+    def _risks(reading: prose.Reading, bear: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The run's specific risks, then any BEAR argument they do not already state."""
+        found = prose.risks(reading)
+        stated = {r["text"] for r in found}
+        return found + [dict(a) for a in bear if a.get("text") not in stated]
+
+    @staticmethod
+    def _disclosure(reading: prose.Reading, gap: str) -> str:
+        words = say(f"gap.{gap}" if has(f"gap.{gap}") else "gap.other", reading.language)
+        return reading.say("gap_disclosure", gate=reading.term("gate", gap), words=words)
+
+    @staticmethod
     def _open_orders(facts: RunFacts) -> list[dict[str, Any]]:
-        zones = facts.zones
+        zones, language = facts.zones, facts.language
         found = []
         for order in facts.open_orders:
             inside = zones is not None and zones.band(order.side).holds(order.price)
@@ -202,24 +208,35 @@ class OfflineModel(BasePort):
                     "order_id": order.order_id,
                     "decision": "KEEP" if inside else "CANCEL",
                     "new_price": None,
-                    "reason": "在新区间内" if inside else "不在新区间内",
+                    "reason": say("offline.order.KEEP" if inside else "offline.order.CANCEL", language),
                 }
             )
         return found
 
     @staticmethod
     def _position_state(analytics: AnalyticsFacts, action: str) -> str:
-        """The program's suggestion when the action acts on it; otherwise stay put (watching when flat)."""
+        """A state the action goes with now: the program's suggestion when it is one, else watching when flat,
+        else staying put (a block written before actions were tied to states: the states allowed)."""
         state = analytics.position_state
         allowed = list(state.allowed) if state and state.allowed else ["watching"]
+        states = list(state.actions.get(action, ())) if state and state.actions else []
         suggested = state.suggested if state else None
         acting = {"building": {"buy", "add"}, "reducing": {"reduce", "sell"}, "exited": {"sell"}}
-        if suggested in allowed and action in acting.get(str(suggested), {action}):
-            return str(suggested)
+        if states:
+            allowed = states
         current = state.current if state else None
+        if suggested != current and suggested in allowed and action in acting.get(str(suggested), {action}):
+            return str(suggested)
         if current in {"no_position", "exited"} and "watching" in allowed:
             return "watching"
         return str(current) if current in allowed else allowed[0]
+
+    @staticmethod
+    def _why(direction: str, action: str, language: Language) -> str:
+        if action == direction:
+            return say("action.why.baseline", language, action=action_word(action, language))
+        baseline, taken = action_word(direction, language), action_word(action, language)
+        return say("action.why.not_allowed", language, baseline=baseline, action=taken)
 
     @staticmethod
     def _repair(judgments: dict[str, Any], last: dict[str, Any]) -> dict[str, Any]:
@@ -228,50 +245,25 @@ class OfflineModel(BasePort):
         return {k: v for k, v in judgments.items() if k not in bad} or judgments
 
     @staticmethod
-    def _continuity(previous: PreviousReport | None, zones: ZonesFact | None) -> dict[str, Any]:
-        if previous is None:
-            return {
-                "old_plan": "没有以往报告",
-                "what_happened": "首次分析",
-                "what_changed": "不适用",
-                "what_to_do": "按本次区间执行",
-                "evidence": [],
-            }
-        position = zones.position if zones and zones.position else "unknown"
-        return {
-            "old_plan": f"上次报告 {previous.report_id} 的操作为 {previous.action}",
-            "what_happened": f"价格位置现为 {position}",
-            "what_changed": "以本次程序重新计算的区间为准"
-            if previous.crossed is False
-            else "价格已穿越旧区间，旧计划失效",
-            "what_to_do": "按新区间执行",
-            "evidence": [e for e in (previous.evidence_id, zones.evidence_id if zones else None) if e],
-        }
-
-    @staticmethod
-    def _paths(zones: ZonesFact | None) -> list[dict[str, Any]]:
+    def _paths(zones: ZonesFact | None, action: str, language: Language) -> list[dict[str, Any]]:
+        """The plan's paths for `action`: under avoid the buy zone is a reason to research again, never to buy,
+        and with nothing held there is nothing to sell."""
         if zones is None:
-            return [{"trigger": "区间数据缺失", "action": "观望"}]
-        paths = [
-            {"trigger": f"价格进入买入区间 {zones.buy.low}-{zones.buy.high}", "action": "按计划分批买入"},
-            {"trigger": f"价格进入卖出区间 {zones.sell.low}-{zones.sell.high}", "action": "分批卖出"},
-        ]
+            return [{"trigger": say("path.no_zones", language), "action": say("path.stay_out", language)}]
+        buy = say("path.enter_buy", language, low=zones.buy.low, high=zones.buy.high)
+        on_buy = ON_BUY_ZONE.get(action, "path.buy_in_steps")
+        if not zones.tradeable and on_buy in {"path.buy_in_steps", "path.add_in_steps"}:  # never buy a bad plan
+            on_buy = "plan.path.not_tradeable"
+        paths = [{"trigger": buy, "action": say(on_buy, language)}]
+        if action == "avoid":
+            return paths
+        sell = say("path.enter_sell", language, low=zones.sell.low, high=zones.sell.high)
+        paths.append({"trigger": sell, "action": say("path.sell_in_steps", language)})
         if zones.stop.price is not None:
-            paths.append({"trigger": f"收盘跌破止损位 {zones.stop.price}", "action": "止损离场"})
+            stop = say("path.close_below_stop", language, stop=zones.stop.price)
+            paths.append({"trigger": stop, "action": say("path.stop_out", language)})
         return paths
 
     def _report(self, facts: RunFacts, spec: dict[str, Any], last: dict[str, Any]) -> Answer:
-        prepare = facts.prepare
-        assert prepare is not None
-        inst = prepare.instrument
-        baseline = facts.analytics.baseline if facts.analytics else None
-        zones = facts.zones
-        action = baseline.direction if baseline else "hold"
-        watch = f"买入区间 {zones.buy.low}-{zones.buy.high}" if zones else "区间变化"
-        return "submit_report", {
-            "title": f"{inst.name or inst.symbol}：{action}（{LABEL}）",
-            "conclusion": f"{LABEL}按程序基线给出 {action}；所有价格与数量由程序计算。",
-            "what_to_do_now": f"{action}，按程序区间与仓位执行",
-            "what_would_change_my_mind": "趋势或资金状态反转、跌破止损位",
-            "what_to_watch": watch,
-        }
+        action = legal_action(facts.analytics or AnalyticsFacts())
+        return "submit_report", prose.report_text(prose.Reading.of(facts), action, label(facts.language))

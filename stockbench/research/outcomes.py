@@ -164,6 +164,28 @@ class ReportRecord:
     def as_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in SEALED_FIELDS}
 
+    def document(self) -> dict[str, Any]:
+        """The report as `reports show --format json` and a .json export give it: the stored record, its instants
+        in the exchange's time zone (a report never shows UTC), and lifted from its summary its language, action,
+        position state, scenarios ({name, probability, move_pct, price, lands}) and calibration."""
+        from stockbench.research.wording.phrases import exchange_instant
+
+        summary = self.report_summary()
+        lifted = summary.as_json()
+        times = {k: exchange_instant(self.symbol, v) for k in ("published_at", "as_of") if (v := getattr(self, k))}
+        return {
+            **self.as_dict(),
+            **times,
+            "language": summary.language,
+            "action": self.action,
+            "position_state": summary.position_state,
+            "scenarios": [{k: s.get(k) for k in SCENARIO_FIELDS} for s in lifted["scenarios"]],
+            "calibration": lifted.get("calibration"),
+        }
+
+
+SCENARIO_FIELDS = ("name", "probability", "move_pct", "price", "lands")  # a scenario in a report's JSON
+
 
 # ---- after the report: the plan check and the quick review ------------------------------------------------------
 CheckStatus = Literal["ok", "triggered", "conflict"]

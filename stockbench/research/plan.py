@@ -19,6 +19,7 @@ from typing import Any
 
 from stockbench.errors import Problem
 from stockbench.research.stages import STAGE_TOOLS, TOOL_NAMES
+from stockbench.research.wording.entry import Language, language_of
 
 ALL_STAGES = ("prepare", "scene", "collect", "preprocess", "analyze", "decide", "report", "publish")
 ALL_DATA = ("quote", "bars", "financials", "announcements", "money_flow", "valuation")
@@ -77,6 +78,7 @@ class Plan:
     fallback: dict[str, str]
     search: bool = False
     notes: tuple[str, ...] = field(default=())
+    language: Language = "zh"  # the language the report is written in (plans made before it existed: Chinese)
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -100,6 +102,7 @@ class Plan:
             fallback=dict(data["fallback"]),
             search=bool(data.get("search", False)),
             notes=tuple(data.get("notes", ())),
+            language=language_of(data.get("language", "zh")),
         )
 
 
@@ -118,6 +121,7 @@ def build_plan(
     estimate: CostEstimator,
     fallback: str = "offline",
     search_available: bool = False,
+    language: Language = "zh",
 ) -> Plan:
     routes = route(question)
     data = set(ALL_DATA)
@@ -148,6 +152,7 @@ def build_plan(
         dict.fromkeys(("scene", "analyze", "decide", "report"), fallback),
         search_available,
         notes,
+        language,
     )
 
 

@@ -9,6 +9,7 @@ evidence; a part that cannot be computed is a visible gap in the block, never a 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -19,10 +20,13 @@ from stockbench.research import judgments as j
 from stockbench.research.blocks import Block, RunFacts, block, shown
 from stockbench.research.records import EvidenceItem, RunRecord
 from stockbench.research.state import Accepted
+from stockbench.research.wording.actions import baseline_reason
+from stockbench.research.wording.entry import Language
 
 if TYPE_CHECKING:
     import polars as pl
 
+    from stockbench.analytics.calibration_tables import ChosenTable
     from stockbench.analytics.service import Analytics
     from stockbench.data.service import DataService
     from stockbench.ledger.book import Ledger
@@ -60,6 +64,17 @@ def _indicators(frame: pl.DataFrame) -> dict[str, Any]:
     return {"day": str(day), "values": {k: shown(v, 4) for k, v in values.items()}}
 
 
+def _price_facts(analytics: Analytics, symbol: str) -> dict[str, Any]:
+    """Close, change, the 52-week range, drawdown, distance to ma250, caps and turnover (analytics.price_facts)."""
+    from stockbench.analytics.price_facts import price_facts
+
+    try:
+        found = analytics.history(symbol)
+        return price_facts(found.instrument, found.raw).as_dict()
+    except UserError as error:
+        return {"available": False, "reason": error.message}
+
+
 def _last_day(frame: pl.DataFrame) -> date:
     day = frame["day"].max()
     assert isinstance(day, date)
@@ -83,6 +98,31 @@ def _states(frame: pl.DataFrame, book: Any, symbol: str) -> dict[str, Any]:
     return result
 
 
+def _pct(value: float | None, places: int) -> str | None:
+    return None if value is None else shown(value * 100, places)
+
+
+def _horizon(stats: Any) -> dict[str, Any]:
+    """One horizon of the backtest block: the signal's trades beside the base rate (any window of the horizon)."""
+    return {
+        "horizon": stats.horizon,
+        "fires": stats.fires,
+        "trades": stats.trades,
+        "independent": stats.independent,
+        "win_rate": shown(stats.win_rate, 4),
+        "ev_pct": _pct(stats.ev, 2),
+        "base_windows": stats.base_windows,
+        "base_independent": stats.base_independent,
+        "base_win_rate": shown(stats.base_win_rate, 4),
+        "base_ev_pct": _pct(stats.base_ev, 2),
+        "ev_edge_pp": _pct(stats.ev_edge, 2),
+        "win_rate_edge_pp": _pct(stats.win_rate_edge, 2),
+        "evidence": stats.evidence,
+        "sample_note": stats.sample_note,
+        "confidence_cap": shown(stats.confidence_cap, 2),
+    }
+
+
 def _backtest(data: DataService, frame: pl.DataFrame, book: Any, symbol: str) -> tuple[dict[str, Any], Any, Any]:
     from stockbench.analytics.backtest import FeeCosts, run_backtest
     from stockbench.analytics.signals import score_on
@@ -90,18 +130,11 @@ def _backtest(data: DataService, frame: pl.DataFrame, book: Any, symbol: str) ->
     costs = FeeCosts(data.instrument(symbol), book.backtest.decimal("reference_notional"))
     report = run_backtest(frame, costs, book)
     score = score_on(frame, _last_day(frame), symbol, book)
-    horizons = {}
-    for stats in report.horizons:
-        horizons[str(stats.horizon)] = {
-            "fires": stats.fires,
-            "trades": stats.trades,
-            "win_rate": shown(stats.win_rate, 4),
-            "ev_pct": shown(stats.ev * 100, 2) if stats.ev is not None else None,
-            "sample_note": stats.sample_note,
-            "confidence_cap": shown(stats.confidence_cap, 2),
-        }
+    horizons = {str(stats.horizon): _horizon(stats) for stats in report.horizons}
     found = {
         "horizons": horizons,
+        # cite the backtest only when the signal fired on the as-of session, beside the base rate
+        "signal": {"day": str(score["day"]), "fired": bool(score.get("fired")), "score": shown(score.get("score"), 2)},
         "score": shown(score.get("score"), 2),
         "split_day": str(report.split_day),
         "tables": {k: str(v) for k, v in report.tables.items()},
@@ -142,24 +175,66 @@ def _zones(analytics: Analytics, symbol: str) -> tuple[dict[str, Any], Any]:
         "stop": {"price": shown(zones.stop), "anchors": anchors(zones.stop_anchors, "stop")},
         "flags": list(zones.flags),
         "table": zones.table,
+        "reward_risk": shown(zones.reward_risk),
+        "min_reward_risk": shown(zones.rules.min_reward_risk),
+        # percent keys, so that a report's "1.06%" is read against them as percent
+        "distance_pct": {f"{k}_pct": shown(v) for k, v in zones.distance_pct.as_dict().items()},
+        "tradeable": zones.tradeable,
+        "reasons": list(zones.reasons),
     }
     return data, zones
 
 
-def _scenarios(states: dict[str, Any], zones: Any, book: Any) -> dict[str, Any]:
-    from stockbench.analytics.scenarios import ZoneLevels, scenarios_for
+@dataclass(frozen=True)
+class _Calibration:
+    chosen: ChosenTable
+    table: dict[str, Any]
+
+
+def _calibration(as_of: date, book: Any) -> _Calibration:
+    """The scenario table research as of `as_of` may use: built only from data before it, or look-ahead."""
+    from stockbench.analytics.calibration_tables import table_for
+    from stockbench.analytics.scenarios import load_calibration
+
+    chosen = table_for(as_of, book)
+    return _Calibration(chosen, load_calibration(chosen.path))
+
+
+def _scenarios(
+    states: dict[str, Any], zones: Any, book: Any, instrument: Any, language: Language, *, calibration: Any = None
+) -> dict[str, Any]:
+    """The scenarios block: each scenario's probability, move, landing price and where it lands, and its text in
+    the report's language, written from those values (never a template that names a zone it does not reach)."""
+    from stockbench.analytics.scenarios import ZoneLevels, move_pct, scenarios_for
+    from stockbench.market.ticks import round_to_tick
+    from stockbench.research.wording.plan import scenario_words
 
     levels = ZoneLevels(zones.buy.low, zones.buy.high, zones.sell.low, zones.sell.high, zones.stop)
     atr_pct = float(zones.atr / zones.price) if zones.price else None
+    day = zones.trade_day.day or zones.as_of
     found = scenarios_for(
-        {k: v["state"] for k, v in states.items() if isinstance(v, dict)}, levels, atr_pct=atr_pct, book=book
+        {k: v["state"] for k, v in states.items() if isinstance(v, dict)},
+        levels,
+        atr_pct=atr_pct,
+        last=zones.price,
+        to_tick=lambda price: round_to_tick(instrument, price, day, "nearest"),
+        book=book,
+        table=calibration.table if calibration else None,
     )
+    prices = {s.name: shown(s.price) for s in found.scenarios}
+    bounds = {k: shown(getattr(levels, k)) for k in ("buy_low", "buy_high", "sell_low", "sell_high", "stop")}
+    values = {"horizon": found.horizon, "low": prices["down"], "high": prices["up"], **bounds}
     items = [
         {
             "name": s.name,
             "probability": shown(round(s.probability, 2), 2),
             "count": s.count,
-            "description": s.description,
+            "move_pct": shown(s.move_pct),
+            "price": shown(s.price),
+            "lands": s.lands,
+            "description": scenario_words(
+                language, s.name, s.lands, **values, price=shown(s.price), move=shown(move_pct(found.band_pct))
+            ),
         }
         for s in found.scenarios
     ]
@@ -176,37 +251,61 @@ def _scenarios(states: dict[str, Any], zones: Any, book: Any) -> dict[str, Any]:
         "move_pct": move,
         "tolerance": "0.05",
         "table": found.table,
+        "calibration": calibration.chosen.as_dict() if calibration else None,  # its data range: point in time
     }
 
 
 def _baseline(
-    report: Any, score: dict[str, Any], states: dict[str, Any], valuation: dict[str, Any], *, held: bool, book: Any
+    report: Any,
+    score: dict[str, Any],
+    states: dict[str, Any],
+    valuation: dict[str, Any],
+    zones: Any,
+    *,
+    held: bool,
+    book: Any,
+    language: Language,
 ) -> dict[str, Any]:
-    from stockbench.analytics.baseline import decide_from
+    """The decision baseline; an unknown input caps it at wait (hold for a holder), and so does a plan the zones
+    call not tradeable (None zones: none could be computed, and the position state machine refuses a buy)."""
+    from stockbench.analytics.baseline import PlanFacts, decide_from
 
     pct = valuation.get("pe_ttm", {}).get("percentile")
+    plan = None
+    if zones is not None:
+        plan = PlanFacts(zones.tradeable, float(zones.reward_risk), float(zones.rules.min_reward_risk), zones.reasons)
     found = decide_from(
         report,
         score.get("score"),
         capital=states.get("capital", {}).get("state") or "unknown",
         valuation_pct=float(pct) if pct is not None else None,
         holding=held,
+        plan=plan,
         book=book,
     )
     horizon = book.decision_baseline.integer("horizon")
     stats = next((s for s in report.horizons if s.horizon == horizon), None)
-    direction = {"buy": "buy", "hold": "hold", "reduce": "reduce", "avoid": "avoid"}.get(found.direction, "hold")
-    if direction == "buy" and held:
-        direction = "add"
+    reasons = [{k: _plain(v) for k, v in r.as_dict().items()} for r in found.reasons]
     return {
-        "direction": direction,
+        "direction": found.direction,
         "confidence": shown(found.confidence, 2),
         "confidence_cap": shown(found.confidence_cap, 2),
         "buy_candidate": found.buy_candidate,
+        "capped": found.capped,
+        "unknown": list(found.unknown),
         "ev": shown(stats.ev, 4) if stats and stats.ev is not None else "0",
-        "reasons": list(found.reasons),
+        "reasons": reasons,
+        "reason_text": [baseline_reason(r, language) for r in reasons],
         "table": found.table,
     }
+
+
+def _plain(value: Any) -> Any:
+    """A float of a reason as the exact short decimal it shows (4 places at most, no trailing zeros)."""
+    if not isinstance(value, float):
+        return value
+    text = shown(value, 4)
+    return None if text is None else format(Decimal(text).normalize(), "f")
 
 
 def _valuation(analytics: Analytics, symbol: str) -> dict[str, Any]:
@@ -227,7 +326,15 @@ def _valuation(analytics: Analytics, symbol: str) -> dict[str, Any]:
 
 
 def _position(ledger: Ledger, account: str | None, symbol: str, zone: str | None) -> dict[str, Any]:
-    from stockbench.analytics.position_states import PositionFacts, legal_moves, reconcile, suggest
+    from stockbench.analytics.position_states import (
+        ACTIONS,
+        PositionFacts,
+        action_problems,
+        legal_actions,
+        legal_moves,
+        reconcile,
+        suggest,
+    )
 
     qty = sellable = 0
     if account:
@@ -237,6 +344,7 @@ def _position(ledger: Ledger, account: str | None, symbol: str, zone: str | None
     current = reconcile("holding" if qty else "no_position", state_facts)
     allowed = [current, *[s for s in legal_moves(current, state_facts) if s != current]]
     suggested = suggest(current, state_facts)
+    actions = legal_actions(current, state_facts)
     return {
         "current": current,
         "qty": qty,
@@ -244,6 +352,10 @@ def _position(ledger: Ledger, account: str | None, symbol: str, zone: str | None
         "allowed": allowed,
         "suggested": suggested[0] if suggested else current,
         "why": suggested[1] if suggested else "",
+        "actions": {a: list(states) for a, states in actions.items()},
+        "refused": {
+            a: [p.as_dict() for p in action_problems(a, current, state_facts)] for a in ACTIONS if a not in actions
+        },
     }
 
 
@@ -272,21 +384,27 @@ def analytics_blocks(  # noqa: PLR0917 - the services the analytics read, and th
         add("unavailable", {"reason": error.message}, "analytics unavailable")
         return result, items
     add("indicators", _indicators(frame), f"indicators {symbol}")
+    add("price_facts", _price_facts(analytics, symbol), f"price facts {symbol}")
     states = add("states", _states(frame, book, symbol), f"states {symbol}")
     valuation = add("valuation", _valuation(analytics, symbol), f"valuation {symbol}")
     backtest, report, score = _backtest(data, frame, book, symbol)
     add("backtest", backtest, f"backtest {symbol}")
     position = facts.prepare.ledger.position if facts.prepare else None
     held = bool(position and position.qty)
-    add("baseline", _baseline(report, score, states, valuation, held=held, book=book), f"decision baseline {symbol}")
     try:
         zones_data, zones = _zones(analytics, symbol)
     except UserError as error:
-        add("zones", {"available": False, "reason": error.message}, f"zones {symbol}")
+        zones_data, zones = {"available": False, "reason": error.message}, None
+    decided = _baseline(report, score, states, valuation, zones, held=held, book=book, language=facts.language)
+    add("baseline", decided, f"decision baseline {symbol}")
+    add("zones", zones_data, f"zones {symbol}")
+    if zones is None:
         add("position_state", _position(ledger, account, symbol, None), "position state")
         return result, items
-    add("zones", zones_data, f"zones {symbol}")
-    add("scenarios", _scenarios(states, zones, book), f"scenarios {symbol}")
+    instrument = data.instrument(symbol)
+    calibration = _calibration(analytics.today(instrument.market), book)
+    scenarios = _scenarios(states, zones, book, instrument, facts.language, calibration=calibration)
+    add("scenarios", scenarios, f"scenarios {symbol}")
     add("position_state", _position(ledger, account, symbol, zones.position), "position state")
     return result, items
 

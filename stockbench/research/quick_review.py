@@ -30,6 +30,7 @@ from stockbench.research.events import RunEnded, RunStarted
 from stockbench.research.facts import SYSTEM_RULES
 from stockbench.research.handbook import Handbook
 from stockbench.research.journal import Journal
+from stockbench.research.listing import check_listed
 from stockbench.research.loop import Exchange, converse
 from stockbench.research.models import Call, ModelPort
 from stockbench.research.offline import OfflineModel
@@ -88,6 +89,7 @@ class QuickReview:
     def review(self, symbol: str, *, model: str | None = None, account: str | None = None) -> QuickOutcome:
         """Review `symbol` against its baseline report; the change list stands even when the model fails."""
         instrument = self.market.registry.instrument(symbol)
+        check_listed(self.market.registry, instrument.symbol, today_in(self.clock, instrument.market))
         plan, age = self.baseline(instrument)
         name = model or self.services.default_model()
         port = self._port(name)

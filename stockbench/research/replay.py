@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stockbench.clock import Clock, Market, ReplayClock
+from stockbench.data.indices import Weighting
 from stockbench.errors import InvalidInput, UserError
 from stockbench.events import EventBus
 from stockbench.market.instruments import parse_symbol
+from stockbench.research.listing import before_listing, check_listed_in
 from stockbench.research.track_record import TrackRecords
 from stockbench.research.track_summary import TrackRecord
 from stockbench.store.database import Database
@@ -158,30 +160,33 @@ class Replayer:
         )
         return None if row is None else ReplayRun(symbol, day, "published", row[0], row[1], row[2], reused=True)
 
-    def _one(self, symbol: str, day: date, model: str, fresh: bool) -> ReplayRun:
+    def _one(self, symbol: str, day: date, model: str, fresh: bool, *, language: str | None = None) -> ReplayRun:
         market = parse_symbol(symbol).market
         if not fresh and (found := self._existing(symbol, day, market, model)) is not None:
             return found
         started = time.perf_counter()
         try:
-            outcome = self.research_at(day, market).analyze(symbol, model=model)
+            outcome = self.research_at(day, market).analyze(symbol, model=model, language=language)
         except UserError as error:
             return ReplayRun(symbol, day, "failed", seconds=time.perf_counter() - started, reason=error.message)
         return ReplayRun(symbol, day, outcome.status, outcome.run_id, outcome.report_id, outcome.action,
                          seconds=time.perf_counter() - started, reason=outcome.reason)  # fmt: skip
 
     def _symbol(
-        self, symbol: str, days: Sequence[date], model: str, fresh: bool, report: Callable[[ReplayRun], None]
-    ) -> list[ReplayRun]:
+        self, symbol: str, days: Sequence[date], model: str, fresh: bool, report: Callable[[ReplayRun], None], *,
+        language: str | None = None,
+    ) -> list[ReplayRun]:  # fmt: skip
         first, last = self._span(symbol)
         runs = []
         for day in days:
-            if first is None or last is None or day < first:
+            if (unlisted := before_listing(self.market.registry, symbol, day)) is not None:
+                run = ReplayRun(symbol, day, "skipped", reason=unlisted)
+            elif first is None or last is None or day < first:
                 run = ReplayRun(symbol, day, "skipped", reason=f"no bars of {symbol} on or before {day}")
             elif day > last:
                 run = ReplayRun(symbol, day, "skipped", reason=f"the bars of {symbol} end on {last}")
             else:
-                run = self._one(symbol, day, model, fresh)
+                run = self._one(symbol, day, model, fresh, language=language)
             runs.append(run)
             report(run)
         return runs
@@ -204,13 +209,17 @@ class Replayer:
         fresh: bool = False,
         benchmark: str | None = None,
         progress: Progress | None = None,
+        language: str | None = None,
     ) -> ReplayResult:
-        """Analyse each symbol as of every `every`-th session from `start` to `end`; score the batch at `clock`."""
+        """Analyse each symbol as of every `every`-th session from `start` to `end`; score the batch at `clock`.
+        `language` (zh or en) is the reports' (default: the workspace's report language)."""
         chosen = tuple(dict.fromkeys(parse_symbol(s).symbol for s in symbols))
         if not chosen:
             raise InvalidInput("no symbols to replay", "give --symbols A,B or --universe-file FILE")
         if start > end:
             raise InvalidInput(f"the period {start}..{end} ends before it starts", "give the earlier date first")
+        for symbol in chosen:
+            check_listed_in(self.market.registry, symbol, start, end)
         plan = {s: replay_days(self.sessions(s, start, end), every) for s in chosen}
         total, done = sum(len(d) for d in plan.values()), [0]
 
@@ -222,7 +231,9 @@ class Replayer:
 
         started = time.perf_counter()
         with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="replay") as pool:
-            batches = list(pool.map(lambda s: self._symbol(s, plan[s], model, fresh, report), chosen))
+            batches = list(
+                pool.map(lambda s: self._symbol(s, plan[s], model, fresh, report, language=language), chosen)
+            )
         runs = tuple(r for batch in batches for r in batch)
         seconds = time.perf_counter() - started
         record = self.score(runs, clock, benchmark)
@@ -243,24 +254,39 @@ def equal_weighted_index(parquet: Path, symbol: str, name: str, target: Path) ->
     close / prev_close - 1, leaving out each stock's first sessions), based 1000 on the session before its
     first. It is a stand-in built by the program, not CSI 300: `name` must say so.
     """
+    return file_index(parquet, symbol, name, target, "equal")
+
+
+def file_index(parquet: Path, symbol: str, name: str, target: Path, weighting: Weighting = "float_cap") -> Path:
+    """Write an index of every stock of a community parquet file as a generic CSV of index bars (for `data import`),
+    by the method of the program's built indices (stockbench.data.indices): float-cap weighted at each session's
+    open where every member has a float cap ("float_cap"), or equal weighted ("equal", the calibration's
+    benchmark), leaving out each stock's first sessions, based 1000 on the session before its first. It is a
+    stand-in built by the program, not an official index: `name` must say so."""
     import polars as pl
 
-    from stockbench.analytics.calibration import market_benchmark
     from stockbench.analytics.rule_tables import load_rule_tables
+    from stockbench.data.indices import index_levels, member_sums
 
     code = parse_symbol(symbol)
     if code.security_type.value != "index":
         raise InvalidInput(f"{symbol} is not an index code", "use an index code, e.g. 000695.SH")
-    frame = pl.read_parquet(parquet, columns=["code", "date", "close", "prev_close"])
-    bars = frame.rename({"code": "symbol", "date": "day"})
-    index = market_benchmark(bars, load_rule_tables().scenarios.integer("benchmark_skip_first"))
-    level = (pl.col("close") * 1000).round(4)
-    out = index.select(
+    numbers = ("open", "high", "low", "close", "prev_close", "volume", "amount", "float_mcap", "total_mcap")
+    rows = pl.scan_parquet(parquet).select(
+        pl.col("code").alias("symbol"), pl.lit("all").alias("board"), pl.col("date").alias("day"),
+        *(pl.col(c).cast(pl.Float64) for c in numbers),
+    )  # fmt: skip
+    if weighting == "equal":
+        rows = rows.with_columns(pl.lit(None, pl.Float64).alias("float_mcap"))
+    skip = load_rule_tables().scenarios.integer("benchmark_skip_first")
+    levels = index_levels(member_sums(rows, skip), ["all"], 1000.0)
+    out = levels.select(
         pl.lit(code.symbol).alias("symbol"),
         pl.col("day").cast(pl.String).alias("date"),
-        *(level.alias(c) for c in ("open", "high", "low", "close")),
-        level.shift(1).fill_null(1000).alias("prev_close"),
-        pl.lit(0).alias("volume"),
+        *(pl.col(c).round(4) for c in ("open", "high", "low", "close", "prev_close")),
+        pl.col("volume").round(0).cast(pl.Int64),
+        pl.col("amount").round(2),
+        *(pl.when(pl.col(c) > 0).then(pl.col(c).round(2)).alias(c) for c in ("float_mcap", "total_mcap")),
         pl.lit(name).alias("name"),
     )
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,7 @@ from stockbench.research.events import RunEnded, RunStarted
 from stockbench.research.facts import ProgramFacts
 from stockbench.research.handbook import Handbook
 from stockbench.research.journal import Journal
+from stockbench.research.listing import check_listed
 from stockbench.research.models import ModelPort
 from stockbench.research.offline import OfflineModel
 from stockbench.research.outcomes import (
@@ -37,8 +38,9 @@ from stockbench.research.outcomes import (
 from stockbench.research.plan import Plan, build_plan, plan_problems
 from stockbench.research.records import RunRecord
 from stockbench.research.summary import ReportSummary
+from stockbench.research.wording.entry import Language, language_of, locale_language
 from stockbench.store.database import Database
-from stockbench.store.settings import DEFAULT_MODEL
+from stockbench.store.settings import DEFAULT_MODEL, REPORT_LANGUAGE
 
 if TYPE_CHECKING:
     from stockbench.research.plan_check import PlanCheck
@@ -74,6 +76,11 @@ class Research:
     def default_model(self) -> str:
         return self.facts.settings.get(DEFAULT_MODEL)
 
+    def report_language(self) -> Language:
+        """The language reports are written in when a run names none: the workspace's setting, else the locale's."""
+        stored = self.facts.settings.get(REPORT_LANGUAGE)
+        return language_of(stored) if stored else locale_language()
+
     def model(self, name: str) -> ModelPort:
         if name not in self._ports:
             if self._llm is None:
@@ -98,11 +105,15 @@ class Research:
         account: str | None = None,
         max_cost: Decimal | None = None,
         approve_plan: bool = False,
+        language: str | None = None,
     ) -> RunRecord:
-        """Plan a run and record it; refused (and recorded) when the plan may not run."""
+        """Plan a run and record it; refused (and recorded) when the plan may not run. A symbol not yet listed at
+        the as-of date is refused before anything is recorded (NotListed, with its listing date)."""
         instrument = parse_symbol(symbol)
+        check_listed(self.facts.market.registry, instrument.symbol, today_in(self.clock, instrument.market))
         model = model or self.default_model()
         self.model(model)
+        written_in = self._language(language)
         if account is not None:
             self.facts.ledger.account(account)
         plan = build_plan(
@@ -111,6 +122,7 @@ class Research:
             today=today_in(self.clock, instrument.market),
             estimate=self._estimate,
             search_available=self.facts.search_available(),
+            language=written_in,
         )
         handbook = Handbook.load()
         run_id = f"RUN{self.clock.now():%Y%m%d}-{uuid.uuid4().hex[:8]}"
@@ -126,6 +138,13 @@ class Research:
             raise PlanRefused(f"the plan was refused: {problems[0].message}", problems, run_id=run_id, plan=plan)
         self.events.publish(RunStarted(run_id=run_id, symbol=run.symbol, model=model, at=self.clock.now()))
         return run
+
+    def _language(self, named: str | None) -> Language:
+        """The report language of a new run: `named` (zh or en) when given, else `report_language()`."""
+        try:
+            return language_of(named) if named else self.report_language()
+        except ValueError as error:
+            raise InvalidInput(str(error), "use --language zh or --language en") from None
 
     def record(self, run_id: str) -> RunRecord:
         return self.journal.record(run_id)
@@ -282,8 +301,9 @@ class Research:
         rendered = render_markdown(
             title=found.title, symbol=found.symbol, run_id=found.run_id, published_at=found.published_at,
             as_of=found.as_of, offline=found.offline, draft=found.report_draft(),
+            language=found.report_summary().language,
         )  # fmt: skip
-        if rendered != found.markdown and self.archive.sealed_at_publication(report_id):
+        if rendered != found.markdown and self.archive.rendered_by_this_renderer(report_id):
             problems.append(
                 Problem(
                     "report_tampered",
@@ -327,7 +347,8 @@ class Research:
             )
         target.parent.mkdir(parents=True, exist_ok=True)
         if target.suffix.lower() == ".json":
-            target.write_text(json.dumps(found.as_dict(), ensure_ascii=False, indent=2, default=str), encoding="utf-8")
+            text = json.dumps(found.document(), ensure_ascii=False, indent=2, default=str)
+            target.write_text(text, encoding="utf-8")
         else:
             target.write_text(found.markdown, encoding="utf-8")
         return target

@@ -8,13 +8,15 @@ state, the announcements it knew).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from stockbench.research.blocks import RunFacts, SizedOrder, parse
+from stockbench.research.blocks import ContextFact, RunFacts, SizedOrder, parse
+from stockbench.research.levels import ZoneLevels
+from stockbench.research.wording.entry import Language
 
 if TYPE_CHECKING:
     from stockbench.research.state import Accepted
@@ -54,15 +56,49 @@ class Path:
 
 @dataclass(frozen=True)
 class ScenarioLine:
+    """A scenario as the report gave it, with the program's figures for it: the move (signed percent), the price it
+    lands at and where (stockbench.analytics.scenarios.LANDS). Summaries stored before they existed read None."""
+
     name: str
     probability: str
     narrative: str = ""
+    move_pct: Decimal | None = None
+    price: Decimal | None = None
+    lands: str | None = None
 
 
 @dataclass(frozen=True)
 class Baseline:
+    """The program's decision baseline beside the report's action: its direction, confidence, and whether only an
+    unknown input (`unknown` names them) or an untradeable plan kept it from a buy (`capped`)."""
+
     direction: str | None = None
     confidence: str | None = None
+    capped: bool = False
+    unknown: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The scenario table the report's probabilities came from: its data range, and `look_ahead` when that data
+    reaches the report's as-of date (disclosed in the report)."""
+
+    data_from: str
+    data_to: str
+    look_ahead: bool
+
+
+@dataclass(frozen=True)
+class SummaryContext:
+    """What the report measured the stock against: its sector index and how it was chosen (research.context), the
+    relative strength state against it, the peers and how they were chosen, and the session's price facts."""
+
+    sector: str | None = None
+    sector_basis: str | None = None
+    relative_strength: str | None = None
+    peers: tuple[str, ...] = ()
+    peer_basis: str | None = None
+    price: Mapping[str, Any] | None = None  # the price facts block (analytics.price_facts), values as shown
 
 
 @dataclass(frozen=True)
@@ -70,6 +106,7 @@ class ReportSummary:
     """The summary of a published report (schema `SUMMARY_SCHEMA`)."""
 
     action: str
+    position_state: str | None = None  # the position state submitted with the action (None in older summaries)
     zones: SummaryZones | None = None
     orders: tuple[Mapping[str, Any], ...] = ()  # the sized orders as the facts showed them (fees, break-even...)
     baseline: Baseline = field(default_factory=Baseline)
@@ -78,6 +115,9 @@ class ReportSummary:
     paths: tuple[Path, ...] = ()
     open_orders: tuple[OrderDecision, ...] = ()
     revision_of: Mapping[str, Any] | None = None
+    language: Language = "zh"  # the report's language (reports published before it existed were Chinese)
+    calibration: Calibration | None = None  # None: no scenarios, or published before tables carried their range
+    context: SummaryContext | None = None  # None in reports published before the context was recorded
     schema: int = SUMMARY_SCHEMA
 
     @classmethod
@@ -99,14 +139,20 @@ class ReportSummary:
             baseline=Baseline(
                 baseline.direction if baseline else None,
                 None if baseline is None or baseline.confidence is None else format(baseline.confidence, "f"),
+                baseline.capped if baseline else False,
+                baseline.unknown if baseline else (),
             ),
-            scenarios=tuple(ScenarioLine(s.name, s.probability, s.narrative) for s in accepted.scenarios or []),
+            position_state=accepted.position_state,
+            scenarios=_scenario_lines(accepted, facts),
             gaps=facts.gaps,
             paths=tuple(Path(p.trigger, p.action) for p in accepted.paths or []),
             open_orders=tuple(
                 OrderDecision(o.order_id, o.decision, o.new_price, o.reason) for o in accepted.open_orders or []
             ),
             revision_of=revision,
+            language=facts.language,
+            calibration=_calibration(facts),
+            context=_context(accepted, facts),
         )
 
     @classmethod
@@ -117,7 +163,9 @@ class ReportSummary:
     def as_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["zones"] = None if self.zones is None else _zones_json(self.zones)
-        data["baseline"] = {"direction": self.baseline.direction, "confidence": self.baseline.confidence}
+        b = self.baseline
+        data["baseline"] = {"direction": b.direction, "confidence": b.confidence, "capped": b.capped,
+                            "unknown": list(b.unknown)}  # fmt: skip
         data["orders"] = [dict(o) for o in self.orders]
         found: dict[str, Any] = _plain(data)
         return found
@@ -127,6 +175,44 @@ class ReportSummary:
 
     def decision_for(self, order_id: str) -> OrderDecision | None:
         return next((d for d in self.open_orders if d.order_id == order_id), None)
+
+
+def _context(accepted: Accepted, facts: RunFacts) -> SummaryContext:
+    scene, analytics = accepted.scene, facts.analytics
+    chosen = facts.prepare.context if facts.prepare else None
+    states = analytics.states if analytics else None
+    price = (facts.raw.get("analytics") or {}).get("price_facts")
+    return SummaryContext(
+        sector=scene.sector_index if scene else None,
+        sector_basis=chosen.sector_basis if chosen and scene and chosen.sector == scene.sector_index else None,
+        relative_strength=states.relative_strength.state if states else None,
+        peers=tuple(scene.peers) if scene else (),
+        peer_basis=_peer_basis(scene.peers, chosen) if scene and scene.peers else None,
+        price={k: v for k, v in price.items() if k != "evidence_id"} if isinstance(price, Mapping) else None,
+    )
+
+
+def _peer_basis(peers: Sequence[str], chosen: ContextFact | None) -> str:
+    """declared or rule when the peers are the program's offer, else model (the model chose them)."""
+    offered = {p.symbol for p in chosen.peers} if chosen else set()
+    return chosen.peer_basis if chosen is not None and set(peers) <= offered else "model"
+
+
+def _calibration(facts: RunFacts) -> Calibration | None:
+    scenarios = facts.analytics.scenarios if facts.analytics else None
+    found = scenarios.calibration if scenarios else None
+    return None if found is None else Calibration(found.data_from, found.data_to, found.look_ahead)
+
+
+def _scenario_lines(accepted: Accepted, facts: RunFacts) -> tuple[ScenarioLine, ...]:
+    computed = facts.analytics.scenarios if facts.analytics else None
+    figures = {s.name: s for s in computed.items} if computed else {}
+    lines = []
+    for s in accepted.scenarios or []:
+        found = figures.get(s.name)
+        move, price, lands = (found.move_pct, found.price, found.lands) if found else (None, None, None)
+        lines.append(ScenarioLine(s.name, s.probability, s.narrative, move, price, lands))
+    return tuple(lines)
 
 
 def _zones_json(zones: SummaryZones) -> dict[str, Any]:
@@ -149,50 +235,11 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True)
-class ZoneLevels:
-    """A report's zones: the buy band, the sell band (when there is one) and the stop (when there is one)."""
-
-    buy_low: Decimal
-    buy_high: Decimal
-    sell_low: Decimal | None
-    sell_high: Decimal | None
-    stop: Decimal | None
-
-    @classmethod
-    def of(cls, zones: SummaryZones | None) -> ZoneLevels | None:
-        if zones is None:
-            return None
-        sell = zones.sell
-        return cls(zones.buy.low, zones.buy.high, sell.low if sell else None, sell.high if sell else None, zones.stop)
-
-    @classmethod
-    def from_summary(cls, zones: Mapping[str, Any] | None) -> ZoneLevels | None:
-        """The zones of a report's summary (`reports.summary.zones`), or None when it has none."""
-        if not zones or not zones.get("buy"):
-            return None
-        return cls.of(parse(SummaryZones, zones))
-
-    def position(self, price: Decimal) -> str:
-        """Where `price` sits, as stockbench.analytics.zones.Zones.position_of places it."""
-        if self.stop is not None and price <= self.stop:
-            return "stop_hit"
-        if price < self.buy_low:
-            return "below_buy"
-        if price <= self.buy_high:
-            return "in_buy"
-        if self.sell_low is None or self.sell_high is None or price < self.sell_low:
-            return "between"
-        return "in_sell" if price <= self.sell_high else "above_sell"
-
-    def levels_of(self, position: str) -> tuple[Decimal, ...]:
-        """The prices that define `position` (for finding the report path that names them)."""
-        found = {
-            "in_buy": (self.buy_low, self.buy_high),
-            "in_sell": (self.sell_low, self.sell_high),
-            "stop_hit": (self.stop,),
-        }.get(position, ())
-        return tuple(v for v in found if v is not None)
+def zone_levels(zones: Mapping[str, Any] | None) -> ZoneLevels | None:
+    """The zones of a report's summary (`reports.summary.zones`), or None when it has none."""
+    if not zones or not zones.get("buy"):
+        return None
+    return ZoneLevels.of(parse(SummaryZones, zones))
 
 
 @dataclass(frozen=True)

@@ -9,17 +9,19 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Literal
 
+from stockbench.analytics import position_states
 from stockbench.analytics.calibration import OUTCOMES
 from stockbench.clock import Market
 
 Status = Literal["matured", "pending", "unscored"]
-ACTIONS = ("buy", "add", "hold", "reduce", "sell", "avoid")
-RULES = {
+ACTIONS: tuple[str, ...] = position_states.ACTIONS  # the closed set of actions, in display order
+RULES: dict[str, str] = {
     "buy": "beats the benchmark",
     "add": "beats the benchmark",
     "hold": "stays within the call's band of the benchmark",
     "reduce": "does not beat the benchmark",
     "sell": "does not beat the benchmark",
+    "wait": "does not beat the benchmark by the call's band or more (the missed rise)",
     "avoid": "does not beat the benchmark",
 }
 PCT = Decimal("0.01")
@@ -125,6 +127,8 @@ def judge(action: str, excess: Decimal | None, band: Decimal | None) -> bool | N
         return excess <= 0
     if action == "hold" and band is not None:
         return abs(excess) < band
+    if action == "wait" and band is not None:
+        return excess < band
     return None
 
 

@@ -83,6 +83,15 @@ MODELS: Setting[dict[str, Any]] = declare(
 DEFAULT_MODEL: Setting[str] = declare(
     Setting("research.default_model", str, "offline", "The model research uses when none is named.")
 )
+REPORT_LANGUAGE: Setting[str | None] = declare(
+    Setting(
+        "research.report_language",
+        str,
+        None,
+        "The language reports are written in: zh or en (unset: the system locale's; English for an en_* locale, "
+        "else Chinese).",
+    )
+)
 DEFAULT_MAX_COST: Setting[Decimal | None] = declare(
     Setting(
         "research.default_max_cost",

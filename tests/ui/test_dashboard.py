@@ -48,7 +48,7 @@ def researched_master(demo_master: Path, tmp_path_factory: pytest.TempPathFactor
         bench.ledger.add_order(Order("", "main", SYMBOL, "buy", 100, zones.buy.low, placed))
         bench.ledger.add_order(Order("", "main", SYMBOL, "sell", 100, zones.sell.high + 10, placed))
         bench.watchlist.add(SYMBOL)
-        bench.watchlist.add("003901.SZ")
+        bench.watchlist.add("003907.SZ")
         assert bench.research.analyze(SYMBOL, account="main").status == "published"
     return home
 
@@ -124,14 +124,15 @@ def test_zone_alerts_and_the_scan_of_the_watchlist(
     panel = _panel(researched_ctx, qtbot, shown_errors)
     qtbot.waitSignal(panel.watch_refreshed, timeout=WAIT_MS).wait()
     bench = researched_ctx.bench
-    # 003901.SZ closed 10.61 then 10.43 on the demo's last two sessions: out of its sell zone, above the buy zone.
-    zones = bench.analytics.zones("003901.SZ")
-    assert zones.sell.low <= Decimal("10.61") <= zones.sell.high
-    assert zones.buy.high < Decimal("10.43") < zones.sell.low
+    # 003907.SZ closed 22.18 then 21.40 on the demo's last two sessions: from above its sell zone to between the
+    # zones (zones v1.1 keep the sell zone 1 ATR above the buy zone).
+    zones = bench.analytics.zones("003907.SZ")
+    assert zones.sell.high < Decimal("22.18")
+    assert zones.buy.high < Decimal("21.40") < zones.sell.low
     alerts = {(a.symbol, a.was, a.now) for a in panel.alerts.rows}
-    assert ("003901.SZ", "in_sell", "between") in alerts
-    assert all(symbol in {SYMBOL, "003901.SZ"} for symbol, _, _ in alerts)
-    assert {p.symbol for p in panel.picks.rows} <= {SYMBOL, "003901.SZ"} and panel.picks.rows
+    assert ("003907.SZ", "above_sell", "between") in alerts
+    assert all(symbol in {SYMBOL, "003907.SZ"} for symbol, _, _ in alerts)
+    assert {p.symbol for p in panel.picks.rows} <= {SYMBOL, "003907.SZ"} and panel.picks.rows
     assert "2026-11-27" in panel.watch_note.text()
 
 

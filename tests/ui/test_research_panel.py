@@ -194,3 +194,14 @@ def test_a_bad_symbol_is_reported_and_nothing_runs(
     qtbot.waitUntil(lambda: bool(errors))
     assert "NOT-A-SYMBOL" in errors[0][1]
     assert panel.model.rows() == []
+
+
+def test_a_run_started_here_writes_its_report_in_the_interface_language(qtbot: QtBot, ctx: AppContext) -> None:
+    """The shell asks for the report in the language it shows (English in these tests; Chinese once switched)."""
+    panel = panel_for(qtbot, ctx)
+    panel.start(SYMBOL)
+    row = wait_for_status(qtbot, panel, "published")
+    assert ctx.bench.research.record(row.run_id).plan.language == "en"
+    assert row.report_id is not None and ctx.bench.research.summary(row.report_id).language == "en"
+    ctx.settings.setValue("ui/language", "zh_CN")
+    assert panel._report_language() == "zh"

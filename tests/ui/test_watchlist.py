@@ -20,7 +20,8 @@ from stockbench.ledger.validation import FillDraft
 from stockbench.watchlist import DEFAULT_GROUP
 from stockbench.workbench import Workbench
 from ui.context import AppContext
-from ui.screens.watchlist.watchlist_model import ACTION_TITLES, COLUMN_KEYS, ZONE_TITLES
+from ui.i18n.action_words import action_word
+from ui.screens.watchlist.watchlist_model import COLUMN_KEYS, ZONE_TITLES
 from ui.screens.watchlist.watchlist_panel import WatchlistPanel
 
 CN = MARKET_TZ["CN"]
@@ -156,7 +157,7 @@ def test_columns_show_prices_zones_holdings_and_reports(
     zone = bench.analytics.zones("605903.SH").position
     assert [_text(panel, 0, key) for key in COLUMN_KEYS] == [
         "605903.SH", "示例酱香酒业", "358.53", f"{change:+.2f}%", ZONE_TITLES[zone], "200", f"{pnl:+,.2f}",
-        "2026-11-27", ACTION_TITLES[report.action],
+        "2026-11-27", action_word(report.action),
     ]  # fmt: skip
     assert _text(panel, 1, "holding") == "" and _text(panel, 1, "report_date") == ""
     assert _text(panel, 1, "zone") == ZONE_TITLES[bench.analytics.zones("003901.SZ").position]

@@ -17,6 +17,7 @@ from ui.charts.chart_data import AVERAGES, ChartData, ZoneLevels, price_text
 from ui.charts.crosshair import Crosshair
 from ui.charts.palette import DEFAULT_SCHEME, CandleScheme, chart_colors
 from ui.charts.zone_item import PriceLineItem, ZoneBandItem
+from ui.i18n.action_words import action_word
 
 DEFAULT_VISIBLE = 160  # bars shown when a symbol opens (zoom out to see all of them)
 MIN_VISIBLE = 10
@@ -211,9 +212,7 @@ class StockChartWidget(QWidget):
             self.price_plot.addItem(line, ignoreBounds=True)
 
     def _action(self, action: str) -> str:
-        titles = {"buy": self.tr("Buy"), "add": self.tr("Add"), "hold": self.tr("Hold"), "reduce": self.tr("Reduce"),
-                  "sell": self.tr("Sell"), "avoid": self.tr("Avoid")}  # fmt: skip
-        return titles.get(action, action)
+        return action_word(action)
 
     # ---- crosshair --------------------------------------------------------------------------------------------
     def describe(self, index: int) -> str:

@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 
 from stockbench.analytics.backtest import FeeCosts, run_backtest, split_day, trades
+from stockbench.analytics.edge import Edge, grade, independent_count
 from stockbench.analytics.indicators import add_indicators
 from stockbench.analytics.rule_tables import load_rule_tables
 from stockbench.analytics.signals import add_fires, add_score, score_frame, score_on
@@ -153,11 +154,86 @@ def test_locked_limit_up_entry_is_unfilled_and_late_fires_are_pending() -> None:
     assert "1 unfillable" in stats.sample_note and "1 still open" in stats.sample_note
 
 
+def steps(blocks: int) -> list[float]:
+    """Blocks of 10 sessions: five rises of 2%, then five flat sessions (a signal on each block's first session
+    catches the rise; any window catches it only in part)."""
+    closes, close = [], 10.0
+    for i in range(blocks * 10):
+        close *= 1.02 if 1 <= i % 10 <= 5 else 1.0
+        closes.append(close)
+    return closes
+
+
 def test_small_samples_cap_confidence() -> None:
-    frame = fired(bars([10.0 + 0.1 * i for i in range(200)]), list(range(0, 120, 10)))
+    frame = fired(bars(steps(20)), list(range(0, 120, 10)))
     stats = run_backtest(frame, None).horizon(5)
-    assert stats.trades == 12 and stats.confidence_cap == load_rule_tables().sample_cap(12) == 0.6
-    assert "below 30: confidence capped at 0.6 (sample_confidence v1.0)" in stats.sample_note
+    assert stats.evidence == "small_sample", "an edge over the base rate, on 12 independent trades"
+    assert stats.trades == stats.independent == 12
+    assert stats.confidence_cap == load_rule_tables().sample_cap(12) == 0.6
+    assert "(below 30): confidence capped at 0.6 (sample_confidence v2.0)" in stats.sample_note
+
+
+def test_a_signal_no_better_than_any_window_is_capped_whatever_its_sample() -> None:
+    """A steady rise: every trade wins, and so does every window. Issue 18: the sample alone gave full
+    confidence; without an edge over the base rate the cap is no_edge_cap."""
+    frame = fired(bars([10.0 + 0.1 * i for i in range(400)]), list(range(0, 390, 6)))
+    stats = run_backtest(frame, None).horizon(5)
+    assert stats.independent >= 30 and stats.win_rate == stats.base_win_rate == 1.0
+    assert stats.evidence == "no_edge" and stats.confidence_cap == 0.3
+    assert "no edge over the base rate: confidence capped at 0.3" in stats.sample_note
+    assert "full confidence" not in stats.sample_note and "not capped" not in stats.sample_note
+
+
+def test_base_rate_and_independent_trades_on_a_constructed_series() -> None:
+    """The base rate is the same trade from every scored session (next open = this close, exit h sessions later),
+    the independent trades the non-overlapping ones counted from the first; both computed here by hand."""
+    closes = steps(12)
+    at = [0, 3, 10, 12, 30, 31, 60]
+    frame = fired(bars(closes), at)
+    h, n = 5, len(closes)
+    windows = [closes[t + h] / closes[t] - 1 for t in range(n - h)]  # entry open[t+1] == close[t]
+    signal = [closes[t + h] / closes[t] - 1 for t in at]
+    stats = run_backtest(frame, None).horizon(h)
+    assert stats.base_windows == len(windows) == n - h
+    assert stats.base_ev == pytest.approx(sum(windows) / len(windows))
+    assert stats.base_win_rate == pytest.approx(sum(w > 0 for w in windows) / len(windows))
+    assert stats.ev == pytest.approx(sum(signal) / len(signal))
+    # 0 (enters 1, exits 5) counts; 3 enters 4 <= 5: overlaps; 10 counts; 12 overlaps; 30 counts; 31 overlaps; 60
+    assert (stats.trades, stats.independent, stats.overlapping) == (7, 4, 3)
+    # windows from every session: t = 0, 5, 10, ... enter after the previous one exited
+    assert stats.base_independent == (n - h - 1) // h + 1
+    assert stats.ev_edge == pytest.approx(stats.ev - stats.base_ev)
+    assert stats.win_rate_edge == pytest.approx(stats.win_rate - stats.base_win_rate)
+    row = run_backtest(frame, None).as_dict()["horizons"]["5"]
+    assert {"independent", "base_windows", "base_independent", "base_win_rate", "base_ev", "ev_edge",
+            "win_rate_edge", "evidence"} <= set(row)  # fmt: skip
+
+
+def test_independent_count_takes_trades_greedily_from_the_first() -> None:
+    day = date(2021, 1, 4)
+
+    def at(entry: int, exit_day: int) -> tuple[date, date]:
+        return day + timedelta(days=entry), day + timedelta(days=exit_day)
+
+    assert independent_count([]) == 0
+    assert independent_count([at(0, 5), at(5, 10), at(6, 11), at(11, 16)]) == 2, "entering on the exit day overlaps"
+    assert independent_count([at(6, 11), at(0, 5)]) == 2, "in entry order, whatever the input order"
+
+
+def test_grades_follow_the_sample_and_the_edge() -> None:
+    book = load_rule_tables()
+
+    def graded(*figures: float) -> str:
+        """fires, trades, independent trades, win rate, EV, base win rate, base EV."""
+        fires, trades, alone, win, ev, base_win, base_ev = figures
+        return grade(Edge(20, int(fires), int(trades), int(alone), win, ev, base_win, base_ev), book)
+
+    assert graded(0, 0, 0, 0, 0, 0.5, 0.01) == "never_fired"
+    assert graded(31, 31, 31, 0.4839, 0.004, 0.5, 0.01) == "no_edge", "issue 18: 0.4839 is no full confidence"
+    assert graded(40, 40, 40, 0.70, 0.004, 0.5, 0.01) == "no_edge", "a better win rate, a worse EV"
+    assert graded(40, 40, 40, 0.62, 0.015, 0.6, 0.01) == "thin_edge"
+    assert graded(40, 40, 12, 0.70, 0.05, 0.6, 0.03) == "small_sample"
+    assert graded(40, 40, 30, 0.70, 0.05, 0.6, 0.03) == "edge"
 
 
 def test_future_bars_never_change_a_past_signal() -> None:
@@ -256,3 +332,22 @@ def test_four_real_symbols_2019_2021(shared_data: Path) -> None:
         assert (entry["entry_day"], entry["entry"]) == (after["day"], after["open"])
     moutai = run_backtest(frame.filter(pl.col("symbol") == "600519.SH"), FeeCosts(MOUTAI, Decimal("100000")))
     assert moutai.horizon(20).trades == 10 and moutai.horizon(20).wins == 9
+
+
+@pytest.mark.realdata
+def test_600519_as_of_2021_02_18_signal_against_the_base_rate(shared_data: Path) -> None:
+    """Issue 18: 600519's signal (about 5% and two thirds of trades won over 20 sessions) stood alone, with no base
+    rate (about 3% and 59% for any 20-session window of the same history). Figures of factor_score v1.0 and
+    trend v1.1 on the full history to 2021-02-18 (the community CSV, no benchmark: the `backtest` command's)."""
+    from stockbench.analytics.frames import bars_from_community_csv
+
+    history = bars_from_community_csv(shared_data / "ashare_full" / "sh600519.csv")
+    frame = score_frame(add_indicators(history.filter(pl.col("day") <= date(2021, 2, 18))))
+    stats = run_backtest(frame, FeeCosts(MOUTAI, Decimal("100000"))).horizon(20)
+    assert (stats.fires, stats.trades, stats.independent, stats.overlapping) == (74, 73, 49, 30)
+    assert stats.win_rate == pytest.approx(0.6849, abs=1e-4) and stats.ev == pytest.approx(0.0537, abs=1e-4)
+    assert stats.base_windows == 4495 and stats.base_independent == 225
+    assert stats.base_win_rate == pytest.approx(0.5935, abs=1e-4) and stats.base_ev == pytest.approx(0.0309, abs=1e-4)
+    assert stats.evidence == "edge" and stats.confidence_cap == 1.0
+    assert "vs base rate 3.09%, 59.35% (any 20-session window)" in stats.sample_note
+    assert score_on(frame, date(2021, 2, 18))["fired"] is False, "no signal on the day: a report does not cite it"

@@ -1,41 +1,98 @@
-"""The decision baseline: examples for each direction and the invariants (a negative EV is never a buy)."""
+"""The decision baseline: examples for each direction and the invariants (a negative EV is never a buy; an unknown
+input is never a pass and caps the direction at wait, saying which input)."""
 
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from stockbench.analytics.backtest import BacktestReport, HorizonStats
-from stockbench.analytics.baseline import decide, decide_from
+from stockbench.analytics.baseline import PlanFacts, decide, decide_from
 from stockbench.analytics.rule_tables import load_rule_tables
 
-STRONG = {"win_rate": 0.65, "ev": 0.03, "trades": 40}
+STRONG: dict[str, Any] = {"win_rate": 0.65, "ev": 0.03, "trades": 40, "capital": "inflow", "valuation_pct": 0.4}
+
+
+def codes(found: Any) -> list[str]:
+    return [r.code for r in found.reasons]
 
 
 def test_a_strong_case_is_a_buy_with_full_confidence_allowed() -> None:
-    found = decide(70, **STRONG, capital="inflow", valuation_pct=0.4)
-    assert found.direction == "buy" and found.label == "buy/add" and found.buy_candidate
+    found = decide(70, **STRONG)
+    assert found.direction == "buy" and found.buy_candidate and not found.capped
     assert all(c.passed for c in found.checks) and found.confidence_cap == 1.0
     assert found.confidence == pytest.approx(0.5 * 70 / 80 + 0.5 * 0.15 / 0.2, abs=1e-3)
-    assert found.table == "decision_baseline v1.0"
+    assert found.table == "decision_baseline v1.1"
+    assert codes(found) == ["buy_conditions_met", "confidence_cap"]
+
+
+def test_a_holder_s_buy_is_an_add_and_a_holder_s_neutral_is_a_hold() -> None:
+    assert decide(70, **STRONG, holding=True).direction == "add"
+    assert decide(40, **STRONG, holding=True).direction == "hold"
+    assert decide(40, **STRONG).direction == "wait"  # nothing held and nothing to do
 
 
 def test_each_buy_condition_can_block() -> None:
     blocked = {
         "score": decide(40, **STRONG),
-        "win_rate": decide(70, win_rate=0.5, ev=0.03, trades=40),
-        "ev": decide(70, win_rate=0.65, ev=0.004, trades=40),
-        "trades": decide(70, win_rate=0.65, ev=0.03, trades=9),
-        "capital": decide(70, **STRONG, capital="outflow"),
-        "valuation": decide(70, **STRONG, valuation_pct=0.95),
+        "win_rate": decide(70, **{**STRONG, "win_rate": 0.5}),
+        "ev": decide(70, **{**STRONG, "ev": 0.004}),
+        "trades": decide(70, **{**STRONG, "trades": 9}),
+        "capital": decide(70, **{**STRONG, "capital": "outflow"}),
+        "valuation": decide(70, **{**STRONG, "valuation_pct": 0.95}),
     }
     for name, found in blocked.items():
-        assert found.direction == "hold" and not found.buy_candidate
+        assert found.direction == "wait" and not found.buy_candidate and not found.capped
         assert [c.name for c in found.checks if not c.passed] == [name]
-        assert name in found.reasons[0]
+        assert found.reasons[0].code == "check_failed" and found.reasons[0].values["check"] == name
+
+
+@pytest.mark.parametrize(
+    ("unknown", "change"),
+    [
+        ("valuation", {"valuation_pct": None}),
+        ("capital", {"capital": "unknown"}),
+        ("win_rate", {"win_rate": None}),
+        ("ev", {"ev": float("nan")}),
+    ],
+)
+def test_an_unknown_input_is_never_a_pass_and_caps_the_baseline_at_wait(unknown: str, change: dict[str, Any]) -> None:
+    found = decide(70, **{**STRONG, **change})
+    assert found.direction == "wait" and not found.buy_candidate and found.capped
+    (check,) = [c for c in found.checks if not c.passed]
+    assert (check.name, check.status, check.passed) == (unknown, "unknown", False)
+    assert found.unknown == (unknown,)
+    reason = found.reasons[0].as_dict()
+    assert reason == {"code": "input_unknown", "check": unknown, "value": check.value, "cap": "wait"}
+    held = decide(70, **{**STRONG, **change}, holding=True)
+    assert held.direction == "hold" and held.reasons[0].values["cap"] == "hold"  # no add either
+
+
+def test_an_unknown_score_caps_too() -> None:
+    found = decide(None, **STRONG)
+    assert found.direction == "wait" and found.unknown == ("score",) and found.capped
+
+
+def test_600519_on_its_2021_02_18_high_with_valuation_history_a_gap_is_no_buy() -> None:
+    """The known bad case: every known condition passed, the valuation percentile was unknown (history a gap)."""
+    found = decide(62.5, win_rate=0.6667, ev=0.0505, trades=42, capital="neutral", valuation_pct=None)
+    assert found.direction == "wait" and found.capped and found.unknown == ("valuation",)
+    assert codes(found)[0] == "input_unknown"
+
+
+def test_an_untradeable_plan_is_no_trade_with_its_reasons() -> None:
+    plan = PlanFacts(False, 0.47, 1.5, ("reward_risk_below_min",))
+    found = decide(70, **STRONG, plan=plan)
+    assert found.direction == "wait" and not found.buy_candidate and found.capped
+    assert found.reasons[0].as_dict() == {"code": "no_trade", "plan_reason": "reward_risk_below_min",
+                                          "reward_risk": 0.47, "minimum": 1.5}  # fmt: skip
+    assert decide(70, **STRONG, plan=plan, holding=True).direction == "hold"
+    assert decide(70, **STRONG, plan=PlanFacts(True, 2.1, 1.5)).direction == "buy"
+    assert [c.name for c in decide(70, **STRONG).checks][-1] == "valuation"  # no zones said: no plan check
 
 
 def test_weak_cases_reduce_when_holding_and_avoid_otherwise() -> None:
@@ -43,12 +100,14 @@ def test_weak_cases_reduce_when_holding_and_avoid_otherwise() -> None:
     assert decide(-40, **STRONG).direction == "avoid"
     assert decide(-10, win_rate=0.4, ev=-0.01, trades=40).direction == "avoid"
     assert decide(10, win_rate=0.4, ev=-0.01, trades=40, holding=True).direction == "hold"
-    assert decide(None).direction == "hold" and decide(None).confidence == 0.3
+    assert decide(None).direction == "wait" and decide(None).confidence == 0.3
+    assert decide(-40, **{**STRONG, "valuation_pct": None}).direction == "avoid"  # an unknown does not stop a sell
 
 
 def test_without_a_backtest_confidence_is_capped_and_no_buy() -> None:
-    found = decide(90)
-    assert found.direction == "hold" and found.confidence_cap == 0.3 and found.confidence <= 0.3
+    found = decide(90, capital="inflow", valuation_pct=0.4)
+    assert found.direction == "wait" and found.confidence_cap == 0.3 and found.confidence <= 0.3
+    assert set(found.unknown) == {"win_rate", "ev"} and not found.capped  # trades 0 fails as well
 
 
 def test_decide_from_uses_the_table_horizon() -> None:
@@ -60,8 +119,9 @@ def test_decide_from_uses_the_table_horizon() -> None:
         ("X",), date(2020, 1, 1), date(2021, 1, 1), 250, (), horizons, None, horizons, horizons, {}, ""
     )
     assert load_rule_tables().decision_baseline.integer("horizon") == 20
-    assert decide_from(report, 70).direction == "buy"
-    assert decide_from(None, 70).direction == "hold"
+    assert decide_from(report, 70, capital="inflow", valuation_pct=0.4).direction == "buy"
+    assert decide_from(report, 70).direction == "wait"  # capital and valuation unknown
+    assert decide_from(None, 70).direction == "wait"
 
 
 scores = st.one_of(st.none(), st.floats(-150, 150), st.just(float("nan")))
@@ -69,6 +129,7 @@ rates = st.one_of(st.none(), st.floats(0, 1))
 evs = st.one_of(st.none(), st.floats(-1, 1), st.just(float("nan")), st.just(float("inf")))
 percentiles = st.one_of(st.none(), st.floats(0, 1))
 capitals = st.sampled_from(["inflow", "neutral", "outflow", "unknown"])
+plans = st.one_of(st.none(), st.builds(PlanFacts, st.booleans(), st.floats(0, 5)))
 
 
 @given(
@@ -79,6 +140,7 @@ capitals = st.sampled_from(["inflow", "neutral", "outflow", "unknown"])
     capital=capitals,
     pct=percentiles,
     holding=st.booleans(),
+    plan=plans,
 )
 def test_invariants(
     *,
@@ -89,18 +151,20 @@ def test_invariants(
     capital: str,
     pct: float | None,
     holding: bool,
+    plan: PlanFacts | None,
 ) -> None:
     book = load_rule_tables()
     inputs = {"win_rate": win_rate, "ev": ev, "trades": trades, "capital": capital, "valuation_pct": pct}
-    found = decide(score, **inputs, holding=holding)
+    found = decide(score, **inputs, holding=holding, plan=plan)
+    bullish = found.direction in ("buy", "add")
     if ev is None or not ev > 0 or ev == float("inf"):
-        assert found.direction != "buy" and not found.buy_candidate, "a non-positive EV is never a buy"
+        assert not bullish and not found.buy_candidate, "a non-positive EV is never a buy"
     if trades < book.decision_baseline.integer("buy_min_trades"):
-        assert found.direction != "buy"
+        assert not bullish
+    if found.unknown or (plan is not None and not plan.tradeable):
+        assert not bullish, "an unknown input or an untradeable plan caps the baseline at wait"
+        assert {r.values["check"] for r in found.reasons if r.code == "input_unknown"} == set(found.unknown)
     assert 0 <= found.confidence <= found.confidence_cap == book.sample_cap(max(trades, 0)) <= 1
-    assert (found.direction == "buy") == found.buy_candidate == all(c.passed for c in found.checks)
-    if found.direction == "reduce":
-        assert holding
-    if found.direction == "avoid":
-        assert not holding
-    assert found == decide(score, **inputs, holding=holding)
+    assert bullish == found.buy_candidate == all(c.passed for c in found.checks)
+    assert (found.direction in ("add", "hold", "reduce")) == holding
+    assert found == decide(score, **inputs, holding=holding, plan=plan)

@@ -10,11 +10,17 @@ from pathlib import Path
 import pytest
 
 from stockbench.analytics.position_states import (
+    ACTION_STATES,
+    ACTIONS,
     MOVES,
     STATES,
     PositionFacts,
+    action_problems,
+    check_action,
     check_move,
+    legal_actions,
     legal_moves,
+    parse_action,
     parse_state,
     reconcile,
     suggest,
@@ -84,6 +90,61 @@ def test_suggestions_follow_the_zones() -> None:
 def test_unknown_state_name() -> None:
     with pytest.raises(InvalidInput, match="not a position state"):
         parse_state("long")
+    with pytest.raises(InvalidInput, match="not an action"):
+        parse_action("watch")
+
+
+def action_codes(action: str, current: str, facts: PositionFacts) -> list[str]:
+    return [p.code for p in action_problems(parse_action(action), parse_state(current), facts)]
+
+
+def test_the_actions_are_a_closed_set_tied_to_the_states() -> None:
+    assert ACTIONS == ("buy", "add", "hold", "reduce", "sell", "wait", "avoid")
+    assert set(ACTION_STATES) == set(ACTIONS)
+    assert {s for states in ACTION_STATES.values() for s in states} <= set(STATES)
+    assert ACTION_STATES["hold"] == ("holding",) and set(ACTION_STATES["wait"]) == {"no_position", "watching"}
+
+
+def test_the_legal_action_table() -> None:
+    """Nothing held: buy, wait and avoid, never hold, reduce or sell; held: add, hold, reduce, sell."""
+    assert legal_actions("no_position", FLAT) == {
+        "buy": ("building",), "wait": ("no_position", "watching"), "avoid": ("no_position", "watching"),
+    }  # fmt: skip
+    assert legal_actions("holding", HELD) == {
+        "add": ("building",), "hold": ("holding",), "reduce": ("reducing",), "sell": ("reducing",),
+    }  # fmt: skip
+    assert list(legal_actions("holding", BOUGHT_TODAY)) == ["add", "hold"]  # T+1: nothing sellable today
+    assert list(legal_actions("no_position", PositionFacts(0, 0, None))) == ["wait", "avoid"]  # no zones: no buy
+    assert legal_actions("no_position", PositionFacts(0, 0, None))["wait"] == ("no_position",)  # watching needs zones
+    assert list(legal_actions("exited", FLAT)) == ["buy", "wait", "avoid"]
+
+
+def test_illegal_actions_are_refused_with_every_reason() -> None:
+    for action in ("hold", "reduce", "sell", "add"):
+        assert action_codes(action, "no_position", FLAT) == ["action_needs_position"]
+    problem = action_problems("hold", "no_position", FLAT)[0]
+    assert "wait" in problem.fix
+    for action in ("buy", "wait", "avoid"):
+        assert action_codes(action, "holding", HELD) == ["action_needs_no_position"]
+    assert "add" in action_problems("buy", "holding", HELD)[0].fix
+    # the state table's moves: a buy needs no_position -> building, refused in the sell zone or at the stop
+    assert action_codes("buy", "no_position", PositionFacts(0, 0, "in_sell")) == ["action_move_illegal"]
+    refused = action_problems("buy", "no_position", PositionFacts(0, 0, "above_sell"))[0]
+    assert "no_position -> building" in refused.message and "sell zone" in refused.message and refused.fix
+    assert action_codes("buy", "watching", PositionFacts(0, 0, "stop_hit")) == ["action_move_illegal"]
+    assert action_codes("reduce", "holding", BOUGHT_TODAY) == ["action_move_illegal"]  # nothing sellable (T+1)
+    assert action_codes("add", "reducing", HELD) == ["action_move_illegal"]  # reducing cannot go back to building
+    assert action_codes("buy", "no_position", PositionFacts(0, 0, "in_buy")) == []
+
+
+def test_an_action_goes_with_its_states() -> None:
+    assert check_action("wait", "watching", "no_position", FLAT) == []
+    assert check_action("buy", "building", "no_position", FLAT) == []
+    assert [p.code for p in check_action("buy", "no_position", "no_position", FLAT)] == ["action_state_mismatch"]
+    assert [p.code for p in check_action("hold", "watching", "no_position", FLAT)] == ["action_needs_position"]
+    assert [p.code for p in check_action("wait", "watching", "no_position", PositionFacts(0, 0, None))] == [
+        "action_state_mismatch"
+    ]
 
 
 @pytest.mark.realdata

@@ -62,6 +62,7 @@ def test_rules_quote_as_text() -> None:
     rule = load_rule_tables().trend.rules[0]
     assert rule.text() == (
         "strong_up: close > ma20 and ma5 > ma20 and ma20 > ma60 and ma60 > ma120 and ma20_slope >= 0.03"
+        " and ma60_gap_atr >= 0.5 and long_ma_gap > 0"
     )
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from stockbench.analytics.frames import bars_from_community_csv
 from stockbench.analytics.indicators import add_indicators
+from stockbench.analytics.rule_tables import load_rule_tables
 from stockbench.analytics.scan import as_of_window, load_zone_tables, run_scan, screen, snapshot
 from stockbench.analytics.zones import compute_levels, position_expr
 
@@ -74,15 +75,17 @@ def test_shortlist_is_ranked_with_reasons_and_no_prices(bars: pl.DataFrame) -> N
     assert scores == sorted(scores, reverse=True) and len(result.shortlist) <= 3
     floor = load_zone_tables()["scan"].number("min_score")
     assert all(p.score >= floor and p.reasons for p in result.shortlist)
-    ranked = result.screen.filter(pl.col("score") >= floor).sort(["score", "symbol"], descending=[True, False])
-    assert [p.symbol for p in result.shortlist] == ranked.get_column("symbol").head(3).to_list()
+    keys = ["score", *load_zone_tables()["scan"]["tie_break"], "symbol"]
+    best = result.screen.filter(pl.col("score") >= floor).sort(keys, descending=[True] * (len(keys) - 1) + [False])
+    assert [p.symbol for p in result.shortlist] == best.get_column("symbol").head(3).to_list()
     for pick in result.as_dict()["shortlist"]:  # type: ignore[attr-defined]
-        assert set(pick) == {"symbol", "score", "reasons"}
+        assert set(pick) == {"symbol", "name", "st", "score", "reasons"}
     parts = result.screen.select(pl.sum_horizontal("p_trend", "p_rs", "p_surge", "p_valuation", "p_zone"))
     assert result.screen.filter(pl.col("quality") == "ok")["score"].to_list() == [
         s for s, q in zip(parts.to_series().to_list(), result.screen["quality"], strict=True) if q == "ok"
     ]
-    assert result.tables == ("scan v1.0", "trend v1.0", "zones v1.0")
+    book = load_rule_tables()
+    assert result.tables == ("scan v1.1", book.trend.cite(), book.zones.cite())
 
 
 def test_relative_strength_rank_and_valuation_points(bars: pl.DataFrame, tmp_path: Path) -> None:

@@ -163,6 +163,23 @@ def test_bad_fractions_and_defaults() -> None:
         plan_with_defaults("short", Decimal("15"), Decimal("14"), risk_pct=None, max_weight=None, table=table)
 
 
+def test_a_chosen_risk_above_the_ceiling_needs_confirmation() -> None:
+    table = load_rule_tables().sizing
+    ceiling = table.decimal("risk_pct_ceiling")
+    assert table.decimal("risk_pct") <= ceiling == Decimal("0.02")
+
+    def chosen(risk: str | None, confirm: bool = False) -> SizeResult:
+        found = plan_with_defaults("buy", Decimal("15"), Decimal("14"), risk_pct=None if risk is None else
+                                   Decimal(risk), max_weight=None, table=table, confirm_risk=confirm)  # fmt: skip
+        return size_order(PAB, found, view(), TradeDate(DAY, None))
+
+    assert codes(chosen("0.05")) == ["risk_above_ceiling"]
+    assert sized(chosen("0.05", confirm=True)).risk_budget == Decimal("50000.00")
+    assert sized(chosen("0.02")).risk_budget == Decimal("20000.00")  # at the ceiling: allowed
+    assert sized(chosen(None)).risk_budget == Decimal("10000.00")  # the table's default never asks
+    assert codes(chosen("1.5")) == ["bad_risk_pct"]  # out of range: one problem, not two
+
+
 # ---- against a real ledger -----------------------------------------------------------------------------------
 
 

@@ -32,8 +32,10 @@ def states_of(table: str, rows: list[dict[str, float | None]]) -> list[str]:
 
 
 def test_trend_states() -> None:
-    up = {"close": 11.0, "ma5": 10.8, "ma20": 10.5, "ma60": 10.0, "ma120": 9.5}
-    down = {"close": 9.0, "ma5": 9.2, "ma20": 9.5, "ma60": 10.0, "ma120": 10.5}
+    up = {"close": 11.0, "ma5": 10.8, "ma20": 10.5, "ma60": 10.0, "ma120": 9.5, "ma60_gap_atr": 2.0,
+          "long_ma_gap": 0.1}  # fmt: skip
+    down = {"close": 9.0, "ma5": 9.2, "ma20": 9.5, "ma60": 10.0, "ma120": 10.5, "ma60_gap_atr": -2.0,
+            "long_ma_gap": -0.1}  # fmt: skip
     rows = [
         up | {"ma20_slope": 0.05},  # strong_up
         up | {"ma20_slope": 0.01},  # up: the slope is below 3%
@@ -54,6 +56,34 @@ def test_trend_states() -> None:
         "unknown",
         "unknown",
     ]
+
+
+def test_trend_needs_a_margin_over_the_60_day_line_and_the_long_line_on_its_side() -> None:
+    """601318 as of 2021-12-31 was "up" on a 0.03-yuan margin over ma60 while 21% under ma250: now a range."""
+    rising = {"close": 50.48, "ma5": 50.2, "ma20": 50.1, "ma60": 50.45, "ma120": 52.0, "ma20_slope": 0.01}
+    atr = 1.2
+    rows = [
+        rising | {"ma20": 50.5, "ma60_gap_atr": 0.03 / atr, "long_ma_gap": -0.21},  # a few cents, far under ma250
+        rising | {"ma20": 50.5, "ma60_gap_atr": 0.03 / atr, "long_ma_gap": 0.05},  # above ma250, margin too thin
+        rising | {"ma20": 50.5, "ma60_gap_atr": 0.6, "long_ma_gap": -0.21},  # margin enough, under ma250
+        rising | {"ma20": 50.5, "ma60_gap_atr": 0.6, "long_ma_gap": 0.05},  # both: up
+        rising | {"ma20": 50.5, "ma60_gap_atr": 0.5, "long_ma_gap": 0.0},  # on the long line is not above it
+        {"close": 40.0, "ma5": 41.0, "ma20": 42.0, "ma60": 44.0, "ma120": 46.0, "ma20_slope": -0.01,
+         "ma60_gap_atr": -0.4, "long_ma_gap": -0.3},  # under every line, but within 0.5 ATR of ma60
+        {"close": 40.0, "ma5": 41.0, "ma20": 42.0, "ma60": 44.0, "ma120": 46.0, "ma20_slope": -0.01,
+         "ma60_gap_atr": -3.0, "long_ma_gap": 0.2},  # a pullback still above ma250
+    ]  # fmt: skip
+    assert states_of("trend", rows) == ["range", "range", "range", "up", "range", "range", "range"]
+
+
+def test_trend_margin_and_long_gap_are_derived_from_the_bars() -> None:
+    closes = [10 * 1.01**i for i in range(130)]
+    frame = add_states(series("A", closes))  # no ma250 column: the long line is ma120 while ma250 warms up
+    last = frame.row(-1, named=True)
+    assert last["ma60_gap_atr"] == pytest.approx((last["close"] - last["ma60"]) / last["atr14"])
+    assert last["long_ma_gap"] == pytest.approx(last["close"] / last["ma120"] - 1)
+    with_long = series("A", closes).with_columns(ma250=pl.lit(100.0))
+    assert add_states(with_long).row(-1, named=True)["long_ma_gap"] == pytest.approx(closes[-1] / 100 - 1)
 
 
 def test_capital_states() -> None:
@@ -142,9 +172,10 @@ def test_states_on_quotes_the_rule_and_inputs() -> None:
     found = states_on(frame, START + timedelta(days=400))
     trend = found["trend"]
     assert found["day"] == START + timedelta(days=139)
-    assert trend["state"] == "strong_up" and trend["table"] == "trend" and trend["version"] == "1.0"
+    assert trend["state"] == "strong_up" and trend["table"] == "trend" and trend["version"] == "1.1"
     assert trend["rule"].startswith("strong_up: close > ma20")
-    assert set(trend["inputs"]) == {"close", "ma5", "ma20", "ma60", "ma120", "ma20_slope"}
+    assert set(trend["inputs"]) == {"close", "ma5", "ma20", "ma60", "ma120", "ma20_slope", "ma60_gap_atr",
+                                    "long_ma_gap"}  # fmt: skip
     assert math.isclose(trend["inputs"]["close"], 10 * 1.01**139)
     assert found["capital"]["rule"] == "unknown: missing flow_short, flow_long"
     volatility = found["volatility"]

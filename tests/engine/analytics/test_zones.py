@@ -1,6 +1,8 @@
 """Zones: the one algorithm on real bars of 600519.SH, 000001.SZ, 688981.SH and 300750.SZ across 2019-2021 (realdata),
 the edge cases (limit-up closes, a suspension, ex-rights dates, a STAR listing), and a property on generated bars:
-zone prices are always valid ticks, buy.high <= sell.low and the stop lies under the buy zone."""
+zone prices are always valid ticks, buy.high <= sell.low and the stop lies under the buy zone. The plan: the sell
+zone at least min_separation_atr ATR above the buy zone (skipping nearer resistances, else projected), reward-to-risk
+and distances, and the tradeable flag with its reasons (hand-made levels; 601318.SH and 600519.SH on real bars)."""
 
 from __future__ import annotations
 
@@ -15,12 +17,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stockbench.analytics.indicators import add_indicators
+from stockbench.analytics.scenarios import ZoneLevels, scenarios_for
 from stockbench.analytics.zones import (
+    LEVEL_SCHEMA,
+    PLAN_REASONS,
     POSITIONS,
+    PROJECTION,
+    PlanRules,
     TradeDay,
+    Zone,
     ZoneParams,
     Zones,
     compute_levels,
+    zone_levels,
     zone_problems,
     zones_for,
 )
@@ -28,7 +37,7 @@ from stockbench.clock import ReplayClock
 from stockbench.errors import DataUnavailable
 from stockbench.market.instruments import parse_symbol
 from stockbench.market.limits import price_limits
-from stockbench.market.ticks import is_valid_tick
+from stockbench.market.ticks import is_valid_tick, round_to_tick
 from stockbench.workbench import Workbench
 from tests.conftest import SHARED_DATA
 
@@ -62,7 +71,7 @@ def shared_folder() -> Path:
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return real_workspace(tmp_path_factory.mktemp("zones"), shared_folder(), [*REAL.values(), "sh600078"])
+    return real_workspace(tmp_path_factory.mktemp("zones"), shared_folder(), [*REAL.values(), "sh600078", "sh601318"])
 
 
 def zones_on(home: Path, symbol: str, day: date, price: Decimal | None = None) -> Zones:
@@ -156,9 +165,10 @@ def test_suspension(home: Path) -> None:
 
 @pytest.mark.realdata
 def test_ex_rights_levels_move_onto_the_new_scale(home: Path) -> None:
-    # 600519.SH went ex-dividend on 2021-06-25 (factor close 2021-06-24 / reference 2021-06-25).
-    before, after = zones_on(home, "600519.SH", date(2021, 6, 24)), zones_on(home, "600519.SH", date(2021, 6, 25))
-    flags = [f for f in after.flags if f.startswith("ex_rights: 2021-06-25")]
+    # 600519.SH went ex-dividend on 2019-06-28 (factor close 2019-06-27 / reference 2019-06-28); the pivot high of
+    # 2019-05-29 anchors its sell zone on both days (on 2021-06-25, another ex-date, the two days share no anchor).
+    before, after = zones_on(home, "600519.SH", date(2019, 6, 27)), zones_on(home, "600519.SH", date(2019, 6, 28))
+    flags = [f for f in after.flags if f.startswith("ex_rights: 2019-06-28")]
     assert len(flags) == 1
     factor = Decimal(flags[0].split("factor ")[1].split(")")[0])
     old = {(a.name, a.day): a.value for z in (before.buy, before.sell) for a in z.anchors if a.kind == "swing_high"}
@@ -230,7 +240,7 @@ def test_compute_levels_is_vectorised_per_symbol(shared_data: Path) -> None:
     together, _ = compute_levels(add_indicators(pl.concat(cut)))
     alone = pl.concat([compute_levels(add_indicators(f))[0] for f in cut]).sort("symbol")
     assert together.sort("symbol").equals(alone)
-    assert ZoneParams.from_table().cite == "zones v1.0"
+    assert ZoneParams.from_table().cite == "zones v1.1"
 
 
 @pytest.mark.parametrize(
@@ -252,3 +262,143 @@ def test_zones_that_meet_on_a_tick_are_set_apart(
     moved = _apart(zone["buy"], zone["sell"], rounder, TradeDay(None, None, None))
     assert (moved.low, moved.high) == (Decimal(apart[0]), Decimal(apart[1]))
     assert moved.tradable == (moved.low, moved.high)
+
+
+# ---- the plan: separation, reward-to-risk, the tradeable flag ----------------------------------------------------
+
+PARAMS = ZoneParams.from_table()
+RULES = PlanRules(Decimal("1.5"), Decimal("2.0"))
+
+
+def levels_of(rows: Sequence[tuple[str, str, str, float]]) -> pl.DataFrame:
+    """Candidate levels (symbol, side, name, value) as candidate_levels gives them."""
+    day = date(2021, 12, 31)
+    data = [{"symbol": s, "side": side, "kind": "ma", "name": n, "value": v, "day": day, "note": ""}
+            for s, side, n, v in rows]  # fmt: skip
+    return pl.DataFrame(data, schema=LEVEL_SCHEMA)
+
+
+def test_the_sell_zone_skips_resistances_nearer_than_the_minimum_separation() -> None:
+    # ATR 0.40: buy zone 9.70-10.00 on ma60 9.90; a sell zone must start 1 ATR above 10.00, so its basis is at
+    # least 10.00 + 1.5 ATR = 10.60: ma20 10.10 and pivot 10.50 are skipped, 11.50 is the basis. Symbol B has
+    # no resistance that far: its sell basis is projected exactly there.
+    last = pl.DataFrame({"symbol": ["A", "B"], "day": [date(2021, 12, 31)] * 2, "close": [10.0, 10.0],
+                         "atr14": [0.4, 0.4]})  # fmt: skip
+    levels = levels_of([("A", "either", "ma60", 9.9), ("A", "either", "ma20", 10.1), ("A", "resistance", "pivot", 10.5),
+                        ("A", "resistance", "high_60", 11.5), ("B", "either", "ma60", 9.9),
+                        ("B", "resistance", "high_60", 10.3)])  # fmt: skip
+    found = {r["symbol"]: r for r in zone_levels(last, levels, PARAMS).to_dicts()}
+    a, b = found["A"], found["B"]
+    assert (a["buy_basis_name"], a["sell_basis_name"], a["projected"]) == ("ma60", "high_60", False)
+    assert a["sell_low"] == pytest.approx(11.3) and a["buy_high"] == pytest.approx(10.0)
+    assert (b["sell_basis_name"], b["projected"]) == (PROJECTION, True)
+    assert b["sell_basis"] == pytest.approx(10.6) and b["sell_low"] - b["buy_high"] == pytest.approx(0.4)
+    for row in (a, b):
+        assert row["sell_low"] - row["buy_high"] >= PARAMS.min_separation_atr * row["atr"] - 1e-9
+
+
+def wide_range_then_a_high_close(sessions: int = 80) -> pl.DataFrame:
+    """Bars swinging 0.60 a day around 10.00, then a close at its high of 10.60: nothing overhead is an ATR away."""
+    rows = []
+    for i in range(sessions):
+        close = 10.0 + (0.1 if i % 2 else -0.1)
+        rows.append({"symbol": "600000.SH", "day": date(2021, 1, 4) + timedelta(days=i), "open": close,
+                     "high": close + 0.3, "low": close - 0.3, "close": close, "prev_close": close, "volume": 1000.0,
+                     "amount": 0.0})  # fmt: skip
+    rows[-1] |= {"open": 10.3, "high": 10.6, "low": 10.3, "close": 10.6}
+    return add_indicators(pl.DataFrame(rows))
+
+
+def test_a_projected_sell_zone_names_its_projection_as_the_basis() -> None:
+    frame = wide_range_then_a_high_close()
+    found = zones_for(frame, parse_symbol("600000.SH"), price=Decimal("10.60"), trade=TradeDay(None, None, None))
+    check_prices(found)
+    basis = found.basis("sell")
+    assert basis is not None and basis.name == PROJECTION and basis.kind == "atr_band"
+    assert found.sell.low - found.buy.high >= Decimal(str(PARAMS.min_separation_atr)) * found.atr - Decimal("0.02")
+    assert zone_problems("sell", found.sell.low, found.sell.high, found) == []
+
+
+def plan(price: str, sell: tuple[str, str] = ("12.00", "12.60"), atr: str = "0.40") -> Zones:
+    """Buy 9.50-10.00, stop 9.10 and the sell zone given, placing `price`."""
+    zone = {"buy": (Decimal("9.50"), Decimal("10.00")), "sell": (Decimal(sell[0]), Decimal(sell[1]))}
+    buy, sold = (Zone(lo, hi, (), (lo, hi)) for lo, hi in zone.values())
+    return Zones("600000.SH", date(2021, 12, 31), Decimal(price), buy, sold, Decimal("9.10"), (), Decimal(atr),
+                 Decimal(1), TradeDay(None, None, None), rules=RULES)  # fmt: skip
+
+
+def test_reward_to_risk_and_distances_are_exact() -> None:
+    found = plan("10.20")
+    # entry 9.75 (buy zone middle), target 12.30 (sell zone middle), risk 9.75 - 9.10 = 0.65: 2.55 / 0.65 = 3.92
+    assert found.reward_risk == Decimal("3.92")
+    assert found.distance_pct.as_dict() == {"buy_high": Decimal("-1.96"), "sell_low": Decimal("17.65"),
+                                            "stop": Decimal("-10.78")}  # fmt: skip
+    assert found.tradeable and found.reasons == ()
+    data = found.as_dict()
+    assert {"reward_risk", "distance_pct", "tradeable", "reasons"} <= set(data)
+    assert data["reasons"] == [] and data["min_reward_risk"] == Decimal("1.5")
+
+
+@pytest.mark.parametrize(
+    ("price", "sell", "reasons"),
+    [
+        ("10.20", ("10.50", "10.90"), ("reward_risk_below_min",)),  # (10.70 - 9.75) / 0.65 = 1.46
+        ("10.20", ("10.60", "10.92"), ()),  # (10.76 - 9.75) / 0.65 = 1.55
+        ("10.81", ("12.00", "12.60"), ("buy_out_of_reach",)),  # 0.81 above the buy zone: more than 2 x ATR 0.40
+        ("10.80", ("12.00", "12.60"), ()),  # exactly 2 x ATR: still in reach
+        ("9.10", ("10.50", "10.90"), ("reward_risk_below_min", "stop_hit")),
+    ],
+)
+def test_a_plan_is_tradeable_only_with_enough_reward_in_reach_above_the_stop(
+    price: str, sell: tuple[str, str], reasons: tuple[str, ...]
+) -> None:
+    found = plan(price, sell)
+    assert found.reasons == reasons and found.tradeable is (not reasons)
+    assert set(found.reasons) <= set(PLAN_REASONS)
+
+
+def test_the_plan_rules_come_from_the_rule_table() -> None:
+    rules = PlanRules.from_table()
+    assert rules == RULES and plan("10.20").rules == RULES
+
+
+# ---- real bars: 601318.SH and 600519.SH (the known bad cases) ------------------------------------------------------
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize(("symbol", "day"), [("601318.SH", date(2021, 12, 31)), ("600519.SH", date(2021, 2, 18))])
+def test_real_zones_are_apart_and_scenarios_land_where_their_price_is(home: Path, symbol: str, day: date) -> None:
+    found = zones_on(home, symbol, day)
+    check_prices(found)
+    tick = Decimal("0.01")
+    # the bounds are rounded outwards to ticks: the separation holds within a tick either side
+    assert found.sell.low - found.buy.high >= Decimal(str(PARAMS.min_separation_atr)) * found.atr - 2 * tick
+    levels = ZoneLevels(found.buy.low, found.buy.high, found.sell.low, found.sell.high, found.stop)
+    instrument = parse_symbol(symbol)
+    scenarios = scenarios_for({"trend": "unknown"}, levels, atr_pct=float(found.atr / found.price), last=found.price,
+                              to_tick=lambda p: round_to_tick(instrument, p, day, "nearest"))  # fmt: skip
+    for s in scenarios.scenarios:
+        assert s.price is not None and s.move_pct is not None and is_valid_tick(instrument, s.price, day)
+        assert abs(s.price - found.price * (1 + s.move_pct / 100)) <= tick / 2
+        position = found.position_of(s.price)
+        assert s.lands == ("below_stop" if position == "stop_hit" else position)
+
+
+@pytest.mark.realdata
+def test_601318_is_no_longer_a_one_tick_plan(home: Path) -> None:
+    # Before zones v1.1: buy 49.97-50.45, sell 50.46-50.94 (ma20 50.5335, one tick up), stop 49.17: reward-to-risk
+    # 0.47. Now ma20 is skipped as part of the same congestion and the sell zone rests on the December pivot high.
+    found = zones_on(home, "601318.SH", date(2021, 12, 31))
+    assert (found.buy.low, found.stop) == (Decimal("49.97"), Decimal("49.17"))
+    sell = found.basis("sell")
+    assert sell is not None and sell.kind == "swing_high" and sell.value > Decimal("52")
+    assert found.reward_risk >= Decimal("1.5") and found.tradeable
+    assert any("ma20" in a.note for a in found.sell.anchors if a.role == "width")  # the skipped level is named
+
+
+@pytest.mark.realdata
+def test_a_buy_zone_far_under_the_close_is_out_of_reach(home: Path) -> None:
+    # 300750.SZ at the COVID low: the buy zone's top 19% under the close of 115.86, 2.5 ATR away.
+    found = zones_on(home, "300750.SZ", date(2020, 3, 20))
+    assert found.distance_pct.buy_high < Decimal(-15)
+    assert not found.tradeable and "buy_out_of_reach" in found.reasons

@@ -124,3 +124,22 @@ def test_bad_input_is_a_clear_error(home: Path, tmp_path: Path, capsys: pytest.C
     code, data = call(capsys, "data", "import", str(tmp_path / "missing.csv"))
     assert code == 1 and "does not exist" in data["error"]["message"]
     assert run(["data", "fetch", "600519", "--what", "rumours"]) == 2
+
+
+def test_indices_are_built_on_import_and_on_demand(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.engine.data.test_indices import long_file
+
+    path = tmp_path / "three.parquet"
+    long_file().write_parquet(path)
+    code, data = call(capsys, "data", "import", str(path))
+    built = {b["symbol"]: b for b in data["indices"]["built"]}
+    assert code == 0 and set(built) == {"000290.SH", "000291.SH"} and data["indices"]["rows"] == 33
+    assert {"key", "name", "sessions", "first", "last", "members_last", "float_cap_sessions",
+            "equal_sessions"} <= set(built["000290.SH"])  # fmt: skip
+    assert [s["symbol"] for s in data["indices"]["skipped"]] == ["000292.SH", "000293.SH", "000294.SH"]
+    code, again = call(capsys, "data", "indices")
+    assert code == 0 and again["built"] == data["indices"]["built"] and {"rows", "seconds"} <= set(again)
+    code, bars = call(capsys, "data", "bars", "000291.SH")
+    assert code == 0 and bars["source"] == "built" and bars["count"] == built["000291.SH"]["sessions"]

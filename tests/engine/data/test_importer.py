@@ -184,3 +184,25 @@ def test_missing_path_and_empty_folder(tmp_path: Path, cache: MarketDataCache, d
         import_path(cache, db, tmp_path / "nope.csv")
     with pytest.raises(InvalidInput, match=r"no \.csv or \.parquet"):
         import_path(cache, db, tmp_path)
+
+
+def test_market_caps_are_kept_and_checked(tmp_path: Path, cache: MarketDataCache, db: Database) -> None:
+    """float_mcap and total_mcap are optional columns: kept exact, a non-number rejects the row, zero is unknown."""
+    text = """\
+symbol,date,open,high,low,close,prev_close,volume,float_mcap,total_mcap
+600519,2024-01-02,10.00,10.50,9.90,10.20,10.00,1000,3104064763800.00,3104064763800
+600519,2024-01-03,10.20,10.60,10.10,10.40,10.20,2000,,
+600519,2024-01-04,10.40,10.40,10.00,10.10,10.40,1500,0,27108000000
+600519,2024-01-05,10.10,10.20,10.00,10.15,10.10,1200,n/a,1
+"""
+    report = import_path(cache, db, write(tmp_path, "caps.csv", text))
+    assert (report.stored, report.rejected_reasons) == (3, {"bad_mcap": 1})
+    bars = cache.bars("600519.SH")
+    assert bars["float_mcap"].to_list() == [Decimal("3104064763800.00"), None, None]
+    assert bars["total_mcap"].to_list() == [Decimal("3104064763800.00"), None, Decimal("27108000000.00")]
+
+
+def test_the_community_format_keeps_its_caps(tmp_path: Path, cache: MarketDataCache, db: Database) -> None:
+    import_path(cache, db, write(tmp_path, "sz000001.csv", COMMUNITY))
+    row = cache.bars("000001.SZ").row(0, named=True)
+    assert (row["float_mcap"], row["total_mcap"]) == (Decimal("1.00"), Decimal("2.00"))

@@ -61,7 +61,7 @@ def test_the_world_draft_passes_every_gate(world: World) -> None:
     results = run_gates(draft_from_json(world.draft), world.ctx)
     assert blocking(results) == []
     assert set(results) == {"structure", "evidence", "numbers", "quotes", "risk_evidence", "method_coverage",
-                            "zone_anchors", "probability", "orders", "citations", "levels"}  # fmt: skip
+                            "zone_anchors", "probability", "actions", "orders", "citations", "levels"}  # fmt: skip
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

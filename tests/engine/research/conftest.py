@@ -32,8 +32,9 @@ from stockbench.workbench import Workbench
 from tests.engine.research.scripted import ScriptedModel
 from tests.llm_server.server import LlmServer
 
-DEMO_SYMBOL = "605903.SH"  # Shanghai main board, baseline "hold"
-BUY_SYMBOL = "301903.SZ"  # ChiNext, baseline "buy" (so orders are sized)
+DEMO_SYMBOL = "605903.SH"  # Shanghai main board, baseline "wait" (nothing held, nothing to do)
+BUY_SYMBOL = "301903.SZ"  # ChiNext, every buy condition but the plan's passed; its last close in the sell zone
+SELL_SYMBOL = "003903.SZ"  # Shenzhen main board, baseline avoid; held (10,000 shares), a reduce: a sell is sized
 LAST_SESSION = date(2026, 11, 27)  # the demo's pinned day
 TEST_KEY = "sk-research-test-5f0c2a9e71d84b36"
 # A stalled stream is noticed in 0.3 s and an attempt may take 2 s; backoff waits are recorded, not slept.

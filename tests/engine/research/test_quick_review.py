@@ -174,7 +174,7 @@ def test_without_a_full_report_there_is_no_baseline(monday: Workbench) -> None:
 # ---- each change, answered at its level --------------------------------------------------------------------------
 def test_a_session_of_changes_each_answered_at_its_level(monday: Workbench) -> None:
     capital = baseline_capital(monday)
-    quote(monday, "365.00", low="357.00", high="366.00")  # into the sell zone 361.08-371.47, on heavy volume
+    quote(monday, "378.00", low="357.00", high="379.00")  # into the sell zone 375.54-385.93, on heavy volume
     flow(monday, "300000000" if capital == "outflow" else "-300000000")  # against the report's capital state
     announce(
         monday, "DEMO-605903-2026-101", THESIS_TITLE, "shareholder_reduction", datetime(2026, 11, 30, 9, 0, tzinfo=CN)
@@ -304,7 +304,7 @@ def test_thesis_level_news_is_never_adjudicated_on_the_spot(monday: Workbench, m
 def test_a_lowered_level_an_invented_number_and_an_invented_path_are_sent_back(
     monday: Workbench, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    quote(monday, "365.00", volume=3_000_000)  # into the sell zone: act
+    quote(monday, "378.00", volume=3_000_000)  # into the sell zone: act
     model = ScriptedQuickModel(
         lambda changes: [
             answer(c, "watch", "follow_path", "卖出区上沿是 999.99，继续持有。", "价格突破 380 就全部卖出")

@@ -22,20 +22,20 @@ from stockbench.store.database import Database
 from stockbench.store.migrations import migrate
 from stockbench.store.seals import SEALED_FIELDS, field_hashes, report_row, run_evidence, seal_of
 from stockbench.workbench import Workbench
-from tests.engine.research.conftest import BUY_SYMBOL, DEMO_SYMBOL, LAST_SESSION, at, holding_account
+from tests.engine.research.conftest import DEMO_SYMBOL, LAST_SESSION, SELL_SYMBOL, at, holding_account
 
 Edit = Callable[[Database, dict[str, str]], None]
 
 
 @pytest.fixture(scope="module")
 def sealed_template(tmp_path_factory: pytest.TempPathFactory, demo_template: Path) -> Path:
-    """The demo market with three published reports: 605903.SH, 301903.SZ (with an account and sized orders), then
-    605903.SH again (which takes the first as its previous report)."""
+    """The demo market with three published reports: 605903.SH, 003903.SZ (held by an account: a reduce, with a
+    sized order), then 605903.SH again (which takes the first as its previous report)."""
     home = tmp_path_factory.mktemp("sealed") / "market"
     shutil.copytree(demo_template, home)
     with Workbench.open(home) as bench:
-        holding_account(bench, BUY_SYMBOL, qty=1000)
-        for symbol, account in ((DEMO_SYMBOL, None), (BUY_SYMBOL, "main"), (DEMO_SYMBOL, None)):
+        holding_account(bench, SELL_SYMBOL, qty=10000)
+        for symbol, account in ((DEMO_SYMBOL, None), (SELL_SYMBOL, "main"), (DEMO_SYMBOL, None)):
             assert bench.research.analyze(symbol, account=account).status == "published"
     return home
 
@@ -77,7 +77,7 @@ def set_json(db: Database, report_id: str, column: str, edit: Callable[[dict[str
 
 
 def _first_section_text(draft: dict[str, Any]) -> None:
-    draft["sections"][0]["text"] = draft["sections"][0]["text"].replace("hold", "强烈买入")
+    draft["sections"][0]["text"] = "强烈买入。" + draft["sections"][0]["text"]
 
 
 def _order_qty(draft: dict[str, Any]) -> None:
@@ -294,3 +294,25 @@ def test_what_the_gates_find_goes_back_to_the_model_then_the_run_pauses_and_cont
     failing_gate[0] = 0  # ... and Continue gives the model another round, which publishes
     code, done, _ = cli(capsys, "runs", "resume", outcome["run_id"])
     assert code == 0 and done["status"] == "published"
+
+
+def test_a_new_renderer_leaves_reports_an_older_one_wrote_verifying_and_still_guards_them(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each report seals the version of the renderer that wrote its Markdown. When the renderer changes (a new
+    release), re-rendering an older report differs byte for byte, but that is no edit: its sealed Markdown hash
+    guards it. Reports of the current renderer are still re-rendered and compared."""
+    from stockbench.research import archive, service
+
+    ids = reports(home)
+    assert cli(capsys, "reports", "verify", ids["first"])[0] == 0
+    original = archive.render_markdown
+    monkeypatch.setattr(service, "render_markdown", lambda **kw: original(**kw) + "\n(a later renderer)\n")
+    code, found, _ = cli(capsys, "reports", "verify", ids["first"])
+    assert code == 1 and "report_tampered" in {p["code"] for p in found["problems"]}  # same renderer: compared
+    monkeypatch.setattr(archive, "RENDERER", "3")  # the release after: these reports were rendered by version 2
+    assert cli(capsys, "reports", "verify", ids["first"])[0] == 0
+    with Workbench.open(home) as bench:  # and the seal still catches an edit of the Markdown itself
+        bench.workspace.db.execute("UPDATE reports SET markdown = markdown || 'x' WHERE report_id = ?", [ids["first"]])
+    code, found, _ = cli(capsys, "reports", "verify", ids["first"])
+    assert code == 1 and "report_tampered" in {p["code"] for p in found["problems"]}

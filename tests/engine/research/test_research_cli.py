@@ -11,7 +11,7 @@ import pytest
 
 from stockbench.cli.main import run
 from stockbench.workbench import Workbench
-from tests.engine.research.conftest import BUY_SYMBOL, DEMO_SYMBOL, Lab, holding_account
+from tests.engine.research.conftest import BUY_SYMBOL, DEMO_SYMBOL, SELL_SYMBOL, Lab, holding_account
 
 OUTCOME_KEYS = {"run_id", "report_id", "status", "action", "zones", "orders"}
 
@@ -81,9 +81,9 @@ def test_a_tampered_report_fails_verification(demo_home: Path, capsys: pytest.Ca
 def test_analyze_with_an_account_sizes_orders_and_a_question_routes_the_plan(
     bench: Workbench, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    holding_account(bench, BUY_SYMBOL, qty=1000)
+    holding_account(bench, SELL_SYMBOL, qty=10000)  # a holder's reduce: a sell is sized
     bench.close()
-    outcome, _ = cli(capsys, "analyze", BUY_SYMBOL, "--account", "main")
+    outcome, _ = cli(capsys, "analyze", SELL_SYMBOL, "--account", "main")
     assert outcome["status"] == "published" and outcome["orders"]
     assert {"account", "symbol", "side", "qty", "price"} <= set(outcome["orders"][0])
     asked, _ = cli(capsys, "analyze", DEMO_SYMBOL, "--question", "MACD 和均线怎么看？")

@@ -37,6 +37,10 @@ def test_hits_by_action_follow_the_rules() -> None:
     assert [judge(a, Decimal("-0.01"), Decimal("0.03")) for a in ("buy", "sell", "hold")] == [False, True, True]
     assert judge("sell", Decimal(0), None) is True  # not beating the benchmark, exactly
     assert judge("hold", Decimal("0.01"), None) is None and judge("buy", None, Decimal("0.03")) is None
+    # wait: right unless the stock beat the benchmark by the band or more (the rise it missed)
+    assert [judge("wait", Decimal(e), Decimal("0.03")) for e in ("0.05", "0.03", "0.01", "-0.2")] == [
+        False, False, True, True]  # fmt: skip
+    assert judge("wait", Decimal("0.01"), None) is None
 
 
 def test_a_matured_call_scores_its_return_excess_outcome_and_hit() -> None:
@@ -98,7 +102,7 @@ def test_hit_rates_and_cost_per_report() -> None:
     assert (buy.calls, buy.judged, buy.hits, buy.hit_rate) == (2, 2, 1, Decimal("0.5"))
     assert (buy.mean_return_pct, buy.mean_excess_pct) == (Decimal("10.00"), Decimal("-2.50"))
     assert actions["avoid"].hit_rate == 0 and actions["hold"].hit_rate is None
-    assert list(actions) == ["buy", "add", "hold", "reduce", "sell", "avoid"]
+    assert list(actions) == ["buy", "add", "hold", "reduce", "sell", "wait", "avoid"]
     spent = costs([call(cost=Decimal("0.012")), call(cost=Decimal("0.008"), cost_unknown=1),
                    call(model="m2", cost=Decimal("0.5"))])  # fmt: skip
     assert (spent.reports, spent.total, spent.per_report, spent.calls_of_unknown_cost) == (

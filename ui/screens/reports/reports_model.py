@@ -20,6 +20,7 @@ from PySide6.QtCore import (
 )
 
 from stockbench.evidence.records import ReportCitations
+from ui.i18n.action_words import action_word, in_order
 
 Index = QModelIndex | QPersistentModelIndex
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -73,7 +74,7 @@ def verdict_title(verdict: str | None) -> str:
 COLUMNS: tuple[Column, ...] = (
     Column("day", str(QT_TRANSLATE_NOOP("ReportsModel", "Date")), lambda r: r.day.isoformat()),
     Column("symbol", str(QT_TRANSLATE_NOOP("ReportsModel", "Symbol")), lambda r: r.symbol),
-    Column("action", str(QT_TRANSLATE_NOOP("ReportsModel", "Action")), lambda r: r.action),
+    Column("action", str(QT_TRANSLATE_NOOP("ReportsModel", "Action")), lambda r: action_word(r.action)),
     Column("title", str(QT_TRANSLATE_NOOP("ReportsModel", "Title")), lambda r: r.title),
     Column("model", str(QT_TRANSLATE_NOOP("ReportsModel", "Model")), lambda r: r.model),
     Column("verdict", str(QT_TRANSLATE_NOOP("ReportsModel", "Review")), lambda r: verdict_title(r.verdict)),
@@ -135,7 +136,8 @@ class ReportsModel(QAbstractTableModel):
         return [r for r in reversed(self._rows[:at]) if r.symbol == row.symbol]
 
     def actions(self) -> list[str]:
-        return sorted({r.action for r in self._rows if r.action})
+        """The actions of the listed reports, in the engine's order (an old report's other action last)."""
+        return in_order({r.action for r in self._rows if r.action})
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from stockbench.evidence.records import EvidenceDetail, EvidenceRequest
 from stockbench.research.events import ReportPublished
 from stockbench.research.review_records import Review
 from ui.context import AppContext
+from ui.i18n.action_words import action_word
 from ui.screens.reports import reports_actions as actions
 from ui.screens.reports.report_compare import compare_sections, comparison_html
 from ui.screens.reports.report_view import EvidenceView, ReportView
@@ -203,7 +204,7 @@ class ReportsPanel(QWidget):
         self.action_combo.clear()
         self.action_combo.addItem(self.tr("All actions"), "")
         for action in self.model.actions():
-            self.action_combo.addItem(action, action)
+            self.action_combo.addItem(action_word(action), action)
         self.action_combo.setCurrentIndex(max(self.action_combo.findData(chosen), 0))
         self.action_combo.blockSignals(False)
         self._set_date_range(rows)
@@ -375,7 +376,8 @@ class ReportsPanel(QWidget):
         if row is None:
             return
         revisions = [
-            Revision(r.run_id, f"{r.day.isoformat()} {r.report_id} ({r.action})") for r in self.model.later(row)
+            Revision(r.run_id, f"{r.day.isoformat()} {r.report_id} ({action_word(r.action)})")
+            for r in self.model.later(row)
         ]
         dialog = ReviewDialog(row.run_id, row.report_id, row.title, self, revisions=revisions)
         dialog.save_requested.connect(lambda draft: self._save_review(dialog, row, draft))

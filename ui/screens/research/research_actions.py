@@ -34,6 +34,7 @@ class RunRequest:
     account: str | None = None
     max_cost: Decimal | None = None
     approve_plan: bool = False
+    language: str | None = None  # the report's (zh or en): the interface language it was asked in
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def _start(bench: Workbench, request: RunRequest) -> RunRecord | PlanRefusal:
     try:
         return research.start(
             request.symbol, question=request.question, model=request.model, account=request.account,
-            max_cost=request.max_cost, approve_plan=request.approve_plan,
+            max_cost=request.max_cost, approve_plan=request.approve_plan, language=request.language,
         )  # fmt: skip
     except RuleViolation as refused:
         if request.approve_plan or not any(p.code == "over_ceiling" for p in refused.problems):

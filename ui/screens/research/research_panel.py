@@ -32,6 +32,7 @@ from stockbench.research.events import RunEnded, RunPaused, StageFinished
 from stockbench.research.outcomes import PlanCheckResult, QuickOutcome, RunDetails, RunOutcome
 from stockbench.research.records import RunRecord
 from ui.context import AppContext
+from ui.i18n.language import chosen_language
 from ui.screens.research import research_actions as actions
 from ui.screens.research.plan_approval_dialog import PlanApprovalDialog
 from ui.screens.research.run_model import (
@@ -190,6 +191,7 @@ class ResearchPanel(QWidget):
                 model=self._model_name(),
                 account=self.account_combo.currentData(),
                 max_cost=self._ceiling(),
+                language=self._report_language(),
             )
         )
 
@@ -241,6 +243,10 @@ class ResearchPanel(QWidget):
 
     def _analyze_clicked(self) -> None:
         self.start(self.symbol_edit.text(), self.question_edit.text())
+
+    def _report_language(self) -> str:
+        """The report's language: the interface's (a report is read in the language the user works in)."""
+        return "zh" if chosen_language(self.ctx.settings) == "zh_CN" else "en"
 
     def _model_name(self) -> str | None:
         return self.model_combo.currentText().strip() or None

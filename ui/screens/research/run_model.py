@@ -35,6 +35,7 @@ from stockbench.research.events import (
     SubtaskTitle,
 )
 from stockbench.research.outcomes import RunListing
+from ui.i18n.action_words import action_word
 
 Index = QModelIndex | QPersistentModelIndex
 TimelineKind = Literal["stage", "subtask", "pause", "note"]
@@ -180,7 +181,7 @@ COLUMNS: tuple[Column, ...] = (
         "cost", str(QT_TRANSLATE_NOOP("RunModel", "Cost")), lambda r: format_cost(r.cost), Qt.AlignmentFlag.AlignRight
     ),
     Column("model", str(QT_TRANSLATE_NOOP("RunModel", "Model")), lambda r: r.model),
-    Column("action", str(QT_TRANSLATE_NOOP("RunModel", "Action")), lambda r: r.action or ""),
+    Column("action", str(QT_TRANSLATE_NOOP("RunModel", "Action")), lambda r: action_word(r.action) if r.action else ""),
     Column("run_id", str(QT_TRANSLATE_NOOP("RunModel", "Run")), lambda r: r.run_id),
 )
 COLUMN_INDEX = {c.key: i for i, c in enumerate(COLUMNS)}

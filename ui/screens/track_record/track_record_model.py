@@ -14,25 +14,14 @@ from PySide6.QtCore import (
 
 from stockbench.research.track_scoring import Scored
 from stockbench.research.track_summary import ActionStats
+from ui.i18n.action_words import action_word
 from ui.models.record_table import CENTER, LEFT, RIGHT, Column, RecordTable
 
 CONTEXT = "TrackRecordModel"
-ACTION_TITLES: dict[str, str] = {
-    "buy": str(QT_TRANSLATE_NOOP("TrackRecordModel", "Buy")),
-    "add": str(QT_TRANSLATE_NOOP("TrackRecordModel", "Add")),
-    "hold": str(QT_TRANSLATE_NOOP("TrackRecordModel", "Hold")),
-    "reduce": str(QT_TRANSLATE_NOOP("TrackRecordModel", "Reduce")),
-    "sell": str(QT_TRANSLATE_NOOP("TrackRecordModel", "Sell")),
-    "avoid": str(QT_TRANSLATE_NOOP("TrackRecordModel", "Avoid")),
-}
 
 
 def translate(text: str) -> str:
     return QCoreApplication.translate(CONTEXT, text)
-
-
-def action_title(action: str) -> str:
-    return translate(ACTION_TITLES[action]) if action in ACTION_TITLES else action
 
 
 def percent(value: Decimal | None) -> str:
@@ -97,7 +86,7 @@ class ActionRow:
 CALL_COLUMNS: tuple[Column, ...] = (
     Column("symbol", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Symbol")), LEFT, lambda r: r.symbol),
     Column("day", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Date")), CENTER, lambda r: r.day.isoformat()),
-    Column("action", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Action")), CENTER, lambda r: action_title(r.action)),
+    Column("action", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Action")), CENTER, lambda r: action_word(r.action)),
     Column("horizon", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Horizon (sessions)")), RIGHT,
            lambda r: str(r.horizon)),
     Column("return", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Return")), RIGHT, lambda r: percent(r.return_pct),
@@ -109,7 +98,7 @@ CALL_COLUMNS: tuple[Column, ...] = (
     Column("hit", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Hit")), CENTER, lambda r: hit_text(r.hit)),
 )  # fmt: skip
 ACTION_COLUMNS: tuple[Column, ...] = (
-    Column("action", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Action")), LEFT, lambda r: action_title(r.action)),
+    Column("action", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Action")), LEFT, lambda r: action_word(r.action)),
     Column("calls", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Matured")), RIGHT, lambda r: str(r.calls)),
     Column("judged", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Judged")), RIGHT, lambda r: str(r.judged)),
     Column("hits", str(QT_TRANSLATE_NOOP("TrackRecordModel", "Hits")), RIGHT, lambda r: str(r.hits)),

@@ -23,6 +23,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
+from ui.i18n.action_words import action_word
+
 MIME = "application/x-stockbench-symbol"
 CONTEXT = "WatchlistModel"
 Index = QModelIndex | QPersistentModelIndex
@@ -55,14 +57,6 @@ ZONE_TITLES: dict[str, str] = {
     "between": str(QT_TRANSLATE_NOOP("WatchlistModel", "Between")),
     "in_sell": str(QT_TRANSLATE_NOOP("WatchlistModel", "In sell zone")),
     "above_sell": str(QT_TRANSLATE_NOOP("WatchlistModel", "Above sell")),
-}
-ACTION_TITLES: dict[str, str] = {
-    "buy": str(QT_TRANSLATE_NOOP("WatchlistModel", "Buy")),
-    "add": str(QT_TRANSLATE_NOOP("WatchlistModel", "Add")),
-    "hold": str(QT_TRANSLATE_NOOP("WatchlistModel", "Hold")),
-    "reduce": str(QT_TRANSLATE_NOOP("WatchlistModel", "Reduce")),
-    "sell": str(QT_TRANSLATE_NOOP("WatchlistModel", "Sell")),
-    "avoid": str(QT_TRANSLATE_NOOP("WatchlistModel", "Avoid")),
 }
 
 PRICE_LABELS: dict[str, str] = {
@@ -110,7 +104,7 @@ def _report_day(row: WatchRow) -> str:
 
 
 def _action(row: WatchRow) -> str:
-    return translate(ACTION_TITLES.get(row.report_action, row.report_action)) if row.report_action else ""
+    return action_word(row.report_action) if row.report_action else ""
 
 
 def _holding(row: WatchRow) -> str:

@@ -1,0 +1,217 @@
+"""Context from what is stored: the sector index a run is measured against and the peers it is compared with,
+chosen by rule when the workspace declares none.
+
+The sector index is the workspace's mapping for the symbol (or its market's composite), else the handbook's
+broad default for the board when its bars are stored, else the program's built index of the board (or its built
+benchmark) on a session where it averaged enough stocks, else the broad default (whose missing bars the run then
+shows). Peers are the declared ones, else the stored stocks of the same sector index nearest in size
+(stockbench.analytics.peers.choose_peers). Both choices go into the run as one facts block, so a report can say
+how they were made.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from stockbench.clock import today_in
+from stockbench.data.cache import BuiltIndexDay
+from stockbench.data.indices import load_method, rebuild, sector_key
+from stockbench.market.instruments import Instrument, SecurityType
+from stockbench.research.blocks import ContextFact, PriceFactsFact, shown
+from stockbench.research.wording import Language, say
+from stockbench.store.database import Database
+
+if TYPE_CHECKING:
+    from stockbench.analytics.peers import PeerChoice
+    from stockbench.data.service import DataService
+    from stockbench.market.registry import InstrumentRegistry
+
+_BUILDING = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class SectorChoice:
+    """The sector index chosen for a run, on what basis, and (for a built one) how it was made on the as-of day."""
+
+    symbol: str | None
+    basis: str  # mapping | board_default | built_sector | built_benchmark | unavailable
+    built: BuiltIndexDay | None = None
+
+
+def ensure_built(db: Database, data: DataService) -> None:
+    """Build the program's indices once when the workspace stores stock bars but no index with bars at all (a
+    workspace imported before imports built them); every later import rebuilds them."""
+    stored = (
+        "SELECT count(*) FROM instruments i WHERE security_type = 'index'"
+        " AND EXISTS (SELECT 1 FROM bars b WHERE b.symbol = i.symbol)"
+    )
+    if data.cache.built_indices() or db.scalar(stored):
+        return
+    with _BUILDING:
+        stocks = db.scalar("SELECT count(*) FROM instruments WHERE security_type = 'stock'")
+        if stocks and not data.cache.built_indices():
+            rebuild(db, data.cache)
+
+
+def _has_bars(data: DataService, symbol: str) -> bool:
+    return bool(data.cache.coverage("bars", symbol))
+
+
+def _usable(data: DataService, symbol: str | None) -> BuiltIndexDay | None:
+    """The built index's as-of session when it averaged at least the table's minimum of stocks."""
+    if symbol is None:
+        return None
+    found = data.cache.built_index_day(symbol)
+    return found if found is not None and found.members >= load_method().min_members else None
+
+
+def choose_sector(
+    data: DataService, instrument: Instrument, mapped: str | None, board_default: str | None
+) -> SectorChoice:
+    """The sector index of a run on `instrument` (see the module's docstring for the order)."""
+    if mapped:
+        return SectorChoice(mapped, "mapping", data.cache.built_index_day(mapped))
+    if board_default and _has_bars(data, board_default):
+        return SectorChoice(board_default, "board_default")
+    built = data.cache.built_indices()
+    key = sector_key(instrument.board.value)
+    for basis, symbol in (("built_sector", built.get(key or "")), ("built_benchmark", built.get("all"))):
+        found = _usable(data, symbol)
+        if found is not None:
+            return SectorChoice(found.symbol, basis, found)
+    return SectorChoice(board_default, "unavailable" if board_default else "none")
+
+
+def rule_peers(
+    data: DataService, registry: InstrumentRegistry, instrument: Instrument, mapping: Mapping[str, Any]
+) -> PeerChoice | None:
+    """Peers of a stock by rule from the stored universe (None for an index or a fund)."""
+    import polars as pl
+
+    from stockbench.analytics.peers import choose_peers
+    from stockbench.analytics.scan import load_zone_tables
+
+    if instrument.security_type is not SecurityType.STOCK:
+        return None
+    table = load_zone_tables()["peers"]
+    universe = data.cache.universe(instrument.market, table.integer("choose_lookback_days"))
+    if universe.is_empty():
+        return None
+    day = today_in(data.cache.clock, instrument.market)
+    names = registry.names_on(universe.get_column("symbol").to_list(), day)
+    sectors: Mapping[str, str] = mapping.get("symbols") or {}
+    own = sectors.get(instrument.symbol)
+    group = (
+        pl.col("symbol").replace_strict(dict(sectors), default=None, return_dtype=pl.String) if own else pl.col("board")
+    )
+    frame = universe.with_columns(
+        group=group, name=pl.col("symbol").replace_strict(names, default=None, return_dtype=pl.String)
+    )
+    return choose_peers(frame, instrument.symbol, table)
+
+
+def context_facts(
+    sector: SectorChoice, declared: Sequence[str], chosen: PeerChoice | None, registry: InstrumentRegistry
+) -> dict[str, Any]:
+    """The context block: the sector index and how it was chosen; the peers and how they were chosen."""
+    built = sector.built
+    data: dict[str, Any] = {
+        "sector": sector.symbol,
+        "sector_name": registry.instrument(sector.symbol).name if sector.symbol else None,
+        "sector_basis": sector.basis,
+        "built": None
+        if built is None
+        else {
+            "symbol": built.symbol,
+            "key": built.key,
+            "name": built.name,
+            "day": built.day.isoformat(),
+            "members": built.members,
+            "weighting": built.weighting,
+        },
+    }
+    if declared or chosen is None or not chosen.peers:
+        return data | {"peer_basis": "declared" if declared else "none", "peers": [
+            {"symbol": s, "name": registry.instrument(s).name} for s in declared]}  # fmt: skip
+    return data | {
+        "peer_basis": "rule",
+        "peer_group": chosen.group,
+        "peer_size_basis": chosen.basis,
+        "subject_size": shown(chosen.subject_size),
+        "peer_candidates": chosen.candidates,
+        "peer_table": chosen.table,
+        "peers": [
+            {"symbol": p.symbol, "name": registry.instrument(p.symbol).name, "size": shown(p.size), "day": str(p.day)}
+            for p in chosen.peers
+        ],
+    }
+
+
+# ---- the words a report shows ------------------------------------------------------------------------------------
+_UNITS = {"zh": Decimal("1e8"), "en": Decimal("1e9")}  # 亿 / bn
+_CENT = Decimal("0.01")
+
+
+def sector_text(sector: str, context: ContextFact | None, language: Language) -> str:
+    """The sector index as the scene line names it: with how it was built, or why it measures nothing."""
+    if context is None or context.sector != sector:
+        return sector
+    if context.built is not None:
+        built = context.built
+        weighting = say(f"context.weighting.{built.weighting}", language)
+        english = next((d.name_en for d in load_method().indices if d.key == built.key), built.name)
+        name = english if language == "en" else built.name
+        return say("context.sector.built", language, symbol=built.symbol, name=name, members=built.members,
+                   weighting=weighting, day=built.day)  # fmt: skip
+    if context.sector_basis == "unavailable":
+        return say("context.sector.unavailable", language, sector=sector)
+    return f"{sector} {context.sector_name}" if context.sector_name else sector
+
+
+def rule_peers_line(peers: Sequence[str], context: ContextFact | None, language: Language) -> str | None:
+    """The scene's peers line when they are the rule's choice (None otherwise: the plain line applies)."""
+    if context is None or context.peer_basis != "rule" or not peers:
+        return None
+    named = {p.symbol: p.name for p in context.peers}
+    if not set(peers) <= set(named):
+        return None
+    listed = say("report.list_separator", language).join(f"{s} {named[s] or ''}".strip() for s in peers)
+    basis = say(f"context.size.{context.peer_size_basis}", language)
+    return say("context.peers.rule", language, candidates=context.peer_candidates, basis=basis, peers=listed)
+
+
+def _money(value: Decimal, language: Language) -> str:
+    return say("context.money", language, value=format((value / _UNITS[language]).quantize(_CENT), "f"))
+
+
+def _signed(value: Decimal | None) -> str:
+    return "" if value is None else format(value, "+f") if value > 0 else format(value, "f")
+
+
+def price_line(price: PriceFactsFact | None, language: Language) -> str | None:
+    """The price facts as one line of the report (None without them)."""
+    if price is None:
+        return None
+    parts = [say("context.price", language, day=price.day, close=price.close, change_pct=_signed(price.change_pct))]
+    if price.high_52w is not None and price.low_52w is not None:
+        position = price.range_position_pct if price.range_position_pct is not None else "-"
+        parts.append(say("context.price.range", language, low=price.low_52w, high=price.high_52w, position=position,
+                         drawdown=_signed(price.drawdown_pct)))  # fmt: skip
+    if price.ma250 is not None:
+        parts.append(say("context.price.ma250", language, distance=_signed(price.ma250_distance_pct),
+                         ma250=price.ma250))  # fmt: skip
+    if price.total_mcap is not None and price.float_mcap is not None:
+        parts.append(say("context.price.caps", language, total=_money(price.total_mcap, language),
+                         float=_money(price.float_mcap, language)))  # fmt: skip
+    if price.amount is not None:
+        amount = _money(price.amount, language)
+        parts.append(
+            say("context.price.turnover", language, amount=amount, rate=price.turnover_pct)
+            if price.turnover_pct is not None
+            else say("context.price.amount", language, amount=amount)
+        )
+    return say("context.price.separator", language).join(parts)

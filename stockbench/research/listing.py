@@ -1,0 +1,54 @@
+"""Research only what was trading: a symbol not yet listed at the as-of date is refused before any run is created,
+with its listing date (the instrument registry's: the instrument data, else the listing day's name)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from stockbench.errors import InvalidInput
+from stockbench.market.registry import InstrumentRegistry
+from stockbench.research.wording import Language, say
+
+
+class NotListed(InvalidInput):
+    """Research of a symbol before its listing date; `listed` is that date."""
+
+    code = "not_listed"
+
+    def __init__(self, message: str, listed: date) -> None:
+        super().__init__(message)
+        self.listed = listed
+
+    def as_dict(self) -> dict[str, str]:
+        return super().as_dict() | {"listed": self.listed.isoformat()}
+
+
+def label(registry: InstrumentRegistry, symbol: str) -> str:
+    """The code and, where known, the name: "688981.SH 中芯国际"."""
+    instrument = registry.instrument(symbol)
+    return f"{instrument.symbol} {instrument.name}" if instrument.name else instrument.symbol
+
+
+def check_listed(registry: InstrumentRegistry, symbol: str, as_of: date, language: Language = "en") -> None:
+    """Raise NotListed when `symbol` lists after `as_of` (nothing is known of it then but its code)."""
+    listed = registry.listing_date(symbol)
+    if listed is not None and as_of < listed:
+        found = label(registry, symbol)
+        raise NotListed(say("inputs.not_listed", language, label=found, as_of=as_of, listed=listed), listed)
+
+
+def check_listed_in(registry: InstrumentRegistry, symbol: str, start: date, end: date) -> None:
+    """Raise NotListed when `symbol` lists after the whole period `start`..`end`."""
+    listed = registry.listing_date(symbol)
+    if listed is not None and end < listed:
+        found = label(registry, symbol)
+        text = say("inputs.not_listed_in_period", "en", label=found, listed=listed, start=start, end=end)
+        raise NotListed(text, listed)
+
+
+def before_listing(registry: InstrumentRegistry, symbol: str, day: date) -> str | None:
+    """Why `symbol` cannot be researched as of `day` when it lists later, else None."""
+    listed = registry.listing_date(symbol)
+    if listed is None or day >= listed:
+        return None
+    return say("inputs.skipped_before_listing", "en", label=label(registry, symbol), listed=listed, day=day)

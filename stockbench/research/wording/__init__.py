@@ -1,0 +1,40 @@
+"""The report's words in both languages: one catalogue, keyed by stable engine codes.
+
+A report is written in one language, the user's: every heading, state, gate reason, scenario and gap comes from
+here, while JSON keeps the engine codes. Each area keeps its entries in its own module (plan, actions, signals,
+context, report, inputs); they are merged into one catalogue, and a key defined twice is an error at import.
+`phrases` builds the report's recurring phrases from records (exchange time, a gate's line, a gap's disclosure);
+`entry` also says which language a report is written in when the user names none (the system locale's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from stockbench.research.wording import actions, context, inputs, plan, report, signals
+from stockbench.research.wording.entry import LANGUAGES, Entry, Language
+
+__all__ = ["CATALOGUE", "LANGUAGES", "Entry", "Language", "has", "say"]
+
+
+def _merged(*parts: Mapping[str, Entry]) -> dict[str, Entry]:
+    merged: dict[str, Entry] = {}
+    for part in parts:
+        twice = sorted(set(merged) & set(part))
+        if twice:
+            raise ValueError(f"catalogue keys defined twice: {', '.join(twice)}")
+        merged.update(part)
+    return merged
+
+
+CATALOGUE: dict[str, Entry] = _merged(plan.WORDS, actions.WORDS, signals.WORDS, context.WORDS, report.WORDS,
+                                      inputs.WORDS)  # fmt: skip
+
+
+def has(key: str) -> bool:
+    return key in CATALOGUE
+
+
+def say(key: str, language: Language, /, **values: object) -> str:
+    """The entry `key` in `language`, its fields filled from `values` (a missing key is a KeyError: a bug)."""
+    return CATALOGUE[key].text(language).format(**values)

@@ -1,0 +1,112 @@
+"""Catalogue entries of the report's actions wording (keys are stable engine codes; see wording/__init__.py): the
+seven actions, the decision baseline's reasons, the offline model's action reasons and plan paths.
+
+`action.<action>` is the one word of each action wherever a person reads it: the report, and (through the
+shell's translations, tested equal) the chart markers and the filters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from stockbench.research.wording.entry import Entry, Language
+
+WORDS: dict[str, Entry] = {
+    "action.buy": Entry(zh="买入", en="Buy"),
+    "action.add": Entry(zh="加仓", en="Add"),
+    "action.hold": Entry(zh="持有", en="Hold"),
+    "action.reduce": Entry(zh="减仓", en="Reduce"),
+    "action.sell": Entry(zh="卖出", en="Sell"),
+    "action.wait": Entry(zh="观望", en="Wait"),
+    "action.avoid": Entry(zh="回避", en="Avoid"),
+    # the baseline's checks, as its reasons name them
+    "baseline.check.score": Entry(zh="技术分", en="the technical score"),
+    "baseline.check.win_rate": Entry(zh="回测胜率", en="the backtest win rate"),
+    "baseline.check.ev": Entry(zh="扣除成本后的期望收益", en="the expected value after costs"),
+    "baseline.check.trades": Entry(zh="回测笔数", en="the number of backtest trades"),
+    "baseline.check.capital": Entry(zh="资金状态", en="the capital state"),
+    "baseline.check.valuation": Entry(zh="估值分位", en="the valuation percentile"),
+    "baseline.check.plan": Entry(zh="计划的盈亏比", en="the plan's reward-to-risk"),
+    # the baseline's reasons (codes of stockbench.analytics.baseline.Reason)
+    "baseline.buy_conditions_met": Entry(zh="全部买入条件通过", en="every buy condition passed"),
+    "baseline.input_unknown": Entry(
+        zh="{what}未知：未知不算通过，基线最多为{cap}",
+        en="{what} is unknown: unknown is not a pass, so the baseline is at most {cap}",
+    ),
+    "baseline.check_failed": Entry(
+        zh="{what}为 {value}，买入要求 {op} {limit}", en="{what} is {value}; a buy needs {op} {limit}"
+    ),
+    "baseline.capital_blocked": Entry(
+        zh="资金状态处于规则表禁止买入的状态", en="the capital state is one the table blocks buying in"
+    ),
+    "baseline.no_trade": Entry(zh="不交易：盈亏比低于最低要求", en="no trade: reward-to-risk below the minimum"),
+    "baseline.no_trade.reward_risk_below_min": Entry(
+        zh="不交易：盈亏比 {reward_risk} 低于最低要求 {minimum}",
+        en="no trade: reward-to-risk {reward_risk} below the minimum {minimum}",
+    ),
+    "baseline.no_trade.buy_out_of_reach": Entry(
+        zh="不交易：买入区间离现价太远", en="no trade: the buy zone is out of the price's reach"
+    ),
+    "baseline.no_trade.stop_hit": Entry(
+        zh="不交易：价格已触及止损位", en="no trade: the price is at or under the stop"
+    ),
+    "baseline.weak": Entry(
+        zh="技术分不高于 {threshold}，或期望收益与技术分同为负",
+        en="the score is at or below {threshold}, or the expected value and the score are both negative",
+    ),
+    "baseline.confidence_cap": Entry(
+        zh="置信度上限 {cap}：回测 {trades} 笔（{table}）",
+        en="confidence capped at {cap} by {trades} backtest trades ({table})",
+    ),
+    # why the offline model took its action
+    "action.why.baseline": Entry(zh="与程序基线一致：{action}", en="Consistent with the baseline: {action}"),
+    "action.why.not_allowed": Entry(
+        zh="程序基线为{baseline}，但持仓状态表现在不允许：改为{action}",
+        en="The baseline says {baseline}, but the position state table does not allow it now: {action} instead",
+    ),
+    # plan paths
+    "path.no_zones": Entry(zh="区间数据缺失", en="No zones could be computed"),
+    "path.enter_buy": Entry(zh="价格进入买入区间 {low}-{high}", en="The price enters the buy zone {low}-{high}"),
+    "path.enter_sell": Entry(zh="价格进入卖出区间 {low}-{high}", en="The price enters the sell zone {low}-{high}"),
+    "path.close_below_stop": Entry(zh="收盘跌破止损位 {stop}", en="A close below the stop {stop}"),
+    "path.buy_in_steps": Entry(zh="按计划分批买入", en="Buy in steps as planned"),
+    "path.add_in_steps": Entry(zh="按计划分批加仓", en="Add in steps as planned"),
+    "path.sell_in_steps": Entry(zh="分批卖出", en="Sell in steps"),
+    "path.stop_out": Entry(zh="止损离场", en="Exit at the stop"),
+    "path.recheck": Entry(zh="重新研究后再定，本计划不建仓", en="Research it again first; this plan opens nothing"),
+    "path.stay_out": Entry(zh="维持观望", en="Keep waiting"),
+}
+
+
+def action_word(action: str, language: Language) -> str:
+    """The word of `action` (an action outside the set, from an old report, is shown as it is)."""
+    entry = WORDS.get(f"action.{action}")
+    return entry.text(language) if entry is not None else action
+
+
+def _no_trade(reason: Mapping[str, object], values: Mapping[str, object], language: Language) -> str:
+    key = f"baseline.no_trade.{reason.get('plan_reason')}"
+    figures = reason.get("reward_risk") is not None and reason.get("minimum") is not None
+    if key not in WORDS or (key.endswith("reward_risk_below_min") and not figures):
+        return WORDS["baseline.no_trade"].text(language)
+    return WORDS[key].text(language).format(**values)
+
+
+def baseline_reason(reason: Mapping[str, object], language: Language) -> str:
+    """The words of one baseline reason as the facts block carries it ({"code": ..., its values})."""
+    code = str(reason.get("code", ""))
+    check = WORDS.get(f"baseline.check.{reason.get('check')}")
+    what = check.text(language) if check is not None else str(reason.get("check", ""))
+    values = {k: "—" if v is None else v for k, v in reason.items() if k != "code"}
+    if code == "input_unknown":
+        return WORDS[f"baseline.{code}"].text(language).format(what=what, cap=action_word(str(values["cap"]), language))
+    if code == "no_trade":
+        return _no_trade(reason, values, language)
+    if code == "check_failed" and reason.get("check") == "capital":
+        return WORDS["baseline.capital_blocked"].text(language)
+    if code == "check_failed":
+        op = {">=": "≥", "<=": "≤"}.get(str(values.get("op", "")), values.get("op", ""))
+        shown = {"what": what, "value": values["value"], "op": op, "limit": values["limit"]}
+        return WORDS[f"baseline.{code}"].text(language).format(**shown)
+    entry = WORDS.get(f"baseline.{code}")
+    return entry.text(language).format(**values) if entry is not None else code

@@ -1,0 +1,45 @@
+"""Catalogue entries of the report's context wording (keys are stable engine codes; see wording/__init__.py):
+the scene's sector index and peers and how they were chosen, and the price facts line."""
+
+from __future__ import annotations
+
+from stockbench.research.wording.entry import Entry
+
+WORDS: dict[str, Entry] = {
+    # the scene section's lines (the line heads are report.scene.*)
+    "context.sector.built": Entry(
+        zh="{symbol} {name}：{day} 由已存储的 {members} 只股票{weighting}",
+        en="{symbol} {name}: {members} stored stocks on {day}, {weighting}",
+    ),
+    "context.sector.unavailable": Entry(
+        zh="{sector}（未存储其行情，相对强弱无法计算）",
+        en="{sector} (its bars are not stored: relative strength cannot be computed)",
+    ),
+    "context.weighting.float_cap": Entry(zh="流通市值加权", en="float-cap weighted"),
+    "context.weighting.equal": Entry(zh="等权", en="equal weighted"),
+    "context.peers.rule": Entry(
+        zh="同业（按规则从同一板块指数的 {candidates} 只已存储股票中选{basis}最接近者）：{peers}",
+        en="Peers (by rule: of the {candidates} stored stocks of the same sector index, the nearest in {basis}): "
+        "{peers}",
+    ),
+    "context.size.float_mcap": Entry(zh="流通市值", en="float market cap"),
+    "context.size.total_mcap": Entry(zh="总市值", en="market cap"),
+    "context.size.amount": Entry(zh="成交额", en="traded amount"),
+    # the price facts line
+    "context.price": Entry(
+        zh="价格（{day}）：收盘 {close}，涨跌 {change_pct}%",
+        en="Price ({day}): close {close}, change {change_pct}%",
+    ),
+    "context.price.range": Entry(
+        zh="52周区间 {low}-{high}，收盘位于区间 {position}% 处，距52周高点 {drawdown}%",
+        en="52-week range {low}-{high}, the close at {position}% of it, {drawdown}% from the 52-week high",
+    ),
+    "context.price.ma250": Entry(
+        zh="距250日线 {distance}%（250日线 {ma250}）", en="{distance}% from the 250-day line ({ma250})"
+    ),
+    "context.price.caps": Entry(zh="总市值 {total}，流通市值 {float}", en="market cap {total}, float cap {float}"),
+    "context.price.turnover": Entry(zh="成交额 {amount}，换手率 {rate}%", en="traded {amount}, turnover {rate}%"),
+    "context.price.amount": Entry(zh="成交额 {amount}", en="traded {amount}"),
+    "context.money": Entry(zh="{value}亿元", en="CNY {value} bn"),
+    "context.price.separator": Entry(zh="；", en="; "),
+}

@@ -1,0 +1,119 @@
+"""Phrases the report builds from engine records through the catalogue: an instant in exchange time, a data gate's
+line, a gap's disclosure, and the one-line reason of a title.
+
+A gate's line words its reason code with its own figures (`gate.<name>.<code>`, else `gate.<code>`); a gap's
+disclosure is `gap.<gate>` from the one gap table, so the same gap reads the same in every report. Neither ever
+shows the English reason text the gate wrote for the model and the logs (an exception's text included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from stockbench.clock import MARKET_TZ
+from stockbench.market.instruments import parse_symbol
+from stockbench.research.blocks import GateFact
+from stockbench.research.wording import has, say
+from stockbench.research.wording.entry import Language
+
+_SEPARATORS = ("——", " — ", "—", " - ")
+_COLONS = ("：", ": ")
+
+
+def exchange_instant(symbol: str, at: datetime) -> datetime:
+    """`at` in the time zone of `symbol`'s exchange (Beijing time for the A-share market)."""
+    market = parse_symbol(symbol).market
+    return at.astimezone(MARKET_TZ.get(market, MARKET_TZ["CN"]))
+
+
+def exchange_time(symbol: str, at: datetime, language: Language) -> str:
+    """An instant as people read it: in the exchange's time zone, with the zone named (never bare UTC)."""
+    local = exchange_instant(symbol, at)
+    market = parse_symbol(symbol).market
+    offset = local.strftime("%z")
+    zone = say(f"report.zone.{market}", language) if has(f"report.zone.{market}") else str(local.tzinfo)
+    return say("report.time", language, at=f"{local:%Y-%m-%d %H:%M:%S}", zone=zone, offset=f"{offset[:3]}:{offset[3:]}")
+
+
+def _failures(failed: Sequence[Sequence[str]], language: Language) -> str:
+    words = []
+    for source, kind in failed:
+        failure = say(f"failure.{kind}", language) if has(f"failure.{kind}") else say("failure.unknown", language)
+        words.append(say("gate.failure", language, source=source, failure=failure))
+    return say("report.list_separator", language).join(words)
+
+
+def _figures(gate: GateFact, symbol: str, language: Language) -> dict[str, Any]:
+    values: dict[str, Any] = dict(gate.values)
+    if "rows" in values and has(f"gate.count.{gate.name}"):
+        values["count"] = say(f"gate.count.{gate.name}", language, rows=values["rows"])
+    if values.get("failed"):
+        values["failures"] = _failures(values["failed"], language)
+    if isinstance(values.get("at"), str) and "T" in values["at"]:
+        values["at"] = exchange_time(symbol, datetime.fromisoformat(values["at"]), language)
+    return values
+
+
+def gate_reason(gate: GateFact, symbol: str, language: Language) -> str:
+    """Why the gate passed or has a gap, from its reason code and figures (a gate of an older block, written
+    before codes, is said to be unclassified rather than shown in English)."""
+    figures = _figures(gate, symbol, language)
+    young = ".young" if gate.code == "too_few" and "listed" in figures else ""
+    for key in (f"gate.{gate.name}.{gate.code}{young}", f"gate.{gate.code}{young}"):
+        if gate.code and has(key):
+            try:
+                return say(key, language, **figures)
+            except KeyError:  # a figure the wording needs is missing: say less rather than guess
+                break
+    return say("gate.unworded", language)
+
+
+def gate_name(name: str, language: Language) -> str:
+    return say(f"gate.{name}", language) if has(f"gate.{name}") else name
+
+
+def gate_line(gate: GateFact, symbol: str, language: Language) -> str:
+    """One data gate as the report lists it: its name, pass or gap, and why."""
+    status = say(f"report.status.{gate.status}", language) if has(f"report.status.{gate.status}") else gate.status
+    return say("report.data.gate", language, gate=gate_name(gate.name, language), status=status,
+               reason=gate_reason(gate, symbol, language))  # fmt: skip
+
+
+def gap_words(name: str, language: Language) -> str:
+    """What a gap on gate `name` means for the report: the one table's words (the same in every report)."""
+    return say(f"gap.{name}", language) if has(f"gap.{name}") else say("gap.other", language)
+
+
+def gap_line(gate: GateFact, symbol: str, language: Language) -> str:
+    """A gap's disclosure: the table's words, then why (and that it was recorded as an exception, if it was)."""
+    reason = gate_reason(gate, symbol, language)
+    if gate.exception_allowed:
+        reason = say("report.list_separator", language).join([reason, say("report.data.exception", language)])
+    return say("report.data.gap", language, words=gap_words(gate.name, language), reason=reason)
+
+
+def anchor_name(name: str, language: Language) -> str:
+    """The words of a zone anchor's name (volume_node -> 成交密集区, low_60 -> 60日最低价); a moving average, or a
+    name the catalogue does not know, keeps its name."""
+    if has(f"anchor.{name}"):
+        return say(f"anchor.{name}", language)
+    side, _, sessions = name.partition("_")
+    if side in {"low", "high"} and sessions.isdigit():
+        return say(f"anchor.{side}_n", language, sessions=sessions)
+    return name
+
+
+def one_line_reason(title: str, names: Sequence[str]) -> str:
+    """The model's title as the one-line reason of the report's title: a title that already names the subject
+    (and its action) is cut to what follows its dash, or its colon (the program writes the name, code and action)."""
+    text = " ".join(title.split())
+    if not any(n and n in text for n in names):
+        return text
+    for marks in (_SEPARATORS, _COLONS):
+        found = [(text.find(m), -len(m)) for m in marks if m in text]
+        if found:
+            at, longest = min(found)  # the first mark, and of marks found there the longest ("——" before "—")
+            return text[at - longest :].strip()
+    return ""

@@ -1,0 +1,97 @@
+"""Research of a symbol not yet listed at the as-of date is refused up front, with its listing date: `analyze`,
+`review-quick` and `replay` exit 1 with one line naming the date, the desktop's front door raises the same error,
+and no run is created or journaled. On the demo market (instrument data) and on the real 688981.SH (realdata:
+its listing day read from its first name, N中芯)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from stockbench.cli.main import run
+from stockbench.clock import ReplayClock
+from stockbench.research.listing import NotListed
+from stockbench.workbench import Workbench
+from tests.engine.research.conftest import DEMO_SYMBOL
+
+DEMO_LISTED = "2010-04-20"  # resources/demo/market.toml: 605903.SH 示例酱香酒业
+BEFORE = "2009-12-31"
+
+
+def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """The one stderr line of a command that must exit 1 and print nothing on stdout."""
+    assert run(list(argv)) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def run_count(home: Path) -> int:
+    with Workbench.open(home) as bench:
+        return len(bench.research.runs())
+
+
+def test_analyze_before_listing_is_refused_with_the_date(demo_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = run_count(demo_home)
+    line = refused(capsys, "--as-of", BEFORE, "analyze", DEMO_SYMBOL, "--model", "offline")
+    assert line == (
+        f"error: {DEMO_SYMBOL} 示例酱香酒业 was not listed as of {BEFORE}: it listed on {DEMO_LISTED}; "
+        f"research it as of {DEMO_LISTED} or later"
+    )
+    assert run(["--json", "--as-of", BEFORE, "analyze", DEMO_SYMBOL]) == 1
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "not_listed" and error["listed"] == DEMO_LISTED
+    assert run_count(demo_home) == before  # nothing created, nothing journaled
+
+
+def test_quick_review_and_replay_before_listing_are_refused(
+    demo_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = refused(capsys, "--as-of", BEFORE, "review-quick", DEMO_SYMBOL, "--model", "offline")
+    assert f"listed on {DEMO_LISTED}" in line and "was not listed as of 2009-12-31" in line
+    line = refused(capsys, "replay", "--symbols", DEMO_SYMBOL, "--from", "2009-06-01", "--to", BEFORE)
+    assert line == (
+        f"error: {DEMO_SYMBOL} 示例酱香酒业 listed on {DEMO_LISTED}, after the whole period 2009-06-01..{BEFORE}: "
+        "no session of it can be researched"
+    )
+
+
+def test_the_desktop_gets_the_same_error_through_the_front_door(demo_home: Path) -> None:
+    before = run_count(demo_home)
+    with Workbench.open(demo_home, clock=ReplayClock.as_of(date(2009, 12, 31))) as bench:
+        with pytest.raises(NotListed, match=f"it listed on {DEMO_LISTED}") as start:
+            bench.research.start(DEMO_SYMBOL, model="offline")
+        assert start.value.listed == date(2010, 4, 20)
+        with pytest.raises(NotListed, match=f"it listed on {DEMO_LISTED}"):
+            bench.research.quick_review(DEMO_SYMBOL, model="offline")
+    with Workbench.open(demo_home, clock=ReplayClock.as_of(date(2010, 4, 20))) as bench:
+        assert bench.market.registry.listing_date(DEMO_SYMBOL) == date(2010, 4, 20)
+    assert run_count(demo_home) == before
+
+
+@pytest.fixture(scope="module")
+def smic_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.engine.analytics.test_zones import real_workspace, shared_folder
+
+    return real_workspace(tmp_path_factory.mktemp("listing"), shared_folder(), ["sh688981", "sz000001"])
+
+
+@pytest.mark.realdata
+def test_688981_as_of_2020_03_20_is_refused_with_its_listing_date(
+    shared_data: Path, smic_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = str(smic_home)
+    line = refused(capsys, "--home", home, "--as-of", "2020-03-20", "analyze", "688981.SH", "--model", "offline")
+    assert "2020-07-16" in line and "688981.SH" in line and "not listed as of 2020-03-20" in line
+    line = refused(capsys, "--home", home, "--as-of", "2020-03-20", "review-quick", "688981")
+    assert "it listed on 2020-07-16" in line
+    assert run_count(smic_home) == 0  # no run row written
+    with Workbench.open(smic_home, clock=ReplayClock.as_of(date(2020, 3, 20))) as bench:
+        registry = bench.market.registry
+        assert registry.listing_date("688981.SH") == date(2020, 7, 16)  # the day it traded as N中芯
+        assert registry.listing_date("000001.SZ") is None  # its first stored name (平安银行) is no listing day's

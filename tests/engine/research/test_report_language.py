@@ -1,0 +1,251 @@
+"""One language per report: a report in Chinese has no English word of the engine, a report in English no Chinese
+character outside names, and neither shows an instant in UTC.
+
+The demo is analysed once in each language by the offline model, through the CLI as a user would; the English
+word list is built from the catalogue's English editions and the engine's codes, so a label, state, gate reason
+or scenario text left untranslated anywhere in the report is found.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stockbench.analytics.scenarios import LANDS
+from stockbench.cli.main import run
+from stockbench.data.gates import GATE_NAMES
+from stockbench.research.blocks import GateFact
+from stockbench.research.statements import CONTINUITY_PARTS, VERDICT_PARTS
+from stockbench.research.wording import CATALOGUE, say
+from stockbench.research.wording.entry import LANGUAGES, Language, locale_language
+from stockbench.research.wording.phrases import gap_line, gate_line, one_line_reason
+from stockbench.workbench import Workbench
+from tests.engine.research.conftest import DEMO_SYMBOL
+
+# The engine's codes a report could leak: actions, states, positions, position states, scenario names and landings,
+# gate names and statuses, continuity and verdict parts.
+ENGINE_CODES = {
+    "buy", "add", "hold", "reduce", "sell", "wait", "avoid", "strong_up", "up", "range", "down", "strong_down",
+    "unknown", "inflow", "neutral", "outflow", "leading", "inline", "lagging", "low", "normal", "high", "extreme",
+    "stop_hit", "below_buy", "in_buy", "between", "in_sell", "above_sell", "no_position", "watching", "building",
+    "holding", "reducing", "exited", "sideways", "pass", "gap", "KEEP", "MODIFY", "CANCEL", "offline", "true", "false",
+    *LANDS, *GATE_NAMES, *CONTINUITY_PARTS, *VERDICT_PARTS,
+}  # fmt: skip
+# Names and codes a Chinese report may carry in Latin letters: tickers and exchanges, evidence and run ids, the
+# handbook version, indicator and anchor names, data sources, and the zone's offset.
+CODE = re.compile(
+    r"\b\d{6}\.(?:SH|SZ|BJ|HK)\b|\bev-[0-9a-f]+\b|\bR(?:UN)?\d{8}-[0-9a-f]{8}\b|\bhb-[0-9a-f]+\b|\bUTC[+-]\d\d:\d\d"
+)
+NAME_TOKENS = {"ma5", "ma10", "ma20", "ma60", "ma120", "ma250", "atr14", "ATR14", "ATR", "EV", "ROE", "PE", "PB",
+               "demo"}  # fmt: skip
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+Shown = Callable[["Language"], dict[str, Any]]
+CJK = re.compile(r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]")
+
+
+def english_words() -> set[str]:
+    """Every word of the catalogue's English editions (of two letters or more), and the engine's codes."""
+    words = {w.lower() for entry in CATALOGUE.values() for w in WORD.findall(entry.en) if len(w) > 1}
+    return (words | {c.lower() for c in ENGINE_CODES}) - {t.lower() for t in NAME_TOKENS}
+
+
+def english_in(text: str) -> list[str]:
+    """The English words of the engine in a Chinese text, outside names and codes."""
+    listed = english_words()
+    return sorted({w for w in WORD.findall(CODE.sub(" ", text)) if w.lower() in listed and w not in NAME_TOKENS})
+
+
+def chinese_in(text: str, names: set[str]) -> list[str]:
+    """The Chinese characters of an English text outside the names of instruments and indices."""
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return sorted(set(CJK.findall(text)))
+
+
+def call(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    capsys.readouterr()
+    code = run(["--json", *argv])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    return json.loads(out)
+
+
+@pytest.fixture(scope="module")
+def home(demo_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One demo workspace for the module's analyses."""
+    found = tmp_path_factory.mktemp("language") / "demo"
+    shutil.copytree(demo_template, found)
+    return found
+
+
+@pytest.fixture(scope="module")
+def analysed(home: Path) -> Callable[[Language], str]:
+    """The report id of the demo symbol analysed in `language` (analysed once, on first use)."""
+    found: dict[Language, str] = {}
+
+    def report_in(language: Language) -> str:
+        if language not in found:
+            argv = ["--home", str(home), "--json", "analyze", DEMO_SYMBOL, "--model", "offline", "--language", language]
+            assert run(argv) == 0, f"the {language} analysis did not publish"
+            with Workbench.open(home) as bench:
+                found[language] = bench.research.reports()[0].report_id
+        return found[language]
+
+    return report_in
+
+
+@pytest.fixture
+def shown(home: Path, analysed: Callable[[Language], str], capsys: pytest.CaptureFixture[str]) -> Shown:
+    """`reports show --format json` of the report in a language."""
+    return lambda language: call(capsys, "--home", str(home), "reports", "show", analysed(language), "--format", "json")
+
+
+def instrument_names(home: Path) -> set[str]:
+    with Workbench.open(home) as bench:
+        return {str(n) for (n,) in bench.workspace.db.fetchall("SELECT name FROM instruments WHERE name IS NOT NULL")}
+
+
+def test_a_chinese_report_has_no_english_word_of_the_engine(shown: Shown) -> None:
+    report = shown("zh")
+    assert report["language"] == "zh"
+    assert english_in(report["markdown"]) == []
+    assert english_in(report["title"]) == []
+    assert "+00:00" not in report["markdown"]
+    assert say("gate.unworded", "zh") not in report["markdown"]  # every gate's reason has its code and words
+
+
+def test_an_english_report_has_no_chinese_outside_names(home: Path, shown: Shown) -> None:
+    report = shown("en")
+    assert report["language"] == "en"
+    assert chinese_in(report["markdown"], instrument_names(home)) == []
+    assert "+00:00" not in report["markdown"]
+    assert "## Data and gaps" in report["markdown"] and "## 数据与缺口" not in report["markdown"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_title_names_the_stock_its_code_and_the_action_in_the_reports_language(
+    shown: Shown, language: Language
+) -> None:
+    report = shown(language)
+    action = say(f"action.{report['action']}", language)
+    assert DEMO_SYMBOL in report["title"] and action in report["title"], report["title"]
+    assert f"{action} — " in report["title"] or report["title"].endswith(action)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_json_of_a_report_carries_its_language_action_position_scenarios_and_calibration(
+    shown: Shown, language: Language
+) -> None:
+    report = shown(language)
+    assert report["language"] == language
+    assert report["action"] in {"buy", "add", "hold", "reduce", "sell", "wait", "avoid"}
+    assert report["position_state"] == report["summary"]["position_state"]
+    assert [set(s) for s in report["scenarios"]] == [{"name", "probability", "move_pct", "price", "lands"}] * 3
+    assert {s["lands"] for s in report["scenarios"]} <= set(LANDS)
+    assert set(report["calibration"]) >= {"data_from", "data_to", "look_ahead"}
+    assert "+00:00" not in report["published_at"] and report["published_at"].endswith("+08:00")
+
+
+def test_the_report_list_shows_exchange_time(
+    home: Path, analysed: Callable[[Language], str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    analysed("zh")
+    listed = call(capsys, "--home", str(home), "reports", "list")
+    assert listed and all(r["published_at"].endswith("+08:00") for r in listed)
+
+
+# ---- the words of gates and gaps --------------------------------------------------------------------------------
+FAILED = GateFact(
+    "announcements", "gap", "the announcements of 2021-10-02..2021-12-31 could not be fetched: cninfo: ConnectError: "
+    "[Errno -2] Name or service not known", code="fetch_failed",
+    values={"start": "2021-10-02", "end": "2021-12-31", "failed": [["cninfo", "network"]]},
+)  # fmt: skip
+MONEY_FLOW = GateFact(
+    "money_flow", "gap", "no days of money flow are stored for 600519.SH; eastmoney failed (network: ...)",
+    exception_allowed=True, code="none", values={"failed": [["eastmoney", "network"], ["sina", "http_status"]]},
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_fetch_failure_is_a_gap_with_words_never_the_exceptions_text(language: Language) -> None:
+    line, gap = gate_line(FAILED, "600519.SH", language), gap_line(FAILED, "600519.SH", language)
+    for text in (line, gap):
+        assert "ConnectError" not in text and "Errno" not in text and "cninfo" in text
+        assert say("failure.network", language) in text
+    assert say("gap.announcements", language) in gap
+
+
+def test_a_gap_reads_the_same_whatever_its_reason_and_money_flow_is_always_disclosed() -> None:
+    stale = GateFact(
+        "money_flow",
+        "gap",
+        "...",
+        code="stale",
+        values={
+            "rows": 300,
+            "source": "eastmoney",
+            "first": "2020-01-02",
+            "last": "2021-12-01",
+            "lag": 20,
+            "session": "2021-12-31",
+            "allowed": 1,
+        },
+    )
+    for language in LANGUAGES:
+        words = say("gap.money_flow", language)
+        lines = [gap_line(g, "600519.SH", language) for g in (MONEY_FLOW, stale)]
+        assert all(words in line for line in lines)
+        assert say("report.data.exception", language) in lines[0]
+    assert english_in(gap_line(MONEY_FLOW, "600519.SH", "zh")) == []
+
+
+def test_a_live_quote_is_timed_in_exchange_time_with_the_zone_named() -> None:
+    live = GateFact(
+        "fresh_quote",
+        "pass",
+        "...",
+        code="live",
+        values={"price": "2050.00", "at": "2021-12-31T06:30:00+00:00", "source": "tencent", "age": "2.5"},
+    )
+    assert "2021-12-31 14:30:00 北京时间（UTC+08:00）" in gate_line(live, "600519.SH", "zh")
+    assert "2021-12-31 14:30:00 Beijing time (UTC+08:00)" in gate_line(live, "600519.SH", "en")
+
+
+def test_a_gate_of_an_older_block_is_unclassified_rather_than_shown_in_english() -> None:
+    old = GateFact("financials", "pass", "35 reporting periods from demo (2018-03-31..2026-09-30)")
+    assert gate_line(old, "600519.SH", "zh") == f"财务报表：通过 — {say('gate.unworded', 'zh')}"
+
+
+def test_the_models_title_becomes_the_one_line_reason() -> None:
+    names = ("贵州茅台", "600519.SH", "600519")
+    assert (
+        one_line_reason("贵州茅台（600519.SH）：观望——估值历史缺失，无法确认买点", names)
+        == "估值历史缺失，无法确认买点"
+    )
+    assert one_line_reason("估值历史缺失，无法确认买点", names) == "估值历史缺失，无法确认买点"
+    assert one_line_reason("600519.SH: wait — valuation history missing", names) == "valuation history missing"
+
+
+@pytest.mark.parametrize(
+    ("environ", "language"),
+    [({}, "zh"), ({"LANG": "C.UTF-8"}, "zh"), ({"LANG": "POSIX"}, "zh"), ({"LANG": "zh_CN.UTF-8"}, "zh"),
+     ({"LANG": "en_US.UTF-8"}, "en"), ({"LC_ALL": "en_GB.UTF-8", "LANG": "zh_CN.UTF-8"}, "en"),
+     ({"LC_ALL": "", "LC_MESSAGES": "zh_TW", "LANG": "en_US"}, "zh")],
+)  # fmt: skip
+def test_the_default_report_language_follows_the_system_locale(environ: dict[str, str], language: str) -> None:
+    assert locale_language(environ) == language
+
+
+def test_the_workspace_setting_chooses_the_report_language(bench: Workbench) -> None:
+    from stockbench.store.settings import REPORT_LANGUAGE
+
+    bench.workspace.settings.set(REPORT_LANGUAGE, "en")
+    run_record = bench.research.start(DEMO_SYMBOL, model="offline")
+    assert run_record.plan.language == "en"
+    assert bench.research.start(DEMO_SYMBOL, model="offline", language="zh").plan.language == "zh"
