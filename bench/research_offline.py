@@ -21,13 +21,14 @@ import time
 from collections import defaultdict
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 from bench.harness import Result, benchmark, median_seconds
 from stockbench.clock import today_in
 from stockbench.events import Event
+from stockbench.research.blocks import RunFacts
 from stockbench.research.events import StageFinished, StageStarted
 from stockbench.research.handbook import Handbook
+from stockbench.research.judgments import Cited, Scene
 from stockbench.research.plan import build_plan
 from stockbench.workbench import Workbench
 
@@ -67,13 +68,15 @@ def direct_program_work(bench: Workbench) -> None:
     plan = build_plan(model="offline", question=None, today=today_in(bench.clock, instrument.market),
                       estimate=lambda *_: Decimal(0))  # fmt: skip
     prepared, _ = facts.prepare(SYMBOL, None, plan, Handbook.load())
-    scene: dict[str, Any] = {
-        "sector_index": prepared["sector_default"],
-        "peers": prepared["peer_candidates"][:3],
-        "announcements_to_read": [a["id"] for a in prepared["announcements"][:3]],
-    }
+    scene = Scene(
+        sector_index=prepared["sector_default"],
+        overseas_bound=False,
+        peers=list(prepared["peer_candidates"][:3]),
+        announcements_to_read=[a["id"] for a in prepared["announcements"][:3]],
+        rationale=Cited(text="bench", evidence=[]),
+    )
     facts.collect(SYMBOL, scene, plan)
-    facts.compute_analytics(SYMBOL, None, scene, {"prepare": prepared})
+    facts.compute_analytics(SYMBOL, None, scene, RunFacts.of({"prepare": prepared}))
 
 
 @benchmark("research_offline")
