@@ -7,7 +7,7 @@ base rate and for the bear when it does not. Every number is copied from the bac
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
 from stockbench.research.blocks import BacktestFact, CalibrationFact, HorizonFact
@@ -22,7 +22,7 @@ CITED_HORIZON = "20"  # the decision baseline's horizon
 
 def _pct(rate: Decimal) -> str:
     """A fraction as the percent the facts support (0.6800 -> 68.0)."""
-    return format((rate * 100).quantize(Decimal("0.1")), "f")
+    return format((rate * 100).quantize(Decimal("0.1"), ROUND_HALF_UP), "f")  # as the number gate displays it
 
 
 def side_of(horizon: HorizonFact) -> Side | None:

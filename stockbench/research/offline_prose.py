@@ -167,7 +167,7 @@ def _ratio(value: Decimal | None) -> str:
 
 def pct(value: Decimal) -> str:
     """A percentage's magnitude (the sentence says up or down)."""
-    return format(abs(value).quantize(_CENT), "f")
+    return format(abs(value).quantize(_CENT, ROUND_HALF_UP), "f")
 
 
 def _rel(reading: Reading, value: Decimal, other: Decimal) -> str:
@@ -229,7 +229,9 @@ def _zone_finding(reading: Reading, side: str) -> Finding | None:
     if found is None:
         return None
     code, weight, values = found
-    return _finding(reading, code, weight, ("zones",), close=price(close), **values)
+    # a 52-week anchor's name carries a number of its own (52周高点): the price facts hold that range (range_weeks)
+    weeks = basis is not None and "52w" in basis.id and code in ("above_sell", "in_sell")
+    return _finding(reading, code, weight, ("zones", "price") if weeks else ("zones",), close=price(close), **values)
 
 
 def _anchor_word(reading: Reading, anchor_id: str) -> str:
@@ -285,8 +287,9 @@ def _volatility(reading: Reading, side: str) -> Finding | None:
     if reading.volatility not in wanted or rank is None:
         return None
     state = reading.term("state.volatility", reading.volatility)
+    shown = format(rank.quantize(_CENT, ROUND_HALF_UP), "f")
     return _finding(reading, "volatility", wanted[reading.volatility], ("states", "zones"), state=state,
-                    rank=format(rank.quantize(_CENT), "f"), atr=price(atr) if atr is not None else "-")  # fmt: skip
+                    rank=shown, atr=price(atr) if atr is not None else "-")  # fmt: skip
 
 
 def _state_finding(reading: Reading, side: str) -> list[Finding]:

@@ -150,21 +150,21 @@ def test_an_action_goes_with_its_states() -> None:
 @pytest.mark.realdata
 def test_service_checks_moves_against_the_ledger_and_zones(tmp_path: Path) -> None:
     home = real_workspace(tmp_path, shared_folder(), ["sh600519"])
-    at = datetime(2021, 6, 30, 10, tzinfo=MARKET_TZ["CN"])
-    with Workbench.open(home, clock=ReplayClock.as_of(date(2021, 6, 30))) as bench:
+    at = datetime(2021, 11, 24, 10, tzinfo=MARKET_TZ["CN"])
+    with Workbench.open(home, clock=ReplayClock.as_of(date(2021, 11, 24))) as bench:
         bench.ledger.add_account("main", "CNY")
-        bench.ledger.cash("main", "deposit", Decimal("1000000"), at=datetime(2021, 6, 1, 10, tzinfo=MARKET_TZ["CN"]))
+        bench.ledger.cash("main", "deposit", Decimal("1000000"), at=datetime(2021, 11, 1, 10, tzinfo=MARKET_TZ["CN"]))
         zone = bench.analytics.zones("600519.SH").position
-        assert zone == "in_sell"  # the 2021-06-30 close sits in the sell zone (see test_zones)
+        assert zone == "in_sell"  # the 2021-11-24 close 1941.00 sits in the sell zone (zones v1.1)
         assert [p.code for p in bench.analytics.check_move("main", "600519", "watching", "building").problems] == [
             "buying_into_sell_zone"
         ]
-        bench.ledger.record_fill(FillDraft("main", "600519.SH", "buy", 100, Decimal("2000.00"), at))
+        bench.ledger.record_fill(FillDraft("main", "600519.SH", "buy", 100, Decimal("1941.00"), at))
         facts = bench.analytics.position_facts("main", "600519.SH")
         assert (facts.qty, facts.zone) == (100, "in_sell")
         assert bench.analytics.check_move("main", "600519.SH", "building", "holding").legal
         assert not bench.analytics.check_move("main", "600519.SH", "holding", "exited").legal
-    during = ReplayClock(datetime(2021, 6, 30, 14, tzinfo=MARKET_TZ["CN"]))
+    during = ReplayClock(datetime(2021, 11, 24, 14, tzinfo=MARKET_TZ["CN"]))
     with Workbench.open(home, clock=during) as bench:
         move = bench.analytics.check_move("main", "600519.SH", "holding", "reducing")
         assert [p.code for p in move.problems] == ["nothing_sellable"]
