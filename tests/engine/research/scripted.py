@@ -67,6 +67,7 @@ class ScriptedModel:
         self.stages: list[str] = []  # the stage of every request answered, in order
         self._previous: list[str] = []
         self._lock = threading.Lock()
+        self._clean: dict[str, Change] = {}  # the change each cleanly answered request got, by its messages
 
     def on(self, stage: str, *changes: Change) -> None:
         """Apply `changes` to the next answers in `stage` (one change per request, in order)."""
@@ -87,9 +88,22 @@ class ScriptedModel:
             prompt = max(1, len(seen.body) // BYTES_PER_TOKEN)
             completion = max(1, sum(len(c.arguments_text()) for c in reply.tool_calls) // BYTES_PER_TOKEN)
             reply = replace(reply, usage=openai_usage(prompt, completion, min(cached, prompt)))
+            key = json.dumps(messages, sort_keys=True, ensure_ascii=False)
+            if key in self._clean:  # a retry of a request already answered cleanly (the client gave up on it,
+                return self._clean[key](seen, reply)  # e.g. a read timeout on a loaded machine): the same answer
             if self.changes[stage]:
-                reply = self.changes[stage].popleft()(seen, reply)
+                change = self.changes[stage].popleft()
+                reply = change(seen, reply)
+                if _clean(reply):
+                    self._clean[key] = change
             return reply
+
+
+def _clean(reply: Reply) -> bool:
+    """An answer the client takes as it is (no fault status, delay, cut, early end or stall): a byte-identical
+    request after it can only be the client's retry of an answer it never read, never a next turn."""
+    return (reply.status == 200 and not reply.delay and reply.cut_after is None and reply.end_after is None
+            and reply.stall_after is None)  # fmt: skip
 
 
 # ---- changes ---------------------------------------------------------------------------------------------
