@@ -4,7 +4,8 @@
 the last one used, else the user's default workspace if it exists, else the demo market (built on first use).
 With `STOCKBENCH_SMOKE_QUIT=1` it prints `first-paint SECONDS` once the window has painted and quits (a start-up
 smoke test of an installed build); with `STOCKBENCH_SMOKE_QUIT=attached` it also opens the workspace first and
-prints `workspace-attached SECONDS` before quitting.
+prints `workspace-attached SECONDS` before quitting. In either mode the first error the window shows ends the
+process with exit code 1.
 """
 
 from __future__ import annotations
@@ -114,6 +115,13 @@ def _smoke_report(label: str, window: QWidget | None = None) -> None:
         QTimer.singleShot(0, window.close)
 
 
+def _smoke_failed(app: QApplication, title: str, text: str) -> None:
+    """A smoke run ends at the first error shown, exit code 1, with its words on stderr (the traceback is in the
+    workspace log): a window that cannot attach must fail the smoke test at once, not wait for its time-out."""
+    print(f"smoke-error {title}: {text}", file=sys.stderr, flush=True)  # noqa: T201 (the smoke test reads stderr)
+    app.exit(1)
+
+
 def run_desktop(
     argv: Sequence[str] | None = None,
     home: str | Path | None = None,
@@ -142,6 +150,7 @@ def run_desktop(
             window.open_workspace(folder, kind, welcome=first_run and smoke == "off")
 
     if smoke != "off":
+        window.presenter.error_presented.connect(lambda title, text: _smoke_failed(app, title, text))
         window.first_painted.connect(lambda: _smoke_report("first-paint", window if smoke == "painted" else None))
         window.workspace_attached.connect(lambda: _smoke_report("workspace-attached", window))
     window.first_painted.connect(start, Qt.ConnectionType.QueuedConnection)

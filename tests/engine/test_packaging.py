@@ -4,8 +4,12 @@ set, and the freedesktop files (checked here without desktop-file-validate or ap
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
 import re
 import struct
+import subprocess
+import sys
 import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -84,6 +88,22 @@ def test_nothing_the_app_imports_is_excluded_from_the_bundle(manifest: ModuleTyp
     excluded = set(manifest.EXCLUDED_MODULES)
     clashes = {m for m in imported for e in excluded if m == e or m.startswith(f"{e}.")}
     assert not clashes
+
+
+def test_nothing_the_shell_loads_through_its_libraries_is_excluded_from_the_bundle(manifest: ModuleType) -> None:
+    """The scan above reads our own import lines; this one loads the window and every screen in a fresh process and
+    reads `sys.modules`, so a library's own import (pyqtgraph 0.14 imports PySide6.QtOpenGL) is seen too: an
+    excluded module there leaves the bundled window unable to attach a workspace."""
+    probe = ("import json, sys; import ui.main_window; from ui.screens import preload_screens; preload_screens(); "
+             "print(json.dumps(sorted(sys.modules)))")  # fmt: skip
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300, check=True)  # fmt: skip
+    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    assert {"pyqtgraph", "PySide6.QtWidgets", "ui.screens.chart.chart_panel"} <= loaded
+    excluded = set(manifest.EXCLUDED_MODULES)
+    clashes = {m for m in loaded for e in excluded if m == e or m.startswith(f"{e}.")}
+    assert clashes <= set(manifest.GUARDED_IMPORTS)
 
 
 @pytest.mark.parametrize(
