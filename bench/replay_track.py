@@ -10,7 +10,9 @@ program (the file has no index, so CSI 300 is not available); it is remembered a
 `python -m bench.replay_track --symbols 50 --workers 1 --out FILE` (the acceptance batch, about 45 minutes):
 50 Shanghai and Shenzhen stocks sampled with a fixed seed among those trading from 2017 to 2022, as of every
 20th session from 2019-01-02 to 2021-12-31; prints the counts, hit rates by action and calibration, and writes
-the whole result (every call) as JSON.
+the whole result (every call) as JSON. `--summarize FILE` prints the figures of such a file again, with the
+calls split by date at `--cut` (in sample before it, out of sample from it) and by year, each Brier score beside
+the point-in-time base rate.
 """
 
 from __future__ import annotations
@@ -129,6 +131,51 @@ def summary(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def split(data: dict[str, Any], cut: date) -> str:
+    """The matured calls before `cut` and from it (in sample and out of sample by date), and by year: calls, hit
+    rate and mean excess over the benchmark by action, and the Brier score of the scenario probabilities against
+    each call's point-in-time base rate (the calibration table research as of its day uses, built before it)."""
+    from decimal import Decimal
+
+    from stockbench.analytics.calibration_tables import table_for
+    from stockbench.research.track_record import base_rate
+    from stockbench.research.track_scoring import brier
+
+    matured = [c for c in data["track_record"]["calls"] if c["status"] == "matured"]
+    rates: dict[Path, dict[str, Decimal]] = {}
+
+    def rate_for(day: date) -> dict[str, Decimal]:
+        path = table_for(day).path
+        if path not in rates:
+            rates[path] = base_rate(path)[0]
+        return rates[path]
+
+    def line(label: str, calls: list[dict[str, Any]]) -> list[str]:
+        out = [f"{label}: {len(calls)} matured calls"]
+        for action in sorted({c["action"] for c in calls}):
+            mine = [c for c in calls if c["action"] == action]
+            judged = [c for c in mine if c["hit"] is not None]
+            excess = [Decimal(str(c["excess_pct"])) for c in mine if c["excess_pct"] is not None]
+            hits = sum(1 for c in judged if c["hit"])
+            out.append(f"    {action:6} calls {len(mine):4} hit rate "
+                       f"{f'{hits / len(judged):.3f}' if judged else 'n/a':>5} mean excess "
+                       f"{f'{sum(excess) / len(excess):.2f}%' if excess else 'n/a'}")  # fmt: skip
+        scored = [c for c in calls if c["outcome"] and len(c["probabilities"]) == 3]
+        if scored:
+            own = sum(brier({k: Decimal(v) for k, v in c["probabilities"].items()}, c["outcome"]) for c in scored)
+            base = sum(brier(rate_for(date.fromisoformat(str(c["entry_day"]))), c["outcome"]) for c in scored)
+            out.append(f"    Brier {own / len(scored):.4f} vs point-in-time base rate {base / len(scored):.4f} "
+                       f"(skill {1 - own / base:.4f}, n={len(scored)})")  # fmt: skip
+        return out
+
+    early = [c for c in matured if date.fromisoformat(str(c["entry_day"])) < cut]
+    late = [c for c in matured if date.fromisoformat(str(c["entry_day"])) >= cut]
+    lines = line(f"before {cut}", early) + line(f"from {cut} (out of sample by date)", late)
+    for year in sorted({str(c["entry_day"])[:4] for c in matured}):
+        lines += line(year, [c for c in matured if str(c["entry_day"]).startswith(year)])
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.replay_track", description=__doc__.splitlines()[0])
     parser.add_argument("--symbols", type=int, default=50)
@@ -138,7 +185,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--to", dest="end", default="2021-12-31")
     parser.add_argument("--home", type=Path, help="workspace folder (default: a new temporary one)")
     parser.add_argument("--out", type=Path, help="write the whole result as JSON here")
+    parser.add_argument("--summarize", type=Path, help="print the figures of a result written by --out, and stop")
+    parser.add_argument("--cut", default="2021-01-01", help="the date that splits in sample from out of sample")
     args = parser.parse_args(argv)
+    cut = date.fromisoformat(args.cut)
+    if args.summarize:
+        data = json.loads(args.summarize.read_text(encoding="utf-8"))
+        print(summary(data))
+        print(split(data, cut))
+        return 0
     symbols = sample_symbols(args.symbols)
     home = args.home or Path(tempfile.mkdtemp(prefix="replay-track-")) / "ws"
     from stockbench.config import WorkspacePaths
@@ -152,7 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         args.out.write_text(json.dumps(data, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
     print(f"workspace {home}; symbols {', '.join(symbols)}")
-    print(summary(json.loads(json.dumps(data, default=str))))
+    written = json.loads(json.dumps(data, default=str))
+    print(summary(written))
+    print(split(written, cut))
     return 0
 
 

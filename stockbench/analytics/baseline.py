@@ -61,6 +61,8 @@ class PlanFacts:
     reward_risk: float | None = None
     min_reward_risk: float | None = None
     reasons: tuple[str, ...] = ()
+    buy_distance_pct: str | None = None  # how far the buy zone's top lies under the price, in percent (exact)
+    stop: str | None = None  # the stop's price (exact)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +159,7 @@ def _capped(checks: tuple[Check, ...], candidate: bool) -> bool:
 
 def _no_trade(plan: PlanFacts) -> list[Reason]:
     figures: dict[str, Value] = {"reward_risk": plan.reward_risk, "minimum": plan.min_reward_risk}
+    figures.update({k: v for k, v in (("distance", plan.buy_distance_pct), ("stop", plan.stop)) if v is not None})
     return [Reason("no_trade", {"plan_reason": code, **figures}) for code in plan.reasons or ("reward_risk_below_min",)]
 
 
@@ -190,12 +193,17 @@ def decide(
     holding: bool = False,
     plan: PlanFacts | None = None,
     book: RuleBook | None = None,
+    backtest_cap: float | None = None,
+    independent: int | None = None,
 ) -> Baseline:
     """The baseline direction and confidence. `win_rate`, `ev` (mean net return, a fraction) and `trades` are the
     backtest's figures at the table's horizon; `capital` the capital state; `valuation_pct` the valuation
     percentile (0..1), None when unknown; `holding` whether the account holds the symbol; `plan` what the zones
     say of the plan (None when there are none: then the position state machine refuses a buy). An unknown input
-    is never a pass: it caps the direction at wait (hold for a holder); an untradeable plan is "no trade"."""
+    is never a pass: it caps the direction at wait (hold for a holder); an untradeable plan is "no trade".
+    `backtest_cap` is the backtest's own cap (from its independent trades and its edge over the base rate, see
+    analytics/edge.py) and `independent` its count of independent trades; without them the cap is the sample
+    table's for `trades`."""
     book = book or load_rule_tables()
     t = book.decision_baseline
     score, win_rate, ev, valuation_pct = _finite(score), _finite(win_rate), _finite(ev), _finite(valuation_pct)
@@ -205,9 +213,10 @@ def decide(
     )
     candidate = all(c.passed for c in checks) and ev is not None and ev > 0
     direction = _direction(candidate, not candidate and _negative(score, ev, t), holding)
-    cap = book.sample_cap(trades)
+    counted = trades if independent is None else max(0, int(independent))
+    cap = book.sample_cap(counted) if backtest_cap is None else min(book.sample_cap(counted), backtest_cap)
     reasons = _reasons(checks, candidate, direction, plan, t)
-    reasons.append(Reason("confidence_cap", {"cap": cap, "trades": trades, "table": book.sample_confidence.cite()}))
+    reasons.append(Reason("confidence_cap", {"cap": cap, "trades": counted, "table": book.sample_confidence.cite()}))
     confidence = _confidence(direction, score, win_rate, cap, t)
     return Baseline(direction, confidence, cap, candidate, checks, tuple(reasons), t.cite(), _capped(checks, candidate))
 
@@ -229,5 +238,6 @@ def decide_from(
     win_rate, ev, trades = (stats.win_rate, stats.ev, stats.trades) if stats is not None else (None, None, 0)
     return decide(
         score, win_rate=win_rate, ev=ev, trades=trades, capital=capital, valuation_pct=valuation_pct,
-        holding=holding, plan=plan, book=book,
+        holding=holding, plan=plan, book=book, backtest_cap=stats.confidence_cap if stats is not None else None,
+        independent=stats.independent if stats is not None else None,
     )  # fmt: skip

@@ -214,6 +214,9 @@ class ResearchEngine:
                       title="Indicators, states, zones, backtest and scenarios",
                       compute=lambda: self.facts.compute_analytics(run.symbol, run.account, state.accepted.scene,
                                                                    state.facts))  # fmt: skip
+        unavailable = state.facts.raw["analytics"].get("unavailable")
+        if unavailable:  # no price history: nothing to study, and no model is asked to argue over nothing
+            raise Paused(f"no analytics for {run.symbol}: {unavailable.get('reason')}")
         state.main.add(facts_message("analytics", dict(state.facts.raw["analytics"])))
 
     # ---- model stages ------------------------------------------------------------------------------

@@ -273,7 +273,8 @@ def _baseline(
     pct = valuation.get("pe_ttm", {}).get("percentile")
     plan = None
     if zones is not None:
-        plan = PlanFacts(zones.tradeable, float(zones.reward_risk), float(zones.rules.min_reward_risk), zones.reasons)
+        plan = PlanFacts(zones.tradeable, float(zones.reward_risk), float(zones.rules.min_reward_risk), zones.reasons,
+                         str(abs(zones.distance_pct.buy_high)), str(zones.stop))  # fmt: skip
     found = decide_from(
         report,
         score.get("score"),

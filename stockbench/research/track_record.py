@@ -10,8 +10,9 @@ on a suspended exit day. Hit rules by action (excess = stock return - benchmark 
     hold                      hit when it stayed within the call's own band of the benchmark (|excess| < band)
 Calibration: the multi-class Brier score of the report's up/sideways/down probabilities against the outcome
 on the stock's own return (up: return >= band; down: <= -band), beside the Brier score of the calibrated
-table's base rate (every session of the calibration file, whatever its states) and of the sample's own outcome
-frequencies (a hindsight reference no forecaster could have had). Everything is point-in-time:
+table's base rate (every session of the calibration file, whatever its states; for each call the table research
+as of its entry day uses, built only from data before it) and of the sample's own outcome frequencies (a
+hindsight reference no forecaster could have had). Everything is point-in-time:
 only reports published, and bars visible, at the clock count.
 
 This module reads the reports, bars and journals (`TrackRecords`); the arithmetic over what it reads is pure:
@@ -24,9 +25,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stockbench.analytics.calibration import OUTCOMES
+from stockbench.analytics.calibration_tables import table_for
 from stockbench.clock import Clock, Market, today_in
 from stockbench.errors import UserError
 from stockbench.market.instruments import parse_symbol
@@ -40,7 +43,7 @@ if TYPE_CHECKING:
     from stockbench.market.calendars import TradingCalendar
     from stockbench.market.service import MarketRules
 
-__all__ = ["TrackRecords", "base_rate"]
+__all__ = ["TrackRecords", "base_rate", "point_in_time_rates"]
 
 RECENT = 5
 
@@ -74,15 +77,36 @@ FROM run_events WHERE phase = 'result' AND run_id IN (SELECT run_id FROM reports
 """
 
 
-def base_rate() -> tuple[dict[str, Decimal], str]:
-    """The calibrated table's base-rate probabilities, and where they came from."""
+def base_rate(path: Path | None = None) -> tuple[dict[str, Decimal], str]:
+    """A calibrated table's base-rate probabilities (the rule table's file by default), and where they came from."""
     from stockbench.analytics.scenarios import load_calibration
 
-    table = load_calibration()
+    table = load_calibration(path)
     cell = next(level for level in table["levels"] if not level["keys"])["cells"][0]
     source = table["provenance"]
     text = f"{source['data_file']} {source['first_day']}..{source['last_day']} ({cell['n']} session rows)"
     return {o: Decimal(str(cell["p"][o])) for o in OUTCOMES}, text
+
+
+def point_in_time_rates(calls: Iterable[Call]) -> tuple[dict[str, dict[str, Decimal]], str]:
+    """Each call's base rate from the table research as of its entry day would use (built only from data before
+    it, see analytics/calibration_tables.py), keyed by report id, and a line naming the tables and how many calls
+    each served (and how many had only a look-ahead table)."""
+    from collections import Counter
+
+    rates: dict[str, dict[str, Decimal]] = {}
+    read: dict[Path, tuple[dict[str, Decimal], str]] = {}
+    used: Counter[tuple[Path, bool]] = Counter()
+    for call in calls:
+        chosen = table_for(call.entry_day)
+        if chosen.path not in read:
+            read[chosen.path] = base_rate(chosen.path)
+        rates[call.report_id] = read[chosen.path][0]
+        used[(chosen.path, chosen.look_ahead)] += 1
+    ahead = " (look-ahead: no table ends before them)"
+    parts = [f"{path.name}: {read[path][1]}, {n} call(s){ahead if looks else ''}"
+             for (path, looks), n in sorted(used.items())]  # fmt: skip
+    return rates, "point in time: " + ", ".join(parts) if parts else "point in time: no calls"
 
 
 def _day(text: str | None) -> date | None:
@@ -219,10 +243,11 @@ class TrackRecords:
         calls = self.calls(symbol=symbol, model=model, run_ids=run_ids, since=since, until=until)
         markets = sorted({c.market for c in calls} or ({parse_symbol(symbol).market} if symbol else {"CN"}))
         benchmarks: dict[str, Benchmark] = {m: self.benchmark(m, benchmark) for m in markets}
-        rate, source = base_rate()
+        rate, _newest = base_rate(table_for(None).path)
+        rates, source = point_in_time_rates(calls)
         scored = tuple(self._score(c, benchmarks[c.market]) for c in calls)
         filters = {"symbol": symbol, "model": model, "since": since, "until": until, "benchmark": benchmark}
-        return TrackRecord(self.clock.now(), benchmarks, scored, rate, source, filters)
+        return TrackRecord(self.clock.now(), benchmarks, scored, rate, source, filters, rates)
 
     def _score(self, call: Call, benchmark: Benchmark) -> Scored:
         if call.entry_day is None:

@@ -143,12 +143,18 @@ class Calibration:
         }
 
 
-def calibration(scored: Sequence[Scored], base_rate: Mapping[str, Decimal]) -> Calibration:
-    """Brier scores of the calls' scenario probabilities and of the base rate, with a reliability table."""
+def calibration(
+    scored: Sequence[Scored],
+    base_rate: Mapping[str, Decimal],
+    per_call: Mapping[str, Mapping[str, Decimal]] | None = None,
+) -> Calibration:
+    """Brier scores of the calls' scenario probabilities and of the base rate, with a reliability table. A call's
+    base rate is `per_call[report_id]` where given (the point-in-time table's), else `base_rate`."""
     usable = [s for s in scored if s.status == "matured" and s.outcome and set(s.call.probabilities) >= set(OUTCOMES)]
     n = len(usable)
+    rates = per_call or {}
     calls = _mean([brier(s.call.probabilities, str(s.outcome)) for s in usable])
-    base = _mean([brier(base_rate, str(s.outcome)) for s in usable])
+    base = _mean([brier(rates.get(s.call.report_id, base_rate), str(s.outcome)) for s in usable])
     observed: dict[str, Decimal] = {o: Decimal(sum(s.outcome == o for s in usable)) / n for o in OUTCOMES} if n else {}
     return Calibration(
         n=n,
@@ -254,9 +260,10 @@ class TrackRecord:
     as_of: datetime
     benchmarks: Mapping[str, Benchmark]
     scored: tuple[Scored, ...]
-    base_rate: Mapping[str, Decimal]
+    base_rate: Mapping[str, Decimal]  # the newest table's (what live research uses)
     calibration_source: str
     filters: Mapping[str, Any] = field(default_factory=dict)
+    base_rates: Mapping[str, Mapping[str, Decimal]] = field(default_factory=dict)  # per report id, point in time
 
     def matured(self) -> list[Scored]:
         return [s for s in self.scored if s.status == "matured"]
@@ -272,7 +279,9 @@ class TrackRecord:
             counts=Counts.of(self.scored),
             hit_rate=_rate(sum(a.hits for a in actions.values()), judged),
             by_action=actions,
-            calibration=replace(calibration(self.scored, self.base_rate), base_rate_source=self.calibration_source),
+            calibration=replace(
+                calibration(self.scored, self.base_rate, self.base_rates), base_rate_source=self.calibration_source
+            ),
             cost=costs([s.call for s in self.scored]),
         )
 

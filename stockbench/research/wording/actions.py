@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from stockbench.research.wording.entry import Entry, Language
+from stockbench.research.wording.plan import WORDS as PLAN_WORDS
 
 WORDS: dict[str, Entry] = {
     "action.buy": Entry(zh="买入", en="Buy"),
@@ -39,24 +40,17 @@ WORDS: dict[str, Entry] = {
     "baseline.capital_blocked": Entry(
         zh="资金状态处于规则表禁止买入的状态", en="the capital state is one the table blocks buying in"
     ),
-    "baseline.no_trade": Entry(zh="不交易：盈亏比低于最低要求", en="no trade: reward-to-risk below the minimum"),
-    "baseline.no_trade.reward_risk_below_min": Entry(
-        zh="不交易：盈亏比 {reward_risk} 低于最低要求 {minimum}",
-        en="no trade: reward-to-risk {reward_risk} below the minimum {minimum}",
-    ),
-    "baseline.no_trade.buy_out_of_reach": Entry(
-        zh="不交易：买入区间离现价太远", en="no trade: the buy zone is out of the price's reach"
-    ),
-    "baseline.no_trade.stop_hit": Entry(
-        zh="不交易：价格已触及止损位", en="no trade: the price is at or under the stop"
-    ),
+    "baseline.no_trade": Entry(zh="不交易：{reason}", en="no trade: {reason}"),
     "baseline.weak": Entry(
         zh="技术分不高于 {threshold}，或期望收益与技术分同为负",
         en="the score is at or below {threshold}, or the expected value and the score are both negative",
     ),
     "baseline.confidence_cap": Entry(
-        zh="置信度上限 {cap}：回测 {trades} 笔（{table}）",
-        en="confidence capped at {cap} by {trades} backtest trades ({table})",
+        zh="置信度上限 {cap}：回测 {trades} 笔独立交易及其相对基准的优势（{table}）",
+        en=(
+            "confidence capped at {cap} by {trades} independent backtest trades and their edge over the base rate"
+            " ({table})"
+        ),
     ),
     # why the offline model took its action
     "action.why.baseline": Entry(zh="与程序基线一致：{action}", en="Consistent with the baseline: {action}"),
@@ -84,12 +78,17 @@ def action_word(action: str, language: Language) -> str:
     return entry.text(language) if entry is not None else action
 
 
-def _no_trade(reason: Mapping[str, object], values: Mapping[str, object], language: Language) -> str:
-    key = f"baseline.no_trade.{reason.get('plan_reason')}"
-    figures = reason.get("reward_risk") is not None and reason.get("minimum") is not None
-    if key not in WORDS or (key.endswith("reward_risk_below_min") and not figures):
-        return WORDS["baseline.no_trade"].text(language)
-    return WORDS[key].text(language).format(**values)
+def _no_trade(reason: Mapping[str, object], language: Language) -> str:
+    """ "no trade:" and the plan's own reason (plan.reason.*, the words the zone lines use), its figures from the
+    baseline reason; a reason whose figures the reason lacks is said without them (plan.reason.not_assessed)."""
+    code = str(reason.get("plan_reason"))
+    figures = {"ratio": reason.get("reward_risk"), "minimum": reason.get("minimum"),
+               "distance": reason.get("distance"), "stop": reason.get("stop")}  # fmt: skip
+    needed = {"reward_risk_below_min": ("ratio", "minimum"), "buy_out_of_reach": ("distance",), "stop_hit": ("stop",)}
+    key = f"plan.reason.{code}"
+    if key not in PLAN_WORDS or any(figures[k] is None for k in needed.get(code, ())):
+        key = "plan.reason.not_assessed"
+    return WORDS["baseline.no_trade"].text(language).format(reason=PLAN_WORDS[key].text(language).format(**figures))
 
 
 def baseline_reason(reason: Mapping[str, object], language: Language) -> str:
@@ -101,7 +100,7 @@ def baseline_reason(reason: Mapping[str, object], language: Language) -> str:
     if code == "input_unknown":
         return WORDS[f"baseline.{code}"].text(language).format(what=what, cap=action_word(str(values["cap"]), language))
     if code == "no_trade":
-        return _no_trade(reason, values, language)
+        return _no_trade(reason, language)
     if code == "check_failed" and reason.get("check") == "capital":
         return WORDS["baseline.capital_blocked"].text(language)
     if code == "check_failed":

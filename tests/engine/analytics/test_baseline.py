@@ -90,6 +90,12 @@ def test_an_untradeable_plan_is_no_trade_with_its_reasons() -> None:
     assert found.direction == "wait" and not found.buy_candidate and found.capped
     assert found.reasons[0].as_dict() == {"code": "no_trade", "plan_reason": "reward_risk_below_min",
                                           "reward_risk": 0.47, "minimum": 1.5}  # fmt: skip
+    far = PlanFacts(False, 2.0, 1.5, ("buy_out_of_reach", "stop_hit"), "8.20", "49.17")
+    assert [r.as_dict() for r in decide(70, **STRONG, plan=far).reasons[:2]] == [
+        {"code": "no_trade", "plan_reason": "buy_out_of_reach", "reward_risk": 2.0, "minimum": 1.5, "distance": "8.20",
+         "stop": "49.17"},
+        {"code": "no_trade", "plan_reason": "stop_hit", "reward_risk": 2.0, "minimum": 1.5, "distance": "8.20",
+         "stop": "49.17"}]  # fmt: skip
     assert decide(70, **STRONG, plan=plan, holding=True).direction == "hold"
     assert decide(70, **STRONG, plan=PlanFacts(True, 2.1, 1.5)).direction == "buy"
     assert [c.name for c in decide(70, **STRONG).checks][-1] == "valuation"  # no zones said: no plan check
@@ -122,6 +128,21 @@ def test_decide_from_uses_the_table_horizon() -> None:
     assert decide_from(report, 70, capital="inflow", valuation_pct=0.4).direction == "buy"
     assert decide_from(report, 70).direction == "wait"  # capital and valuation unknown
     assert decide_from(None, 70).direction == "wait"
+
+
+def test_the_baseline_cap_is_the_backtests_own_from_independent_trades_and_edge() -> None:
+    """40 trades, 6 of them independent, and no edge over the base rate: the cap is the backtest's (the sample
+    table's for 6 trades, and at most no_edge_cap), never the one 40 raw trades would give."""
+    book = load_rule_tables()
+    stats = HorizonStats(20, 40, 40, 30, 0.75, 0.04, 0.04, 0.0017, 0, 0, 0.2, "", 0, independent=6)
+    report = BacktestReport(
+        ("X",), date(2020, 1, 1), date(2021, 1, 1), 250, (), (stats,), None, (stats,), (stats,), {}, ""
+    )
+    found = decide_from(report, 70, capital="inflow", valuation_pct=0.4, book=book)
+    assert found.confidence_cap == min(book.sample_cap(6), 0.2) < book.sample_cap(40)
+    assert 0 <= found.confidence <= found.confidence_cap
+    reason = next(r for r in found.reasons if r.code == "confidence_cap")
+    assert reason.values["trades"] == 6
 
 
 scores = st.one_of(st.none(), st.floats(-150, 150), st.just(float("nan")))

@@ -128,8 +128,14 @@ def test_the_words_of_the_actions_and_of_the_baseline_s_reasons() -> None:
     assert baseline_reason(unknown, "en").startswith("the valuation percentile is unknown: unknown is not a pass")
     no_trade = {"code": "no_trade", "plan_reason": "reward_risk_below_min", "reward_risk": "0.47", "minimum": "1.5"}
     assert baseline_reason(no_trade, "zh") == "不交易：盈亏比 0.47 低于最低要求 1.5"
-    assert baseline_reason({**no_trade, "reward_risk": None}, "en") == say("baseline.no_trade", "en")
-    assert baseline_reason({**no_trade, "reward_risk": None}, "en") == "no trade: reward-to-risk below the minimum"
+    # the words are the plan's own (plan.reason.*, as the zone lines say them), after "no trade:"
+    assert baseline_reason(no_trade, "en") == say("baseline.no_trade", "en", reason=say(
+        "plan.reason.reward_risk_below_min", "en", ratio="0.47", minimum="1.5"))  # fmt: skip
+    reach = {"code": "no_trade", "plan_reason": "buy_out_of_reach", "distance": "8.20"}
+    assert baseline_reason(reach, "zh") == "不交易：买入区上沿在现价下方 8.20%，超出可及范围"
+    assert baseline_reason({"code": "no_trade", "plan_reason": "stop_hit", "stop": "49.17"}, "en") == (
+        "no trade: the price is at or below the stop 49.17")  # fmt: skip
+    assert baseline_reason({**no_trade, "reward_risk": None}, "en") == "no trade: the plan was not assessed"
     failed = {"code": "check_failed", "check": "score", "value": "10", "op": ">=", "limit": "50"}
     assert baseline_reason(failed, "zh") == "技术分为 10，买入要求 ≥ 50"
 

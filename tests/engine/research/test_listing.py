@@ -95,3 +95,16 @@ def test_688981_as_of_2020_03_20_is_refused_with_its_listing_date(
         registry = bench.market.registry
         assert registry.listing_date("688981.SH") == date(2020, 7, 16)  # the day it traded as N中芯
         assert registry.listing_date("000001.SZ") is None  # its first stored name (平安银行) is no listing day's
+
+
+def test_a_symbol_without_price_history_pauses_with_the_reason_before_any_model_argues(demo_home: Path) -> None:
+    """600519.SH is not in the demo market and nothing can be fetched offline: the run pauses after the program
+    computes what it can, saying no bars are stored, instead of sending the model into a sub-study over nothing
+    (the offline model used to repeat a tool call until the run "stalled")."""
+    with Workbench.open(demo_home) as bench:
+        outcome = bench.research.analyze("600519.SH", model="offline")
+        details = bench.research.run_details(outcome.run_id)
+    journal = [a.key for a in details.actions]
+    assert outcome.status == "paused" and outcome.report_id is None
+    assert outcome.reason.startswith("no analytics for 600519.SH: no daily bars of 600519.SH are stored")
+    assert "preprocess/facts" in journal and not [k for k in journal if k.startswith("analyze/")]

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
+from stockbench.analytics.calibration_tables import table_for
 from stockbench.cli.main import run
 from stockbench.clock import ReplayClock
-from stockbench.research.track_record import TrackRecords, base_rate
-from stockbench.research.track_scoring import brier
+from stockbench.research.track_record import TrackRecords, base_rate, point_in_time_rates
+from stockbench.research.track_scoring import Call, brier
 from stockbench.store.database import Database
 from stockbench.store.settings import FALLBACK_BENCHMARK
 from stockbench.workbench import Workbench
@@ -87,9 +88,10 @@ def test_the_record_of_a_workspace_uses_adjusted_closes_and_the_official_benchma
     assert calls["RUN-HOLD"]["band_pct"] == (band * 100).quantize(Decimal("0.01")) and calls["RUN-HOLD"]["hit"] is False
     assert calls["RUN-HOLD"]["outcome"] == "up" and calls["RUN-SELL"]["status"] == "pending"
     assert summary.hit_rate == Decimal("0.5")
-    rate, source = base_rate()
+    rate, source = base_rate(table_for(D[0]).path)  # the table research as of the calls' day uses
     calib = summary.calibration
-    assert (calib.n, calib.brier, calib.base_rate_source) == (2, Decimal("0.38"), source)
+    assert (calib.n, calib.brier) == (2, Decimal("0.38"))
+    assert calib.base_rate_source == f"point in time: {table_for(D[0]).path.name}: {source}, 3 call(s)"
     assert calib.base_rate_brier == brier(rate, "up").quantize(Decimal("0.0001"))
     assert (summary.cost.total, summary.cost.per_report, summary.cost.calls_of_unknown_cost) == (
         Decimal("0.02"), Decimal("0.006667"), 1)  # fmt: skip
@@ -122,3 +124,22 @@ def test_the_cli_and_the_facts_block(lab_home: Workbench, capsys: pytest.Capture
     data = json.loads(capsys.readouterr().out)
     assert set(data) >= {"as_of", "benchmarks", "counts", "hit_rate", "by_action", "calibration", "cost", "calls"}
     assert data["counts"]["matured"] == 2 and data["by_action"]["buy"]["hit_rate"] == "1.0000"
+
+
+def _call(report_id: str, entry_day: date | None) -> Call:
+    return Call(report_id, f"RUN-{report_id}", "600519.SH", "CN", "offline", "buy",
+                datetime(2026, 1, 1, tzinfo=UTC), True, entry_day, 20, None, {}, Decimal(0))  # fmt: skip
+
+
+def test_each_calls_base_rate_comes_from_a_table_built_before_its_day() -> None:
+    """A call as of 2020-06-01 is judged against the table ending 2019-12-31, one as of 2021-03-01 against the
+    one ending 2020-12-31; a call before every table's end is disclosed as look-ahead; none reads the full file's
+    table (to 2022-01-14), which the Brier base rate used for every call before."""
+    calls = [_call("A", date(2020, 6, 1)), _call("B", date(2021, 3, 1)), _call("C", date(2017, 6, 1))]
+    rates, source = point_in_time_rates(calls)
+    tables = {c.report_id: table_for(c.entry_day) for c in calls}
+    assert tables["A"].data_to == date(2019, 12, 31) and tables["B"].data_to == date(2020, 12, 31)
+    assert not tables["A"].look_ahead and tables["C"].look_ahead
+    assert rates["A"] == base_rate(tables["A"].path)[0] != rates["B"] == base_rate(tables["B"].path)[0]
+    assert "scenario_table_2019.json" in source and "scenario_table_2020.json" in source
+    assert "look-ahead" in source and "scenario_table.json" not in source
