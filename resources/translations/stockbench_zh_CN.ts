@@ -2208,22 +2208,6 @@
         <translation>卖</translation>
     </message>
     <message>
-        <source>Add</source>
-        <translation type="vanished">加仓</translation>
-    </message>
-    <message>
-        <source>Hold</source>
-        <translation type="vanished">持有</translation>
-    </message>
-    <message>
-        <source>Reduce</source>
-        <translation type="vanished">减仓</translation>
-    </message>
-    <message>
-        <source>Avoid</source>
-        <translation type="vanished">回避</translation>
-    </message>
-    <message>
         <source>O %1</source>
         <translation>开 %1</translation>
     </message>
@@ -2253,30 +2237,6 @@
 </context>
 <context>
     <name>TrackRecordModel</name>
-    <message>
-        <source>Buy</source>
-        <translation type="vanished">买入</translation>
-    </message>
-    <message>
-        <source>Add</source>
-        <translation type="vanished">加仓</translation>
-    </message>
-    <message>
-        <source>Hold</source>
-        <translation type="vanished">持有</translation>
-    </message>
-    <message>
-        <source>Reduce</source>
-        <translation type="vanished">减仓</translation>
-    </message>
-    <message>
-        <source>Sell</source>
-        <translation type="vanished">卖出</translation>
-    </message>
-    <message>
-        <source>Avoid</source>
-        <translation type="vanished">回避</translation>
-    </message>
     <message>
         <source>Hit</source>
         <translation>命中</translation>
@@ -2484,30 +2444,6 @@
         <translation>高于卖出区</translation>
     </message>
     <message>
-        <source>Buy</source>
-        <translation type="vanished">买入</translation>
-    </message>
-    <message>
-        <source>Add</source>
-        <translation type="vanished">加仓</translation>
-    </message>
-    <message>
-        <source>Hold</source>
-        <translation type="vanished">持有</translation>
-    </message>
-    <message>
-        <source>Reduce</source>
-        <translation type="vanished">减仓</translation>
-    </message>
-    <message>
-        <source>Sell</source>
-        <translation type="vanished">卖出</translation>
-    </message>
-    <message>
-        <source>Avoid</source>
-        <translation type="vanished">回避</translation>
-    </message>
-    <message>
         <source>Live quote</source>
         <translation>实时行情</translation>
     </message>
@@ -2683,10 +2619,6 @@
     <message>
         <source>Move to group</source>
         <translation>移到分组</translation>
-    </message>
-    <message>
-        <source>Not available yet: this research feature arrives in a later version</source>
-        <translation type="vanished">暂不可用：此研究功能将在后续版本提供</translation>
     </message>
 </context>
 <context>
