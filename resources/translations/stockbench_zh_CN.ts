@@ -1697,6 +1697,10 @@
         <translation>费用上限</translation>
     </message>
     <message>
+        <source>The account whose holdings, cash and orders the research reads</source>
+        <translation>研究读取哪个账户的持仓、现金与挂单</translation>
+    </message>
+    <message>
         <source>Analyze</source>
         <translation>分析</translation>
     </message>
@@ -1739,6 +1743,22 @@
     <message>
         <source>The plan conflicts with current data: a full analysis is recommended.</source>
         <translation>计划与当前数据冲突：建议做一次完整分析。</translation>
+    </message>
+    <message>
+        <source>{0} reads the account {1}</source>
+        <translation>{0} 读取账户 {1}</translation>
+    </message>
+    <message>
+        <source>{0} reads no account: the research does not know what you hold</source>
+        <translation>{0} 未读取账户：研究不知道你的持仓</translation>
+    </message>
+    <message>
+        <source>Automatic account</source>
+        <translation>自动选择账户</translation>
+    </message>
+    <message>
+        <source>The account holding the symbol, else the only account, else the one the last run read</source>
+        <translation>持有该股的账户；若无，则唯一的账户；再无，则上次研究读取的账户</translation>
     </message>
     <message>
         <source>Elapsed {elapsed} · model calls {calls} · cost {cost}</source>

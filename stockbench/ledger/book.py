@@ -122,6 +122,18 @@ class Ledger:
     def accounts(self) -> list[Account]:
         return load_accounts(self.db)
 
+    def account_for(self, symbol: str | None, last_used: str | None = None) -> str | None:
+        """The account research of `symbol` should read: the one holding it (the last used among several holders,
+        else the first by name), else the only account, else the last used if it still exists, else None."""
+        names = [a.name for a in self.accounts()]
+        if symbol:
+            holders = [n for n in names if any(p.symbol == symbol and p.qty > 0 for p in self.positions(n))]
+            if holders:
+                return last_used if last_used in holders else holders[0]
+        if len(names) == 1:
+            return names[0]
+        return last_used if last_used in names else None
+
     def fee_settings(self, account: str, market: Market, at: datetime) -> FeeSettings:
         terms = [t for t in load_fee_terms(self.db, account) if t.market == market and t.since <= at]
         if not terms:

@@ -193,7 +193,9 @@ def _plan(state: RunState, language: Language) -> str:
     lines = [say("report.plan.action", language, action=_word("action", a.decision, language),
                  baseline=_baseline(state, language), why=why),
              say("report.plan.position_state", language,
-                 state=_word("position_state", a.position_state, language))]  # fmt: skip
+                 state=_word("position_state", a.position_state, language)),
+             say("report.plan.account", language, account=state.run.account) if state.run.account
+             else say("report.plan.no_account", language)]  # fmt: skip
     if zones is None:
         lines.append(say("report.plan.no_zones", language))
     else:

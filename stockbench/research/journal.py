@@ -88,6 +88,11 @@ class Journal:
         rows = self.db.fetchall("SELECT run_id, symbol, model, created_at FROM runs ORDER BY created_at DESC")
         return [RunRow(str(a), str(b), str(c), d) for a, b, c, d in rows]
 
+    def last_account(self) -> str | None:
+        """The account of the newest run that read one."""
+        found = self.db.scalar("SELECT account FROM runs WHERE account IS NOT NULL ORDER BY created_at DESC LIMIT 1")
+        return None if found is None else str(found)
+
     def events(self, run_id: str) -> list[EventRow]:
         """The run's journal, in recording order."""
         rows = self.db.fetchall(

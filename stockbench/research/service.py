@@ -139,6 +139,11 @@ class Research:
         self.events.publish(RunStarted(run_id=run_id, symbol=run.symbol, model=model, at=self.clock.now()))
         return run
 
+    def default_account(self, symbol: str) -> str | None:
+        """The account a run of `symbol` reads when the user names none in the window: the one holding it, else the
+        only account, else the one the newest run read (Ledger.account_for)."""
+        return self.facts.ledger.account_for(parse_symbol(symbol).symbol, self.journal.last_account())
+
     def _language(self, named: str | None) -> Language:
         """The report language of a new run: `named` (zh or en) when given, else `report_language()`."""
         try:

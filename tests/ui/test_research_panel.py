@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 
 import pytest
 from pytestqt.qtbot import QtBot
 
+from stockbench.clock import MARKET_TZ
+from stockbench.ledger.validation import FillDraft
 from stockbench.llm import ModelUnavailable
 from stockbench.research.engine import STAGES
 from stockbench.research.offline import OfflineModel
@@ -205,3 +208,28 @@ def test_a_run_started_here_writes_its_report_in_the_interface_language(qtbot: Q
     assert row.report_id is not None and ctx.bench.research.summary(row.report_id).language == "en"
     ctx.settings.setValue("ui/language", "zh_CN")
     assert panel._report_language() == "zh"
+
+
+def test_analyze_reads_the_account_that_holds_the_symbol_by_default(
+    qtbot: QtBot, ctx: AppContext, errors: list[tuple[str, str]]
+) -> None:
+    """Issue 19.2: with one account holding 100 shares, Analyze used to read "(no account)" and report the symbol as
+    watched. Now the account box starts on Automatic: the run reads that account, the panel says so, and the
+    report names it and knows the holding."""
+    cn = MARKET_TZ["CN"]
+    ctx.bench.ledger.add_account("main", "CNY")
+    ctx.bench.ledger.cash("main", "deposit", Decimal("100000"), at=datetime(2026, 11, 2, 9, 0, tzinfo=cn))
+    ctx.bench.ledger.record_fill(FillDraft("main", SYMBOL, "buy", 100, Decimal("30.00"),
+                                           datetime(2026, 11, 26, 14, 0, tzinfo=cn)))  # fmt: skip
+    panel = panel_for(qtbot, ctx)
+    panel.refresh()
+    qtbot.waitUntil(lambda: panel.account_combo.findData("main") >= 0, timeout=RUN_TIMEOUT)
+    assert panel.account_combo.currentText() == "Automatic account"
+    panel.start(SYMBOL)
+    row = wait_for_status(qtbot, panel, "published")
+    assert panel.notice_label.text() == f"{SYMBOL} reads the account main"
+    report = ctx.bench.research.report(str(row.report_id))
+    assert ctx.bench.research.record(row.run_id).account == "main"
+    assert "读取账户：main" in report.markdown or "Account read: main" in report.markdown
+    assert ctx.bench.research.summary(str(row.report_id)).position_state != "watching"
+    assert not errors

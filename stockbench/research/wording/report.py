@@ -81,6 +81,11 @@ _FRAME: dict[str, Entry] = {
     ),
     "report.plan.no_baseline": Entry("无程序基线", "no program baseline"),
     "report.plan.position_state": Entry("持仓状态：{state}", "Position state: {state}"),
+    "report.plan.account": Entry("读取账户：{account}", "Account read: {account}"),
+    "report.plan.no_account": Entry(
+        "未读取账户：本报告不知道你的持仓、现金与挂单",
+        "No account read: this report does not know your holdings, cash or orders",
+    ),
     "report.plan.price": Entry("价格位置：{position}", "Price position: {position}"),
     "report.plan.buy_zone": Entry("买入区：{low}-{high}", "Buy zone: {low}-{high}"),
     "report.plan.sell_zone": Entry("卖出区：{low}-{high}", "Sell zone: {low}-{high}"),

@@ -111,3 +111,21 @@ def test_rounding_of_credited_shares_and_broker_override(book: Ledger) -> None:
     made = book.bonus("main", "600519", date(2024, 1, 8), D("0.1"), kind="capitalization", qty=14)
     assert made.qty == 14
     assert position(book).qty == 149  # type: ignore[attr-defined]
+
+
+def test_the_account_research_reads_is_the_holder_else_the_only_one_else_the_last_used(book: Ledger) -> None:
+    """`main` is the only account: it is chosen for any symbol. With a second account, the one holding the symbol
+    is chosen (the last used among several holders); a symbol no one holds goes to the last used account, and to
+    none when there is no last used one (the user picks)."""
+    assert book.account_for("600519.SH") == "main" and book.account_for(None) == "main"
+    book.add_account("second", "CNY")
+    book.cash("second", "deposit", D("500000"), at=cn("2024-01-02", "09:00"))
+    assert book.account_for("600519.SH") is None
+    assert book.account_for("600519.SH", last_used="second") == "second"
+    assert book.account_for("600519.SH", last_used="gone") is None
+    book.record_fill(draft("600519", "buy", 100, "1650", cn("2024-01-03"), account="second"))
+    assert book.account_for("600519.SH") == "second" and book.account_for("600519.SH", last_used="main") == "second"
+    book.record_fill(draft("600519", "buy", 100, "1650", cn("2024-01-03")))
+    assert book.account_for("600519.SH") == "main" and book.account_for("600519.SH", last_used="second") == "second"
+    book.record_fill(draft("600519", "sell", 100, "1700", cn("2024-01-05")))  # main sold out: no longer a holder
+    assert book.account_for("600519.SH", last_used="main") == "second"

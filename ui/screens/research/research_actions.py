@@ -35,6 +35,7 @@ class RunRequest:
     max_cost: Decimal | None = None
     approve_plan: bool = False
     language: str | None = None  # the report's (zh or en): the interface language it was asked in
+    automatic_account: bool = False  # choose the account: the holder of the symbol, else the only one, else the last
 
 
 @dataclass(frozen=True)
@@ -55,9 +56,10 @@ class ModelChoice:
 def _start(bench: Workbench, request: RunRequest) -> RunRecord | PlanRefusal:
     research = bench.research
     before = {r.run_id for r in research.runs()}
+    account = research.default_account(request.symbol) if request.automatic_account else request.account
     try:
         return research.start(
-            request.symbol, question=request.question, model=request.model, account=request.account,
+            request.symbol, question=request.question, model=request.model, account=account,
             max_cost=request.max_cost, approve_plan=request.approve_plan, language=request.language,
         )  # fmt: skip
     except RuleViolation as refused:

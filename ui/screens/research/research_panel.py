@@ -49,6 +49,7 @@ from ui.screens.research.run_model import (
 TICK_MS = 1000
 DUE_POLL_MS = 30_000
 DECIMAL_PATTERN = r"^\d{0,9}(\.\d{0,4})?$"
+AUTOMATIC = "\x00automatic"  # the account box's data for "choose for me" (no account name holds a NUL)
 # A "planned" or "running" run that is not executing here was interrupted (the app closed, or a step raised):
 # its journal lets it continue where it stopped, like a paused one.
 RESUMABLE = frozenset({"paused", "error", "running", "planned"})
@@ -110,7 +111,8 @@ class ResearchPanel(QWidget):
         self.model_combo.addItem("offline")
         self.model_combo.setToolTip(self.tr("The model: 'offline' is the rules model, which needs no key"))
         self.account_combo = QComboBox(self)
-        self.account_combo.addItem(self.tr("(no account)"), None)
+        self.account_combo.setToolTip(self.tr("The account whose holdings, cash and orders the research reads"))
+        self._fill_accounts([])
         self.ceiling_edit = QLineEdit(self)
         self.ceiling_edit.setPlaceholderText(self.tr("Cost ceiling"))
         self.ceiling_edit.setValidator(QRegularExpressionValidator(QRegularExpression(DECIMAL_PATTERN), self))
@@ -189,9 +191,10 @@ class ResearchPanel(QWidget):
                 symbol,
                 question=(question or "").strip() or None,
                 model=self._model_name(),
-                account=self.account_combo.currentData(),
+                account=None if self.account_combo.currentData() == AUTOMATIC else self.account_combo.currentData(),
                 max_cost=self._ceiling(),
                 language=self._report_language(),
+                automatic_account=self.account_combo.currentData() == AUTOMATIC,
             )
         )
 
@@ -265,6 +268,12 @@ class ResearchPanel(QWidget):
         if isinstance(result, actions.PlanRefusal):
             self._ask_approval(result)
             return
+        if result.account:
+            self._notice(self.tr("{0} reads the account {1}").format(result.symbol, result.account))
+        else:
+            self._notice(
+                self.tr("{0} reads no account: the research does not know what you hold").format(result.symbol)
+            )
         row = self.model.row(result.run_id) or RunRow(result.run_id, result.symbol, result.model)
         self.model.upsert(replace(row, question=result.question, status="queued"), first=True)
         self._execute(result.run_id, resume=False)
@@ -402,8 +411,15 @@ class ResearchPanel(QWidget):
         self.model_combo.setCurrentText(current if current in choice.names and current != "offline" else choice.default)
 
     def _on_accounts(self, names: list[str]) -> None:
-        current = self.account_combo.currentData()
+        self._fill_accounts(names)
+
+    def _fill_accounts(self, names: list[str]) -> None:
+        """Automatic first (the default), then no account, then each account; the choice made is kept."""
+        current = self.account_combo.currentData() if self.account_combo.count() else AUTOMATIC
         self.account_combo.clear()
+        self.account_combo.addItem(self.tr("Automatic account"), AUTOMATIC)
+        self.account_combo.setItemData(0, self.tr("The account holding the symbol, else the only account, else the "
+                                                  "one the last run read"), Qt.ItemDataRole.ToolTipRole)  # fmt: skip
         self.account_combo.addItem(self.tr("(no account)"), None)
         for name in names:
             self.account_combo.addItem(name, name)
