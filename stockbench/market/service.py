@@ -35,3 +35,9 @@ class MarketRules:
         from stockbench.market.sessions import phase_at
 
         return phase_at(market, at, self.calendars.calendar(market), self.tables)
+
+    def last_trading_minute(self, market: Market, at: datetime) -> datetime:
+        """`at` to the minute while `market` trades, else the last trading minute before it (sessions.py)."""
+        from stockbench.market.sessions import last_trading_minute
+
+        return last_trading_minute(market, at, self.calendars.calendar(market), self.tables)

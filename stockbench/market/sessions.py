@@ -7,7 +7,7 @@ market, the date, the exchange and the board; trading days and half days come fr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from typing import Literal, get_args
 
 from stockbench.clock import MARKET_TZ, Market
@@ -140,3 +140,42 @@ def phase_at(
         if not half and _after_hours(day, board, at, tables):
             phase = "after_hours_fixed_price"
     return SessionState(phase, True, half, local, exchange, board)
+
+
+DEFAULT_FILL_PHASES: tuple[PhaseName, ...] = ("continuous", "closing_auction")
+LOOKBACK_DAYS = 31
+
+
+def last_trading_minute(
+    market: Market,
+    instant: datetime,
+    calendar: TradingCalendar,
+    tables: RuleTables,
+    *,
+    exchange: str | None = None,
+    board: str | None = None,
+    phases: tuple[PhaseName, ...] = DEFAULT_FILL_PHASES,
+) -> datetime:
+    """The minute a fill entered at `instant` most likely executed: `instant` to the minute while one of `phases` is
+    running, else the last minute of the latest such phase before it (14:59 after a CN close, 11:29 over the lunch
+    break, the previous session's 14:59 before the open), in the exchange's time zone. CalendarUnknown when no
+    session is known in the LOOKBACK_DAYS before it."""
+    if instant.tzinfo is None or instant.utcoffset() is None:
+        raise InvalidInput(f"the instant {instant.isoformat()} has no time zone")
+    zone = MARKET_TZ[market]
+    exchange, board = venue(market, exchange, board)
+    local = instant.astimezone(zone)
+    rows = _timetables(market, exchange, board, tables)
+    day = local.date()
+    for _ in range(LOOKBACK_DAYS):
+        if calendar.is_session(day):
+            table = _timetable(rows, day, calendar.is_half_day(day))
+            spans = sorted(((datetime.combine(day, r.start, zone), datetime.combine(day, r.end, zone))
+                            for r in table.phases if r.name in phases), key=lambda s: s[1], reverse=True)  # fmt: skip
+            for start, end in spans:
+                if start <= local < end:
+                    return local.replace(second=0, microsecond=0)
+                if end <= local:
+                    return end - timedelta(minutes=1)
+        day -= timedelta(days=1)
+    raise CalendarUnknown(f"no {market} session is known in the {LOOKBACK_DAYS} days before {local:%Y-%m-%d}")

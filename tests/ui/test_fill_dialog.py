@@ -199,3 +199,21 @@ def test_an_order_link_prefills_and_is_checked(qtbot: QtBot, ctx: AppContext, bo
     with qtbot.waitSignal(dialog.fill_recorded, timeout=TIMEOUT):
         dialog.ok_button.click()
     assert [s.status for s in books.ledger.orders("main")] == ["filled"]
+
+
+def test_a_new_fill_starts_at_the_last_trading_minute_not_after_the_close(
+    qtbot: QtBot, ctx: AppContext, books: Workbench
+) -> None:
+    """Issue 19.5: the demo's clock is 18:00 on its last session; the time used to default to 18:00, so every new
+    fill began with "outside trading". Now it starts at 14:59, the close's last minute, and checks clean."""
+    assert ctx.bench.clock.now().astimezone(MARKET_TZ["CN"]).hour == 18
+    dialog = FillDialog(ctx, account="main", symbol=BANK)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=TIMEOUT)
+    assert (dialog.date_edit.date(), dialog.time_edit.time()) == (QDate(2026, 11, 27), QTime(14, 59, 0))
+    dialog.qty_edit.setText("100")
+    dialog.price_edit.setText("10.43")
+    qtbot.waitUntil(lambda: dialog.current is not None and not dialog.pending(), timeout=TIMEOUT)
+    assert dialog.current is not None
+    assert "outside_session" not in {p.code for p in dialog.current.problems}

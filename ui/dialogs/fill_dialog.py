@@ -7,6 +7,7 @@ when the latest preview of exactly what is on screen is valid. Only OK writes, t
 
 from __future__ import annotations
 
+import contextlib
 import html
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -30,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench.clock import MARKET_TZ
-from stockbench.errors import InvalidInput, Problem, RuleViolation, UserError
+from stockbench.errors import CalendarUnknown, InvalidInput, Problem, RuleViolation, UserError
 from stockbench.ledger.entries import Fill, FillDraft, Side
 from stockbench.market.instruments import parse_symbol
 from stockbench.workbench import Workbench
@@ -134,7 +135,7 @@ class OrderChoice:
 class FillChoices:
     accounts: tuple[str, ...]
     orders: tuple[OrderChoice, ...]  # open orders
-    now: datetime
+    now: datetime  # the time the form starts from: the last trading minute (CN) at or before the clock
 
 
 def _decimal(text: str) -> Decimal:
@@ -195,7 +196,10 @@ def _choices(bench: Workbench) -> FillChoices:
                     s.order.price)
         for s in ledger.orders() if s.status in {"open", "partially_filled"}
     )  # fmt: skip
-    return FillChoices(accounts, orders, bench.clock.now())
+    now = bench.clock.now()
+    with contextlib.suppress(CalendarUnknown):  # no session known before the clock: the form starts from the clock
+        now = bench.market.last_trading_minute("CN", now)
+    return FillChoices(accounts, orders, now)
 
 
 class FillDialog(QDialog):

@@ -14,7 +14,7 @@ from stockbench.cli.main import run
 from stockbench.clock import MARKET_TZ, Market, parse_instant
 from stockbench.errors import CalendarUnknown, InvalidInput
 from stockbench.market.calendars import Calendars
-from stockbench.market.sessions import PHASES, SessionState, phase_at, venue
+from stockbench.market.sessions import PHASES, SessionState, last_trading_minute, phase_at, venue
 from stockbench.market.tables import load_tables
 
 TABLES = load_tables()
@@ -245,3 +245,28 @@ def test_hk_timetable_history(day: str, clock: str, phase: str) -> None:
 def test_hk_before_the_2012_timetable_is_unknown() -> None:
     with pytest.raises(CalendarUnknown):
         at("HK", "2011-06-01", "12:45")
+
+
+@pytest.mark.parametrize(
+    ("market", "day", "clock", "expected"),
+    [
+        ("CN", "2026-11-30", "10:31:25", "2026-11-30 10:31"),  # a Monday during trading: that minute
+        ("CN", "2026-11-30", "14:58:10", "2026-11-30 14:58"),  # the closing auction
+        ("CN", "2026-11-30", "18:00", "2026-11-30 14:59"),  # the evening: the close's last minute
+        ("CN", "2026-11-30", "12:10", "2026-11-30 11:29"),  # the lunch break
+        ("CN", "2026-12-01", "09:20", "2026-11-30 14:59"),  # the call auction: nothing traded yet today
+        ("CN", "2026-11-28", "11:00", "2026-11-27 14:59"),  # a Saturday: Friday's close
+        ("CN", "2026-10-08", "10:00", "2026-10-08 10:00"),  # the first session after the National Day week
+        ("CN", "2026-10-05", "10:00", "2026-09-30 14:59"),  # inside the National Day week
+        ("HK", "2026-11-30", "20:00", "2026-11-30 16:09"),  # HK: the closing auction's last minute
+    ],
+)
+def test_the_last_trading_minute_is_now_during_trading_else_the_last_minute_before(
+    market: Market, day: str, clock: str, expected: str
+) -> None:
+    """The fill dialog's default time (issue 19.5): never an instant outside trading, which every new fill used to
+    start from (18:00, "outside trading")."""
+    instant = datetime.combine(date.fromisoformat(day), time.fromisoformat(clock), tzinfo=MARKET_TZ[market])
+    found = last_trading_minute(market, instant, CALENDARS.calendar(market), TABLES)
+    assert found.strftime("%Y-%m-%d %H:%M") == expected and found.utcoffset() == instant.utcoffset()
+    assert phase_at(market, found, CALENDARS.calendar(market), TABLES).phase in ("continuous", "closing_auction")
