@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any
 
 from stockbench.clock import today_in
@@ -185,7 +185,7 @@ def rule_peers_line(peers: Sequence[str], context: ContextFact | None, language:
 
 
 def _money(value: Decimal, language: Language) -> str:
-    return say("context.money", language, value=format((value / _UNITS[language]).quantize(_CENT), "f"))
+    return say("context.money", language, value=format((value / _UNITS[language]).quantize(_CENT, ROUND_HALF_UP), "f"))
 
 
 def _signed(value: Decimal | None) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any, Literal
 
 from stockbench.market.ticks import round_to_tick
@@ -107,7 +107,7 @@ class Since:
 
 
 def _pct(value: Decimal, base: Decimal) -> Decimal:
-    return ((value / base - 1) * 100).quantize(_CENT)
+    return ((value / base - 1) * 100).quantize(_CENT, ROUND_HALF_UP)
 
 
 def path_since(history: History, day: date, price: Decimal | None) -> tuple[Decimal, Decimal, list[Session]] | None:
@@ -213,7 +213,8 @@ def since_report(
     now = Decimal(str(history.raw["close"][-1]))
     call = CALLS.get(action, "none")
     to_day = sessions[-1].day if sessions else day
-    result = Since(day, to_day, len(sessions), then, now, ((growth - 1) * 100).quantize(_CENT), call=call)
+    change = ((growth - 1) * 100).quantize(_CENT, ROUND_HALF_UP)
+    result = Since(day, to_day, len(sessions), then, now, change, call=call)
     if not sessions:
         return replace(result, grade="too_early")
     high = max(sessions, key=lambda s: (s.high, -s.day.toordinal()))

@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from datetime import date, timedelta
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any
 
 from stockbench.clock import Clock, Market, now_in, today_in
@@ -248,7 +248,7 @@ class ProgramFacts:
         last, prev = view.price, view.prev_close
         if last is not None and prev:
             data["change_pct"] = shown(
-                ((Decimal(last) - Decimal(prev)) / Decimal(prev) * 100).quantize(Decimal("0.01"))
+                ((Decimal(last) - Decimal(prev)) / Decimal(prev) * 100).quantize(Decimal("0.01"), ROUND_HALF_UP)
             )
         return json.loads(json.dumps(data, default=str))  # type: ignore[no-any-return]
 

@@ -249,3 +249,17 @@ def test_the_workspace_setting_chooses_the_report_language(bench: Workbench) -> 
     run_record = bench.research.start(DEMO_SYMBOL, model="offline")
     assert run_record.plan.language == "en"
     assert bench.research.start(DEMO_SYMBOL, model="offline", language="zh").plan.language == "zh"
+
+
+def test_money_in_the_price_line_rounds_half_up_as_the_number_gate_reads_it() -> None:
+    """002869.SZ as of 2019-07-03 (the replay batch): a float cap of 2,218,500,000 was written "22.18亿元" (half to
+    even), which the number gate, rounding half up, did not find in the evidence: the report paused unpublished."""
+    from decimal import Decimal
+
+    from stockbench.research.blocks import PriceFactsFact
+    from stockbench.research.context import price_line
+
+    facts = PriceFactsFact("2019-07-03", Decimal("43.50"), float_mcap=Decimal("2218500000.00"),
+                           total_mcap=Decimal("5124300000.00"))  # fmt: skip
+    assert "22.19亿元" in str(price_line(facts, "zh")) and "51.24亿元" in str(price_line(facts, "zh"))
+    assert "CNY 2.22 bn" in str(price_line(facts, "en"))
