@@ -19,7 +19,7 @@ MENUS: dict[str, tuple[str | None, ...]] = {
              "connect_model", "settings", None, "quit"),
     "view": ("@panels", "reset_layout", None, "@theme", "@language", None, "refresh"),
     "research": ("analyze", "runs"),
-    "ledger": ("record_fill", "import_fills"),
+    "ledger": ("new_account", "cash", None, "record_fill", "import_fills"),
     "help": ("about",),
 }  # fmt: skip
 TOOLBAR: tuple[str | None, ...] = ("open_workspace", "demo_workspace", None, "analyze", "record_fill", "refresh",

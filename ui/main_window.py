@@ -127,6 +127,8 @@ class MainWindow(QMainWindow):
             "analyze": (self.analyze_selected, "Ctrl+R", "analyze"),
             "runs": (lambda: self.show_screen("research"), "Ctrl+Shift+R", None),
             "record_fill": (self.record_fill_selected, "Ctrl+Shift+F", "fill"),
+            "new_account": (lambda: self._call("ledger", "open_new_account_dialog"), None, None),
+            "cash": (lambda: self._call("ledger", "open_cash_dialog"), None, None),
             "about": (self.about, QKeySequence.StandardKey.HelpContents, None),
         }
         choices = {"theme": (THEME_MODES, self.set_theme), "language": (("system", "zh_CN", "en"), self.set_language)}
@@ -151,7 +153,8 @@ class MainWindow(QMainWindow):
             "reset_layout": self.tr("Reset &Layout"), "analyze": self.tr("&Analyze Selected…"),
             "runs": self.tr("Research &Runs"), "record_fill": self.tr("Record &Fill…"),
             "about": self.tr("&About Stock Workbench"), "import_fills": self.tr("&Import Fills from CSV…"),
-            "connect_model": self.tr("&Connect Your Model…"),
+            "connect_model": self.tr("&Connect Your Model…"), "new_account": self.tr("&New Account…"),
+            "cash": self.tr("&Cash: Deposit, Withdraw, Transfer…"),
         }  # fmt: skip
         for name, text in texts.items():
             self.actions_by_name[name].setText(text)

@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>AccountDialogs</name>
+    <message>
+        <source>An unexpected error occurred. The details are in the log.</source>
+        <translation>发生意外错误，详情见日志。</translation>
+    </message>
+</context>
+<context>
     <name>Actions</name>
     <message>
         <source>Buy</source>
@@ -65,6 +72,69 @@
     <message>
         <source>Candle colours</source>
         <translation>K 线颜色</translation>
+    </message>
+</context>
+<context>
+    <name>CashDialog</name>
+    <message>
+        <source>Deposit</source>
+        <translation>存入</translation>
+    </message>
+    <message>
+        <source>Withdrawal</source>
+        <translation>取出</translation>
+    </message>
+    <message>
+        <source>Interest</source>
+        <translation>利息</translation>
+    </message>
+    <message>
+        <source>Fee</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Tax</source>
+        <translation>税款</translation>
+    </message>
+    <message>
+        <source>Transfer to another account</source>
+        <translation>转账到另一账户</translation>
+    </message>
+    <message>
+        <source>Cash: {0}</source>
+        <translation>现金：{0}</translation>
+    </message>
+    <message>
+        <source>e.g. 100000</source>
+        <translation>例如 100000</translation>
+    </message>
+    <message>
+        <source>Exchange time (Beijing). The start of the day by default, so fills of the same day can use this cash.</source>
+        <translation>交易所时间（北京时间）。默认为当天零点，以便当天的成交可以使用这笔现金。</translation>
+    </message>
+    <message>
+        <source>To account</source>
+        <translation>转入账户</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>记录</translation>
     </message>
 </context>
 <context>
@@ -409,8 +479,12 @@
         <translation>每笔最低佣金</translation>
     </message>
     <message>
+        <source>No accounts yet: open one with Ledger &gt; New Account…</source>
+        <translation>还没有账户：请用 账本 &gt; 新建账户… 开立</translation>
+    </message>
+    <message>
         <source>No accounts yet: add one in the ledger first.</source>
-        <translation>还没有账户：请先在账本中添加。</translation>
+        <translation type="vanished">还没有账户：请先在账本中添加。</translation>
     </message>
     <message>
         <source>Saved.</source>
@@ -462,6 +536,10 @@
     <message>
         <source>Record a fill</source>
         <translation>记录成交</translation>
+    </message>
+    <message>
+        <source>New account…</source>
+        <translation>新建账户…</translation>
     </message>
     <message>
         <source>Record fill</source>
@@ -540,8 +618,12 @@
         <translation>使用计算的费用</translation>
     </message>
     <message>
+        <source>There is no account yet: open one to record this fill.</source>
+        <translation>还没有账户：先开立一个账户，才能记录这笔成交。</translation>
+    </message>
+    <message>
         <source>There is no account yet: add one in the ledger first.</source>
-        <translation>还没有账户：请先在账本中添加。</translation>
+        <translation type="vanished">还没有账户：请先在账本中添加。</translation>
     </message>
     <message>
         <source>Enter the account, symbol, quantity and price.</source>
@@ -675,8 +757,12 @@
         <translation>文件</translation>
     </message>
     <message>
+        <source>This workspace has no account yet: open one with Ledger &gt; New Account…</source>
+        <translation>此工作区还没有账户：请用 账本 &gt; 新建账户… 开立</translation>
+    </message>
+    <message>
         <source>This workspace has no account yet: add one in the ledger first.</source>
-        <translation>此工作区还没有账户：请先在账本中添加。</translation>
+        <translation type="vanished">此工作区还没有账户：请先在账本中添加。</translation>
     </message>
     <message>
         <source>Choose the broker&apos;s CSV file</source>
@@ -857,6 +943,22 @@
 <context>
     <name>LedgerPanel</name>
     <message>
+        <source>New account…</source>
+        <translation>新建账户…</translation>
+    </message>
+    <message>
+        <source>Open an account: name, currency and your broker&apos;s fee terms</source>
+        <translation>开立账户：名称、币种与券商费率</translation>
+    </message>
+    <message>
+        <source>Cash…</source>
+        <translation>现金…</translation>
+    </message>
+    <message>
+        <source>Deposit, withdraw or transfer cash</source>
+        <translation>存入、取出或转账现金</translation>
+    </message>
+    <message>
         <source>Record fill…</source>
         <translation>记录成交…</translation>
     </message>
@@ -905,8 +1007,12 @@
         <translation>现金：{0}</translation>
     </message>
     <message>
+        <source>No account yet: open one with New account…</source>
+        <translation>还没有账户：点“新建账户…”开立</translation>
+    </message>
+    <message>
         <source>No account yet</source>
-        <translation>还没有账户</translation>
+        <translation type="vanished">还没有账户</translation>
     </message>
     <message>
         <source>Void {0}</source>
@@ -1030,6 +1136,14 @@
     <message>
         <source>&amp;Connect Your Model…</source>
         <translation>连接你的模型(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;New Account…</source>
+        <translation>新建账户(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Cash: Deposit, Withdraw, Transfer…</source>
+        <translation>现金：存入、取出、转账(&amp;C)…</translation>
     </message>
     <message>
         <source>Analyze the selected symbol (offline model unless another is chosen)</source>
@@ -1433,6 +1547,65 @@
     <message>
         <source>Connection failed: %1</source>
         <translation>连接失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>NewAccountDialog</name>
+    <message>
+        <source>New account</source>
+        <translation>新建账户</translation>
+    </message>
+    <message>
+        <source>e.g. main</source>
+        <translation>例如 主账户</translation>
+    </message>
+    <message>
+        <source>CNY (A-shares)</source>
+        <translation>人民币（A股）</translation>
+    </message>
+    <message>
+        <source>HKD (Hong Kong)</source>
+        <translation>港币（港股）</translation>
+    </message>
+    <message>
+        <source>Commission as a fraction of the amount, e.g. 0.00025 for 0.025%</source>
+        <translation>佣金占成交金额的比例，例如 0.00025 即万分之二点五</translation>
+    </message>
+    <message>
+        <source>Exchange fees are included in the commission</source>
+        <translation>交易所规费已含在佣金内</translation>
+    </message>
+    <message>
+        <source>Broker, branch... (optional)</source>
+        <translation>券商、营业部……（可选）</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Base currency</source>
+        <translation>记账币种</translation>
+    </message>
+    <message>
+        <source>Commission rate</source>
+        <translation>佣金费率</translation>
+    </message>
+    <message>
+        <source>Minimum commission</source>
+        <translation>最低佣金</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Open account</source>
+        <translation>开立账户</translation>
+    </message>
+    <message>
+        <source>Prefilled with the rule tables&apos; defaults; change them to your broker&apos;s terms. They can be changed later in Settings &gt; Fees.</source>
+        <translation>已按规则表的默认值预填；请改成你券商的实际费率。之后也可在 设置 &gt; 费用 中修改。</translation>
     </message>
 </context>
 <context>

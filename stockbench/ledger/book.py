@@ -113,6 +113,10 @@ class Ledger:
         self._changed(name, "account")
         return self.account(name)
 
+    def default_fees(self, market: Market) -> FeeSettings:
+        """The rule tables' default broker terms of `market`: what a new account gets unless told otherwise."""
+        return FeeSettings.default(market, self.market.tables)
+
     def account(self, name: str) -> Account:
         for account in load_accounts(self.db):
             if account.name == name:

@@ -134,5 +134,5 @@ def test_a_workspace_without_accounts(qtbot: QtBot, ctx: AppContext) -> None:
     made = LedgerPanel(ctx)
     qtbot.addWidget(made)
     qtbot.waitUntil(lambda: made.balance_label.text() != "", timeout=TIMEOUT)
-    assert made.book is None and made.balance_label.text() == "No account yet"
+    assert made.book is None and made.balance_label.text() == "No account yet: open one with New account…"
     assert all(m.rowCount() == 0 for m in made.models.values())

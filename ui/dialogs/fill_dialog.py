@@ -36,6 +36,7 @@ from stockbench.ledger.entries import Fill, FillDraft, Side
 from stockbench.market.instruments import parse_symbol
 from stockbench.workbench import Workbench
 from ui.context import AppContext
+from ui.dialogs.account_dialogs import NewAccountDialog
 
 DEBOUNCE_MS = 250
 QTY_PATTERN = r"^\d{0,12}$"
@@ -242,6 +243,12 @@ class FillDialog(QDialog):
         self.problems_label.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.summary_label)
         layout.addWidget(self.problems_label)
+        self.new_account_button = QPushButton(self.tr("New account…"), self)
+        self.new_account_button.setObjectName("fillNewAccount")
+        self.new_account_button.clicked.connect(self.open_new_account_dialog)
+        self.new_account_button.hide()
+        layout.addWidget(self.new_account_button)
+        self.account_dialog: NewAccountDialog | None = None
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText(self.tr("Record fill"))
@@ -335,9 +342,27 @@ class FillDialog(QDialog):
         self.time_edit.setTime(QTime(local.hour, local.minute, local.second))
         if order_id is not None:
             self.order_combo.setCurrentIndex(max(self.order_combo.findData(order_id), 0))
+        self.new_account_button.setVisible(not choices.accounts)
         if not choices.accounts:
-            self.problems_label.setText(html.escape(self.tr("There is no account yet: add one in the ledger first.")))
+            self.problems_label.setText(html.escape(self.tr("There is no account yet: open one to record this fill.")))
         self._schedule()
+
+    def open_new_account_dialog(self) -> NewAccountDialog:
+        """Open the first account from here; the dialog then records the fill in it."""
+        dialog = NewAccountDialog(self.ctx, self)
+        dialog.opened.connect(self._account_opened)
+        dialog.finished.connect(dialog.deleteLater)
+        self.account_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _account_opened(self, name: str) -> None:
+        self._wanted = (name, self._wanted[1])
+        self.account_combo.clear()
+        self.order_combo.clear()
+        self.order_combo.addItem(self.tr("(no order)"), None)
+        self.problems_label.clear()
+        self.ctx.op(_choices, self._on_choices, parent=self)
 
     def _order_chosen(self) -> None:
         order = self._orders.get(str(self.order_combo.currentData()))

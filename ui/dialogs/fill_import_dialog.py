@@ -222,7 +222,7 @@ class FillImportDialog(QDialog):
         self.account_combo.setCurrentIndex(max(self.account_combo.findData(self._wanted), 0))
         self.account_combo.blockSignals(False)
         if not names:
-            self.summary_label.setText(self.tr("This workspace has no account yet: add one in the ledger first."))
+            self.summary_label.setText(self.tr("This workspace has no account yet: open one with Ledger > New Account…"))
             return
         self.check()
 

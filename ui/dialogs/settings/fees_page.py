@@ -44,7 +44,7 @@ class FeesPage(QWidget):
         for view in views:
             self.choice.addItem(f"{view.account} · {view.market}")
         if not views:
-            self.status.setText(self.tr("No accounts yet: add one in the ledger first."))
+            self.status.setText(self.tr("No accounts yet: open one with Ledger > New Account…"))
 
     def _fill(self, index: int) -> None:
         if 0 <= index < len(self.views):

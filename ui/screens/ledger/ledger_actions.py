@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -30,6 +31,7 @@ class Book:
     fills: tuple[Entry[Fill], ...]
     orders: tuple[OrderStatus, ...]
     actions: tuple[Entry[CorporateAction], ...]
+    now: datetime  # the workbench clock when read (the cash dialog's default day)
 
 
 def _last_closes(bench: Workbench, symbols: list[str]) -> dict[str, Decimal]:
@@ -58,7 +60,7 @@ def read_book(bench: Workbench, account: str | None) -> Book | None:
         name, accounts, ledger.balance(name), tuple(ledger.positions(name, prices=_last_closes(bench, held))),
         tuple(Entry(e, r) for e, r in history if isinstance(e, CashEntry)),
         tuple(Entry(e, r) for e, r in history if isinstance(e, Fill)), tuple(ledger.orders(name)),
-        tuple(Entry(e, r) for e, r in history if isinstance(e, CorporateAction)),
+        tuple(Entry(e, r) for e, r in history if isinstance(e, CorporateAction)), bench.clock.now(),
     )  # fmt: skip
 
 

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from stockbench.events import Event, LedgerChanged
 from stockbench.ledger.entries import OrderStatus
 from ui.context import AppContext
+from ui.dialogs.account_dialogs import CashDialog, NewAccountDialog
 from ui.dialogs.fill_dialog import FillDialog
 from ui.dialogs.fill_import_dialog import FillImportDialog
 from ui.screens.ledger import ledger_actions as actions
@@ -67,6 +68,8 @@ class LedgerPanel(QWidget):
         self.reason_dialog: ReasonDialog | None = None
         self.fill_dialog: FillDialog | None = None
         self.import_dialog: FillImportDialog | None = None
+        self.account_dialog: NewAccountDialog | None = None
+        self.cash_dialog: CashDialog | None = None
         self._seq = 0
         self._build()
         ctx.bridge.batch.connect(self._on_events)
@@ -80,6 +83,12 @@ class LedgerPanel(QWidget):
         self.account_combo.currentIndexChanged.connect(lambda _: self.refresh())
         self.balance_label = QLabel(self)
         self.balance_label.setObjectName("cashBalance")
+        self.new_account_button = QPushButton(self.tr("New account…"), self)
+        self.new_account_button.setToolTip(self.tr("Open an account: name, currency and your broker's fee terms"))
+        self.new_account_button.clicked.connect(self.open_new_account_dialog)
+        self.cash_button = QPushButton(self.tr("Cash…"), self)
+        self.cash_button.setToolTip(self.tr("Deposit, withdraw or transfer cash"))
+        self.cash_button.clicked.connect(self._cash_clicked)
         self.fill_button = QPushButton(self.tr("Record fill…"), self)
         self.fill_button.clicked.connect(self._fill_clicked)
         self.import_button = QPushButton(self.tr("Import CSV…"), self)
@@ -88,6 +97,8 @@ class LedgerPanel(QWidget):
         top.addWidget(QLabel(self.tr("Account"), self))
         top.addWidget(self.account_combo)
         top.addWidget(self.balance_label, 1)
+        top.addWidget(self.new_account_button)
+        top.addWidget(self.cash_button)
         top.addWidget(self.fill_button)
         top.addWidget(self.import_button)
         layout.addLayout(top)
@@ -156,7 +167,10 @@ class LedgerPanel(QWidget):
         self.models["actions"].set_rows(book.actions if book else ())
         balance = "  ".join(f"{ccy} {money(amount)}" for ccy, amount in book.balance.items()) if book else ""
         balance = balance or "0.00"
-        self.balance_label.setText(self.tr("Cash: {0}").format(balance) if book else self.tr("No account yet"))
+        self.balance_label.setText(self.tr("Cash: {0}").format(balance) if book else
+                                   self.tr("No account yet: open one with New account…"))  # fmt: skip
+        for button in (self.cash_button, self.fill_button, self.import_button):
+            button.setEnabled(book is not None)
         self.refreshed.emit()
 
     def _set_accounts(self, names: Sequence[str], current: str | None) -> None:
@@ -217,6 +231,38 @@ class LedgerPanel(QWidget):
         dialog = FillDialog(self.ctx, self, symbol=symbol, account=self.account())
         dialog.finished.connect(dialog.deleteLater)
         self.fill_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def open_new_account_dialog(self) -> NewAccountDialog:
+        """Open an account; the books then show it."""
+        dialog = NewAccountDialog(self.ctx, self)
+        dialog.opened.connect(self._show_account)
+        dialog.finished.connect(dialog.deleteLater)
+        self.account_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _show_account(self, name: str) -> None:
+        self.account_combo.blockSignals(True)
+        self.account_combo.addItem(name, name)
+        self.account_combo.setCurrentIndex(self.account_combo.findData(name))
+        self.account_combo.blockSignals(False)
+        self.refresh()
+
+    def _cash_clicked(self) -> None:
+        self.open_cash_dialog()
+
+    def open_cash_dialog(self, kind: str = "deposit") -> CashDialog | None:
+        """Record cash of the selected account; with no account yet, open one first (and return None)."""
+        account = self.account()
+        if account is None or self.book is None:
+            self.open_new_account_dialog()
+            return None
+        dialog = CashDialog(self.ctx, account, self.book.accounts, self.book.now, self, kind=kind)
+        dialog.recorded.connect(lambda _account: self.refresh())
+        dialog.finished.connect(dialog.deleteLater)
+        self.cash_dialog = dialog
         dialog.open()
         return dialog
 
