@@ -238,6 +238,8 @@ class Ledger:
             raise InvalidInput("a transfer needs two different accounts")
         if amount <= 0:
             raise InvalidInput(f"amount {amount} must be positive")
+        if amount != amount.quantize(CENT):
+            raise InvalidInput(f"amount {amount} has more than two decimals", "cash amounts are in cents")
         out_ccy = currency or src.base_currency
         in_ccy = to_currency or out_ccy
         if (in_ccy != out_ccy) != (fx_rate is not None):

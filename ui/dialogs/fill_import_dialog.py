@@ -222,7 +222,8 @@ class FillImportDialog(QDialog):
         self.account_combo.setCurrentIndex(max(self.account_combo.findData(self._wanted), 0))
         self.account_combo.blockSignals(False)
         if not names:
-            self.summary_label.setText(self.tr("This workspace has no account yet: open one with Ledger > New Account…"))
+            text = self.tr("This workspace has no account yet: open one with Ledger > New Account…")
+            self.summary_label.setText(text)
             return
         self.check()
 

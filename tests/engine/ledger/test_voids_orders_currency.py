@@ -87,6 +87,9 @@ def test_multi_currency_balances_and_transfers(book: Ledger) -> None:
     with pytest.raises(RuleViolation):
         book.transfer("hk", "main", D("20000"), at=hk("2024-01-04", "09:00"))
     assert snapshot(book) == before, "a failed transfer writes neither leg"
+    with pytest.raises(InvalidInput, match="more than two decimals"):  # it used to move 1.23 and lose the 0.004
+        book.transfer("main", "hk", D("1.234"), to_currency="HKD", fx_rate=D("1.0850"), at=cn("2024-01-04", "09:00"))
+    assert snapshot(book) == before
 
 
 def test_cash_validation(book: Ledger) -> None:
