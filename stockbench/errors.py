@@ -51,6 +51,8 @@ class Problem:
     message: str
     fix: str = ""
     location: str = ""
+    key: str = ""  # its entry in stockbench.messages (empty: worded in English only)
+    params: tuple[tuple[str, str], ...] = ()  # the values its words are filled from
 
     def as_dict(self) -> dict[str, str]:
         data = {"code": self.code, "message": self.message, "fix": self.fix}
@@ -93,6 +95,8 @@ class RuleViolation(UserError):
     def __init__(self, message: str, problems: Sequence[Problem], hint: str = "") -> None:
         super().__init__(message, hint or (problems[0].fix if problems else ""))
         self.problems = tuple(problems)
+        self.key = ""  # its refusal in stockbench.messages (set by messages.refusal)
+        self.params: tuple[tuple[str, str], ...] = ()
 
 
 class WorkspaceLocked(UserError):

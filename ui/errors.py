@@ -17,7 +17,9 @@ from types import TracebackType
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from stockbench.errors import Cancelled, UserError, redact
+from stockbench.errors import Cancelled, Problem, UserError, redact
+from stockbench.messages import error_words, said
+from ui.i18n.language import engine_language
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +71,11 @@ class ErrorPresenter(QObject):
         """(title, text, details) for `error`: a user error's own words and hint (and its problems, if any);
         anything else as a generic line with the traceback folded into the details. Secrets are redacted."""
         if isinstance(error, UserError):
+            language = engine_language()
+            message, hint = error_words(error, language)
             problems = getattr(error, "problems", None) or ()
-            lines = [error.hint, *(f"• {getattr(p, 'message', p)}" for p in problems)]
-            return self.tr("Cannot do that"), redact(error.message), redact("\n".join(line for line in lines if line))
+            lines = [hint, *(f"• {said(p, language)[0] if isinstance(p, Problem) else p}" for p in problems)]
+            return self.tr("Cannot do that"), redact(message), redact("\n".join(line for line in lines if line))
         details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
         return (self.tr("Something went wrong"), self.tr("An unexpected error occurred. The details are in the log."),
                 redact(details))  # fmt: skip

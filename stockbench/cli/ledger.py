@@ -12,6 +12,7 @@ import click
 from stockbench.cli.context import CliContext, pass_cli
 from stockbench.cli.output import message, table
 from stockbench.cli.params import DATE, DECIMAL
+from stockbench.messages import refusal
 
 if TYPE_CHECKING:
     from stockbench.ledger.book import Ledger
@@ -194,7 +195,6 @@ def fill(
     dry_run: bool,
 ) -> None:
     """Record a fill; every problem is listed and nothing is written if any is found."""
-    from stockbench.errors import RuleViolation
     from stockbench.ledger.entries import FillDraft
 
     executed = _at(at_text, _market_of(symbol))
@@ -204,7 +204,7 @@ def fill(
     if dry_run:
         found, problems = book.preview_fill(draft)
         if problems:
-            raise RuleViolation(f"the fill would be rejected: {problems[0].message}", problems)
+            raise refusal("fill_rejected", problems)
         assert found is not None
         cli.emit({"valid": True, "fill": _fill_data(found)}, lambda d: "valid: " + _fill_line(d["fill"]))
         return

@@ -18,6 +18,7 @@ import stockbench
 from stockbench.cli.context import CliContext
 from stockbench.cli.output import dumps, message
 from stockbench.errors import Cancelled, StockbenchError, UserError
+from stockbench.messages import LANGUAGES, Language, error_words, language_of_locale, said
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -133,8 +134,14 @@ def _load(target: str) -> click.Command:
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
 @click.option("--as-of", metavar="DATE", help="Research the past: see the market as it stood on DATE.")
+@click.option(
+    "--lang",
+    "language",
+    type=click.Choice(["zh", "en"]),
+    help="The language of messages and refusals (default: the system locale's; Chinese on a Chinese locale).",
+)
 @click.pass_context
-def cli(ctx: click.Context, home: Path | None, as_json: bool, as_of: str | None) -> None:
+def cli(ctx: click.Context, home: Path | None, as_json: bool, as_of: str | None, language: str | None) -> None:
     """Stock Workbench: research A-share and Hong Kong stocks against your own ledger.
 
     With no command, opens the desktop window.
@@ -154,19 +161,43 @@ def open_desktop(home: Path | None) -> int:
     return int(run_desktop([sys.argv[0] if sys.argv else "stockbench"], home))
 
 
-def _report_user_error(error: UserError, as_json: bool) -> None:
+def _report_user_error(error: UserError, as_json: bool, language: Language = "en") -> None:
+    """The error on stderr (and as JSON on stdout) in `language`: its words from the message catalogue where it
+    has them; `code` stays the stable engine code in both languages."""
     if isinstance(error, Cancelled):
         message("cancelled")
         return
-    message(f"error: {error.message}")
-    if error.hint:
-        message(f"hint: {error.hint}")
+    text, hint = error_words(error, language)
+    chinese = ("错误：", "提示：", "（{0}）")
+    error_label, hint_label, fix = chinese if language == "zh" else ("error: ", "hint: ", " ({0})")
+    message(f"{error_label}{text}")
+    if hint:
+        message(f"{hint_label}{hint}")
+    problems = tuple(getattr(error, "problems", None) or ())
+    for found in problems[1:]:  # the first is in the error line; every other one is listed too
+        words = said(found, language)
+        message(f"  - {words[0]}" + (fix.format(words[1]) if words[1] else ""))
     if as_json:
-        payload: dict[str, object] = {"error": error}
-        problems = getattr(error, "problems", None)
+        payload: dict[str, object] = {"error": error.as_dict() | {"message": text, "hint": hint}}
         if problems:
-            payload["problems"] = list(problems)
+            payload["problems"] = [p.as_dict() | dict(zip(("message", "fix"), said(p, language), strict=True))
+                                   for p in problems]  # fmt: skip
         click.echo(dumps(payload))
+
+
+def _language(args: Sequence[str]) -> Language:
+    """The language `--lang` names (before any `--`), else the system locale's."""
+    args = list(args[: list(args).index("--")] if "--" in args else args)
+    for at, arg in enumerate(args):
+        if arg.startswith("--lang="):
+            chosen = arg.split("=", 1)[1]
+        elif arg == "--lang" and at + 1 < len(args):
+            chosen = args[at + 1]
+        else:
+            continue
+        if chosen in LANGUAGES:
+            return "zh" if chosen == "zh" else "en"
+    return language_of_locale()
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -185,7 +216,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         error.show()
         return error.exit_code
     except UserError as error:
-        _report_user_error(error, as_json)
+        _report_user_error(error, as_json, _language(args))
         return EXIT_USER
     except (StockbenchError, Exception) as error:
         import logging

@@ -47,6 +47,7 @@ from stockbench.market.calendars import settlement
 from stockbench.market.fees import FeeSettings, order_fees
 from stockbench.market.instruments import Instrument, SecurityType
 from stockbench.market.service import MarketRules
+from stockbench.messages import problem, refusal
 from stockbench.store.database import Database
 
 if TYPE_CHECKING:
@@ -180,7 +181,7 @@ class Ledger:
             problems = [p.problem for p in state.problems if p.entry_id in new_ids]
             problems += [later_problem(p.entry_id, p.problem) for p in state.problems if p.entry_id not in new_ids]
             if problems:
-                raise RuleViolation(f"{entry_id(entry)} was not recorded: {problems[0].message}", problems)
+                raise refusal("entry_not_recorded", problems, entry=entry_id(entry))
             recorded = datetime.now(UTC)
             for item in (entry, *extra):
                 insert_entry(cur, item, recorded)
@@ -316,25 +317,25 @@ class Ledger:
     def _prepare(self, draft: FillDraft) -> tuple[Fill | None, list[Problem]]:
         try:
             account = self.account(draft.account)
-        except NotFound as error:
-            return None, [Problem("unknown_account", error.message, error.hint)]
+        except NotFound:
+            return None, [problem("unknown_account", account=draft.account)]
         try:
             instrument = self._instrument(draft.symbol)
         except InvalidInput as error:
             return None, [Problem("invalid_symbol", error.message, error.hint)]
         if instrument.security_type is SecurityType.INDEX:
-            return None, [Problem("not_tradable", f"{instrument.symbol} is an index and cannot be traded", "")]
+            return None, [problem("not_tradable", symbol=instrument.symbol)]
         if draft.executed_at.tzinfo is None:
-            return None, [Problem("naive_time", "the fill time has no time zone", "give it as an ISO instant")]
+            return None, [problem("naive_time")]
         if draft.qty <= 0 or draft.price <= 0:
-            return None, [Problem("not_positive", "quantity and price must be positive", "check the numbers")]
+            return None, [problem("not_positive")]
         return self._build_fill(account, instrument, draft), []
 
     def record_fill(self, draft: FillDraft) -> Fill:
         """Validate and record a fill; raise `RuleViolation` listing every problem (nothing written)."""
         fill, problems = self.preview_fill(draft)
         if problems or fill is None:
-            raise RuleViolation(f"the fill was not recorded: {problems[0].message}", problems)
+            raise refusal("fill_not_recorded", problems)
         self._commit(fill.account, fill)
         self._changed(fill.account, "fill")
         return fill
@@ -525,7 +526,7 @@ class Ledger:
             instrument, order.side, order.qty, order.price, day, holding=sellable, tables=self.market.tables
         )
         if found.problems:
-            raise RuleViolation(f"the order was not recorded: {found.problems[0].message}", found.problems)
+            raise refusal("order_not_recorded", found.problems)
         order = replace(order, order_id=order.order_id or new_id("O", day), symbol=instrument.symbol)
         with self.db.transaction() as cur:
             cur.execute(

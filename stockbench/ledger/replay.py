@@ -19,11 +19,15 @@ from stockbench.errors import Problem
 from stockbench.ledger.entries import CashEntry, CorporateAction, Entry, Fill
 from stockbench.ledger.tax import BONUS_PAR_VALUE, dividend_tax
 from stockbench.market.instruments import parse_symbol
+from stockbench.messages import problem
 
 COST_PLACES = Decimal("0.000001")
 CENT = Decimal("0.01")
 # After this local time, shares bought today count as sellable at the next session.
 DAY_END = {"CN": time(15, 30), "HK": time(16, 10), "US": time(16, 0)}
+
+# what a cash entry that spends is, in Chinese (the English is "the <kind>")
+CASH_WORDS = {"withdrawal": "取出", "fee": "费用", "tax": "税款", "transfer_out": "转出"}
 
 
 @dataclass
@@ -159,20 +163,13 @@ def _apply(state: LedgerState, entry: Entry) -> None:
         _action(state, entry)
 
 
-def _spend(state: LedgerState, entry_id: str, currency: str, amount: Decimal, what: str) -> bool:
-    """Take `amount` from cash, or report the shortfall and change nothing."""
+def _spend(state: LedgerState, entry_id: str, currency: str, amount: Decimal, what: tuple[str, str]) -> bool:
+    """Take `amount` from cash, or report the shortfall and change nothing. `what` the cash is for, (en, zh)."""
     balance = state.cash.get(currency, Decimal(0))
     if amount > balance:
-        state.problems.append(
-            EntryProblem(
-                entry_id,
-                Problem(
-                    "insufficient_cash",
-                    f"{what} needs {amount:.2f} {currency} but the cash balance is {balance:.2f} {currency}",
-                    f"deposit at least {amount - balance:.2f} {currency} first, or reduce the quantity",
-                ),
-            )
-        )
+        found = problem("insufficient_cash", what=what[0], what_zh=what[1], amount=f"{amount:.2f}", currency=currency,
+                        balance=f"{balance:.2f}", short=f"{amount - balance:.2f}")  # fmt: skip
+        state.problems.append(EntryProblem(entry_id, found))
         return False
     state.cash[currency] = balance - amount
     return True
@@ -180,7 +177,8 @@ def _spend(state: LedgerState, entry_id: str, currency: str, amount: Decimal, wh
 
 def _buy(state: LedgerState, fill: Fill) -> None:
     total = fill.amount + fill.fees
-    if not _spend(state, fill.fill_id, fill.currency, total, f"buying {fill.qty} {fill.symbol}"):
+    if not _spend(state, fill.fill_id, fill.currency, total,
+                  (f"buying {fill.qty} {fill.symbol}", f"买入 {fill.qty} 股 {fill.symbol}")):  # fmt: skip
         return
     holding = state.holding(fill.symbol, fill.currency)
     if not holding.lots:
@@ -197,16 +195,10 @@ def _sell(state: LedgerState, fill: Fill) -> None:
         held = holding.qty if holding else 0
         locked = held - sellable
         detail = f" ({locked} bought that day are not sellable until the next session)" if locked else ""
-        state.problems.append(
-            EntryProblem(
-                fill.fill_id,
-                Problem(
-                    "exceeds_sellable",
-                    f"selling {fill.qty} {fill.symbol} exceeds the sellable quantity of {sellable}{detail}",
-                    f"sell at most {sellable}" if sellable else "there is nothing to sell at that time",
-                ),
-            )
-        )
+        detail_zh = f"（当天买入的 {locked} 股要到下一个交易日才能卖出）" if locked else ""
+        found = problem("exceeds_sellable" if sellable else "exceeds_sellable.none", qty=fill.qty, symbol=fill.symbol,
+                        sellable=sellable, detail=detail, detail_zh=detail_zh)  # fmt: skip
+        state.problems.append(EntryProblem(fill.fill_id, found))
         return
     cost, tax = _consume(holding, fill)
     state.sells[fill.fill_id] = (cost, tax)
@@ -242,7 +234,9 @@ def _consume(holding: Holding, fill: Fill) -> tuple[Decimal, Decimal]:
 
 def _cash(state: LedgerState, entry: CashEntry) -> None:
     if entry.amount < 0:
-        _spend(state, entry.entry_id, entry.currency, -entry.amount, f"the {entry.kind}")
+        _spend(
+            state, entry.entry_id, entry.currency, -entry.amount, (f"the {entry.kind}", CASH_WORDS.get(entry.kind, ""))
+        )
         return
     state.cash[entry.currency] = state.cash.get(entry.currency, Decimal(0)) + entry.amount
     if entry.kind == "dividend" and entry.symbol and entry.symbol in state.holdings:

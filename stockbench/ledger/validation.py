@@ -17,6 +17,7 @@ from stockbench.market.lots import check_quantity
 from stockbench.market.order_rules import tick_problem
 from stockbench.market.service import MarketRules
 from stockbench.market.sessions import phase_at
+from stockbench.messages import problem, value_word
 
 __all__ = [
     "EXECUTION_PHASES",
@@ -50,14 +51,9 @@ def session_problem(market: MarketRules, instrument: Instrument, at: datetime) -
         return None
     local = state.local.strftime("%Y-%m-%d %H:%M:%S")
     if not state.trading_day:
-        return Problem(
-            "outside_session", f"{local} is not a trading day for {instrument.symbol}", "check the date of the fill"
-        )
-    return Problem(
-        "outside_session",
-        f"{local} is outside trading for {instrument.symbol} (phase: {state.phase.replace('_', ' ')})",
-        "give the execution time from the broker's confirmation, e.g. 10:31:05",
-    )
+        return problem("outside_session", local=local, symbol=instrument.symbol)
+    return problem("outside_session.phase", local=local, symbol=instrument.symbol, phase=state.phase.replace("_", " "),
+                   phase_zh=value_word("phase", state.phase, "zh"))  # fmt: skip
 
 
 def static_problems(
@@ -72,17 +68,9 @@ def static_problems(
     """Every problem that does not depend on cash: market, time, lot, tick and limit."""
     problems: list[Problem] = []
     if instrument.market not in account.markets:
-        problems.append(
-            Problem(
-                "market_not_in_account",
-                f"account '{account.name}' does not trade the {instrument.market} market",
-                f"record it in an account for {instrument.market}, or add the market to this account",
-            )
-        )
+        problems.append(problem("market_not_in_account", account=account.name, market=instrument.market))
     if draft.executed_at > now:
-        problems.append(
-            Problem("future_time", f"the fill time {draft.executed_at.isoformat()} is in the future", "check the time")
-        )
+        problems.append(problem("future_time", at=draft.executed_at.isoformat()))
     if (session := session_problem(market, instrument, draft.executed_at)) is not None:
         problems.append(session)
     holding = sellable if draft.side == "sell" else None
@@ -95,7 +83,7 @@ def static_problems(
     if draft.ref_price is not None and draft.price > 0:
         problems += _limit_problems(market, instrument, draft)
     if draft.fee is not None and draft.fee < 0:
-        problems.append(Problem("negative_fee", f"fees of {draft.fee} are negative", "enter the broker's total fees"))
+        problems.append(problem("negative_fee", fee=draft.fee))
     return problems
 
 
@@ -128,26 +116,30 @@ def order_problems(order: Order | None, draft: FillDraft, filled: int, cancelled
     if draft.order_id is None:
         return []
     if order is None:
-        return [
-            Problem("unknown_order", f"there is no order '{draft.order_id}'", "check the order id (ledger order list)")
-        ]
+        return [problem("unknown_order", order=draft.order_id)]
     problems = []
     if (order.account, order.symbol, order.side) != (draft.account, draft.symbol, draft.side):
         problems.append(
-            Problem(
+            problem(
                 "order_mismatch",
-                f"order {order.order_id} is a {order.side} of {order.symbol} in '{order.account}'",
-                "link the fill to the order it executed",
+                order=order.order_id,
+                side=order.side,
+                side_zh=value_word("side", order.side, "zh"),
+                symbol=order.symbol,
+                account=order.account,
             )
         )
     if cancelled:
-        problems.append(Problem("order_closed", f"order {order.order_id} was cancelled", "link it to an open order"))
+        problems.append(problem("order_closed", order=order.order_id))
     if filled + draft.qty > order.qty:
         problems.append(
-            Problem(
+            problem(
                 "order_overfilled",
-                f"order {order.order_id} is for {order.qty}; {filled} already filled, so {draft.qty} more overfills it",
-                f"record at most {order.qty - filled} against this order",
+                order=order.order_id,
+                qty=order.qty,
+                filled=filled,
+                more=draft.qty,
+                left=order.qty - filled,
             )
         )
     return problems

@@ -16,6 +16,7 @@ from stockbench.errors import InvalidInput, Problem
 from stockbench.market.instruments import Instrument, SecurityType, rule_board
 from stockbench.market.tables import RuleTables, in_force, load_tables
 from stockbench.market.ticks import ceil_to, floor_to, quantize_half_up, tick_size
+from stockbench.messages import problem, value_word
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,17 +135,10 @@ def price_limits(
 def limit_problem(side: Literal["buy", "sell"], price: Decimal, limits: PriceLimits) -> Problem | None:
     """A problem when `price` lies outside the day's limits (orders there are rejected by the exchange)."""
     if limits.up is not None and price > limits.up:
-        return Problem(
-            "above_limit_up",
-            f"{price} is above the day's limit-up price {limits.up}",
-            f"{side} at {limits.up} or lower",
-        )
+        return problem("above_limit_up", price=price, up=limits.up, side=side, side_zh=value_word("side", side, "zh"))
     if limits.down is not None and price < limits.down:
-        return Problem(
-            "below_limit_down",
-            f"{price} is below the day's limit-down price {limits.down}",
-            f"{side} at {limits.down} or higher",
-        )
+        return problem("below_limit_down", price=price, down=limits.down, side=side,
+                       side_zh=value_word("side", side, "zh"))  # fmt: skip
     return None
 
 

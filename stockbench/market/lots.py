@@ -13,6 +13,7 @@ from typing import Literal
 from stockbench.errors import Problem
 from stockbench.market.instruments import Exchange, Instrument, SecurityType, rule_board
 from stockbench.market.tables import RuleTables, load_tables
+from stockbench.messages import problem, value_word
 
 Side = Literal["buy", "sell"]
 
@@ -34,33 +35,15 @@ def check_quantity(
 ) -> list[Problem]:
     """Every lot problem with placing `qty` (for a sell, against the sellable `holding` when given)."""
     if instrument.security_type is SecurityType.INDEX:
-        return [
-            Problem(
-                "not_tradable",
-                f"{instrument.symbol} is an index and cannot be traded",
-                "choose a stock or fund",
-            )
-        ]
+        return [problem("not_tradable", symbol=instrument.symbol)]
     if qty <= 0:
-        return [Problem("qty_not_positive", f"quantity {qty} is not positive", "enter a quantity above zero")]
+        return [problem("qty_not_positive", qty=qty)]
     lot = board_lot(instrument, tables)
     if lot is None:
-        return [
-            Problem(
-                "lot_unknown",
-                f"the board lot of {instrument.symbol} is not known",
-                "fetch its instrument data (stockbench data fetch) or give the lot with --lot N",
-            )
-        ]
+        return [problem("lot_unknown", symbol=instrument.symbol)]
     problems: list[Problem] = []
     if side == "sell" and holding is not None and qty > holding:
-        problems.append(
-            Problem(
-                "exceeds_holding",
-                f"selling {qty} exceeds the sellable holding of {holding}",
-                f"sell at most {holding}",
-            )
-        )
+        problems.append(problem("exceeds_holding", qty=qty, holding=holding))
     if instrument.exchange is Exchange.HK:
         problems += _hk_lots(instrument, side, qty, lot[0])
     elif side == "buy":
@@ -72,22 +55,10 @@ def check_quantity(
 
 def _buy_lots(instrument: Instrument, qty: int, minimum: int, step: int) -> list[Problem]:
     if qty < minimum:
-        return [
-            Problem(
-                "lot_minimum",
-                f"a buy of {instrument.symbol} must be at least {minimum} shares, not {qty}",
-                f"buy {minimum} or more",
-            )
-        ]
+        return [problem("lot_minimum", symbol=instrument.symbol, minimum=minimum, qty=qty)]
     if (qty - minimum) % step:
         lower = qty - (qty - minimum) % step
-        return [
-            Problem(
-                "lot_multiple",
-                f"a buy of {instrument.symbol} must be a multiple of {step} shares, not {qty}",
-                f"buy {lower} or {lower + step}",
-            )
-        ]
+        return [problem("lot_multiple", symbol=instrument.symbol, step=step, qty=qty, lower=lower, upper=lower + step)]
     return []
 
 
@@ -96,40 +67,19 @@ def _sell_lots(instrument: Instrument, qty: int, holding: int | None, minimum: i
         if qty % step == 0 or (holding is not None and qty <= holding and qty % step == holding % step):
             return []
         if holding is None:
-            return [
-                Problem(
-                    "odd_lot_sell",
-                    f"selling {qty} is not a multiple of {step}; it is valid only if it includes the whole "
-                    "odd remainder of the holding",
-                    "give the holding (--holding N) to check it, or sell a multiple of " + str(step),
-                )
-            ]
+            return [problem("odd_lot_sell", qty=qty, step=step)]
         odd = holding % step
-        fix = f"sell a multiple of {step}" + (
-            f", or include the whole odd remainder of {odd} (e.g. {odd})" if odd else ""
-        )
-        return [Problem("odd_lot_sell", f"selling {qty} of a holding of {holding} leaves an invalid odd lot", fix)]
+        return [problem("odd_lot_sell.odd" if odd else "odd_lot_sell.holding", qty=qty, holding=holding, step=step,
+                        odd=odd)]  # fmt: skip
     if qty >= minimum or (holding is not None and qty == holding):
         return []
-    fix = f"sell at least {minimum}" + (f", or the whole holding of {holding}" if holding is not None else "")
-    return [
-        Problem(
-            "lot_minimum",
-            f"a sell of {instrument.symbol} below {minimum} shares must sell the whole holding",
-            fix,
-        )
-    ]
+    key = "lot_minimum.sell" if holding is None else "lot_minimum.sell_holding"
+    return [problem(key, symbol=instrument.symbol, minimum=minimum, holding=holding)]
 
 
 def _hk_lots(instrument: Instrument, side: Side, qty: int, lot: int) -> list[Problem]:
     if qty % lot == 0:
         return []
     lower = qty - qty % lot
-    return [
-        Problem(
-            "hk_odd_lot",
-            f"{qty} is not a multiple of the board lot of {instrument.symbol} ({lot}); "
-            "odd lots trade only on the odd-lot market",
-            f"{side} {lower or lot} (whole lots), or place the odd {qty % lot} on the odd-lot market",
-        )
-    ]
+    return [problem("hk_odd_lot", qty=qty, symbol=instrument.symbol, lot=lot, side=side,
+                    side_zh=value_word("side", side, "zh"), whole=lower or lot, odd=qty % lot)]  # fmt: skip

@@ -16,6 +16,7 @@ from stockbench.market.limits import PriceLimits, cage_note, limit_problem, pric
 from stockbench.market.lots import Side, check_quantity
 from stockbench.market.tables import RuleTables, load_tables
 from stockbench.market.ticks import is_valid_tick, round_to_tick
+from stockbench.messages import problem
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class OrderCheck:
 def tick_problem(instrument: Instrument, price: Decimal, day: date, tables: RuleTables) -> Problem | None:
     """A problem naming the nearest valid prices when `price` is off the tick."""
     if price <= 0:
-        return Problem("price_not_positive", f"price {price} is not positive", "enter a price above zero")
+        return problem("price_not_positive", price=price)
     try:
         if is_valid_tick(instrument, price, day, tables):
             return None
@@ -43,9 +44,7 @@ def tick_problem(instrument: Instrument, price: Decimal, day: date, tables: Rule
         up = round_to_tick(instrument, price, day, "up", tables)
     except InvalidInput as error:
         return Problem("price_out_of_range", error.message, error.hint)
-    return Problem(
-        "price_off_tick", f"{price} is not a valid price step for {instrument.symbol}", f"use {down} or {up}"
-    )
+    return problem("price_off_tick", price=price, symbol=instrument.symbol, down=down, up=up)
 
 
 def check_order(
@@ -68,7 +67,7 @@ def check_order(
     """
     tables = tables or load_tables()
     if instrument.security_type is SecurityType.INDEX:
-        return OrderCheck((Problem("not_tradable", f"{instrument.symbol} is an index and cannot be traded", ""),))
+        return OrderCheck((problem("not_tradable", symbol=instrument.symbol),))
     problems = list(check_quantity(instrument, side, qty, holding, tables))
     checks = ["lot"]
     if (tick := tick_problem(instrument, price, day, tables)) is not None:

@@ -217,3 +217,23 @@ def test_a_new_fill_starts_at_the_last_trading_minute_not_after_the_close(
     qtbot.waitUntil(lambda: dialog.current is not None and not dialog.pending(), timeout=TIMEOUT)
     assert dialog.current is not None
     assert "outside_session" not in {p.code for p in dialog.current.problems}
+
+
+def test_the_ledgers_checks_are_said_in_the_interface_language(
+    qtbot: QtBot, dialog: FillDialog, books: Workbench
+) -> None:
+    """Issue 19.3: in the Chinese interface the fill dialog showed the ledger's checks in English ("must be a
+    multiple of 100 shares", "outside trading"). They come from the engine's catalogue in the user's language."""
+    from ui.i18n.language import Translations
+
+    translations = Translations()
+    try:
+        assert translations.install("zh_CN")
+        enter(qtbot, dialog, qty=150, clock="18:00:00")
+        shown = QTextDocumentFragment.fromHtml(dialog.problems_label.text()).toPlainText()
+        assert f"{BANK} 买入数量须为 100 股的整数倍，而不是 150 股" in shown and "买入 100 股或 200 股" in shown
+        assert "不在 003901.SZ 的交易时段内（休市）" in shown
+        assert "multiple" not in shown and "outside trading" not in shown
+    finally:
+        translations.install("en")
+        translations.uninstall()

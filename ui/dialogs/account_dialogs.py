@@ -26,9 +26,11 @@ from PySide6.QtWidgets import (
 from stockbench.clock import MARKET_TZ, Market
 from stockbench.errors import InvalidInput, UserError
 from stockbench.ledger.entries import Account, CashEntry, CashKind
+from stockbench.messages import error_words
 from stockbench.workbench import Workbench
 from ui.context import AppContext
 from ui.dialogs.settings.amounts import parse_amount
+from ui.i18n.language import engine_language
 
 CURRENCY_MARKET: dict[str, Market] = {"CNY": "CN", "HKD": "HK"}
 # what a person records by hand; dividends come with their corporate action, transfers have their own choice
@@ -51,7 +53,8 @@ def _decimal(text: str, what: str) -> Decimal:
 
 def _error_text(error: BaseException) -> str:
     if isinstance(error, UserError):
-        return f"{error.message}\n{error.hint}" if error.hint else error.message
+        message, hint = error_words(error, engine_language())
+        return f"{message}\n{hint}" if hint else message
     return QCoreApplication.translate("AccountDialogs", "An unexpected error occurred. The details are in the log.")
 
 

@@ -34,9 +34,11 @@ from stockbench.clock import MARKET_TZ
 from stockbench.errors import CalendarUnknown, InvalidInput, Problem, RuleViolation, UserError
 from stockbench.ledger.entries import Fill, FillDraft, Side
 from stockbench.market.instruments import parse_symbol
+from stockbench.messages import said
 from stockbench.workbench import Workbench
 from ui.context import AppContext
 from ui.dialogs.account_dialogs import NewAccountDialog
+from ui.i18n.language import engine_language
 
 DEBOUNCE_MS = 250
 QTY_PATTERN = r"^\d{0,12}$"
@@ -456,8 +458,9 @@ class FillDialog(QDialog):
         return text + "\n" + self.tr("Price limits checked against the reference price {0}.").format(reference)
 
     def _show_problems(self, problems: list[Problem]) -> None:
-        lines = [f"<li><b>{html.escape(p.message)}</b>" + (f" — {html.escape(p.fix)}" if p.fix else "") + "</li>"
-                 for p in problems]  # fmt: skip
+        language = engine_language()
+        lines = [f"<li><b>{html.escape(message)}</b>" + (f" — {html.escape(fix)}" if fix else "") + "</li>"
+                 for message, fix in (said(p, language) for p in problems)]  # fmt: skip
         self.problems_label.setText(f"<ul style='color:#c9302c'>{''.join(lines)}</ul>" if lines else "")
         self._mark({p.code for p in problems})
 

@@ -13,6 +13,7 @@ from typing import Literal, cast
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
 
 from stockbench.config import resources_dir
+from stockbench.messages import Language as EngineLanguage
 
 Language = Literal["zh_CN", "en"]
 Choice = Literal["system", "zh_CN", "en"]
@@ -81,3 +82,9 @@ class Translations:
         QCoreApplication.installTranslator(translator)
         self._installed.append(translator)
         return True
+
+
+def engine_language() -> EngineLanguage:
+    """The language the engine's messages are said in: the interface's (Translations.install sets the default
+    locale with the catalogue), zh or en."""
+    return "zh" if QLocale().language() == QLocale.Language.Chinese else "en"

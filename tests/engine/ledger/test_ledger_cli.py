@@ -99,3 +99,32 @@ def test_import_is_all_or_nothing(call: Any, tmp_path: Path) -> None:
     }  # fmt: skip
     assert result["error"]["message"] == "4 problem(s) in bad.csv; nothing was written"
     assert call("ledger", "history", "main")[-1]["kind"] == "deposit"
+
+
+def test_a_bad_lot_is_refused_in_the_language_asked_for_with_the_same_codes(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 19: `--lang zh` words the refusal and every problem in Chinese, `--lang en` in English; both exit 1 and
+    the JSON carries the same stable codes."""
+    base = ["--as-of", "2024-12-31"]
+    assert run([*base, "ledger", "account", "add", "main", "--currency", "CNY"]) == 0
+    assert run([*base, "ledger", "cash", "main", "deposit", "900000", "--at", "2024-01-02T09:00:00+08:00"]) == 0
+    capsys.readouterr()
+    fill = ["ledger", "fill", "main", "600519", "--side", "buy", "--qty", "150", "--price", "1650.001",
+            "--at", "2024-01-02T10:00:00+08:00"]  # fmt: skip
+    assert run(["--lang", "zh", *base, *fill]) == 1
+    zh = capsys.readouterr().err.splitlines()
+    assert zh[0] == "错误：成交未记录：600519.SH 买入数量须为 100 股的整数倍，而不是 150 股"
+    assert zh[1] == "提示：买入 100 股或 200 股"
+    assert zh[2] == "  - 1650.001 不符合 600519.SH 的最小价格变动单位（请用 1650.00 或 1650.01）"
+    assert run(["--lang", "en", *base, *fill]) == 1
+    en = capsys.readouterr().err.splitlines()
+    assert en[0] == "error: the fill was not recorded: a buy of 600519.SH must be a multiple of 100 shares, not 150"
+    assert en[1] == "hint: buy 100 or 200"
+    codes = {}
+    for language in ("zh", "en"):
+        assert run(["--json", "--lang", language, *base, *fill]) == 1
+        found = json.loads(capsys.readouterr().out)
+        codes[language] = (found["error"]["code"], [p["code"] for p in found["problems"]])
+        assert found["error"]["message"].startswith("成交未记录" if language == "zh" else "the fill was not recorded")
+    assert codes["zh"] == codes["en"] == ("rule_violation", ["lot_multiple", "price_off_tick"])
