@@ -857,7 +857,95 @@
     </message>
     <message>
         <source>Time</source>
-        <translation>时间</translation>
+        <translation type="vanished">时间</translation>
+    </message>
+    <message>
+        <source>buy</source>
+        <translation>买入</translation>
+    </message>
+    <message>
+        <source>sell</source>
+        <translation>卖出</translation>
+    </message>
+    <message>
+        <source>deposit</source>
+        <translation>存入</translation>
+    </message>
+    <message>
+        <source>withdrawal</source>
+        <translation>取出</translation>
+    </message>
+    <message>
+        <source>dividend</source>
+        <translation>分红</translation>
+    </message>
+    <message>
+        <source>interest</source>
+        <translation>利息</translation>
+    </message>
+    <message>
+        <source>fee</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>tax</source>
+        <translation>税款</translation>
+    </message>
+    <message>
+        <source>transfer in</source>
+        <translation>转入</translation>
+    </message>
+    <message>
+        <source>transfer out</source>
+        <translation>转出</translation>
+    </message>
+    <message>
+        <source>computed</source>
+        <translation>程序计算</translation>
+    </message>
+    <message>
+        <source>broker</source>
+        <translation>券商</translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation>未成交</translation>
+    </message>
+    <message>
+        <source>partially filled</source>
+        <translation>部分成交</translation>
+    </message>
+    <message>
+        <source>filled</source>
+        <translation>已成交</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>cash dividend</source>
+        <translation>现金分红</translation>
+    </message>
+    <message>
+        <source>bonus shares</source>
+        <translation>送股</translation>
+    </message>
+    <message>
+        <source>capitalisation issue</source>
+        <translation>转增</translation>
+    </message>
+    <message>
+        <source>split</source>
+        <translation>拆股</translation>
+    </message>
+    <message>
+        <source>Time (exchange)</source>
+        <translation>时间（交易所）</translation>
     </message>
     <message>
         <source>Kind</source>

@@ -62,7 +62,7 @@ def test_every_tab_shows_the_books(panel: LedgerPanel, books: Workbench) -> None
     assert panel.models["cash"].column_values("kind") == ["deposit"]
     assert panel.models["fills"].column_values("side") == ["buy", "buy", "sell"]
     assert panel.models["orders"].column_values("status") == ["open"]
-    assert panel.models["actions"].column_values("kind") == ["cash_dividend"]
+    assert panel.models["actions"].column_values("kind") == ["cash dividend"]
     balance = books.ledger.balance("main")["CNY"]
     assert f"CNY {balance:,.2f}" in panel.balance_label.text()
 
@@ -136,3 +136,24 @@ def test_a_workspace_without_accounts(qtbot: QtBot, ctx: AppContext) -> None:
     qtbot.waitUntil(lambda: made.balance_label.text() != "", timeout=TIMEOUT)
     assert made.book is None and made.balance_label.text() == "No account yet: open one with New account…"
     assert all(m.rowCount() == 0 for m in made.models.values())
+
+
+def test_the_ledgers_values_are_shown_in_chinese_in_the_chinese_interface(qtbot: QtBot, ctx: AppContext,
+                                                                          books: Workbench) -> None:  # fmt: skip
+    """Issue 19.3: the columns said "buy", "computed", "deposit" inside the Chinese interface."""
+    from ui.i18n.language import Translations
+
+    translations = Translations()
+    try:
+        assert translations.install("zh_CN")
+        made = LedgerPanel(ctx)
+        qtbot.addWidget(made)
+        qtbot.waitUntil(lambda: made.book is not None, timeout=TIMEOUT)
+        assert made.models["cash"].column_values("kind") == ["存入"]
+        assert made.models["fills"].column_values("side") == ["买入", "买入", "卖出"]
+        assert set(made.models["fills"].column_values("fees_source")) <= {"程序计算", "券商"}
+        assert made.models["orders"].column_values("status") == ["未成交"]
+        assert made.models["actions"].column_values("kind") == ["现金分红"]
+    finally:
+        translations.install("en")
+        translations.uninstall()

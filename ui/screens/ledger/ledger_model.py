@@ -76,12 +76,42 @@ def when(value: date | datetime | None, symbol: str | None = None) -> str:
     return value.astimezone(MARKET_TZ[market]).strftime("%Y-%m-%d %H:%M:%S")
 
 
+# The ledger's values as people read them (the books keep the codes).
+VALUE_WORDS: dict[str, str] = {
+    "buy": str(QT_TRANSLATE_NOOP("LedgerModel", "buy")), "sell": str(QT_TRANSLATE_NOOP("LedgerModel", "sell")),
+    "deposit": str(QT_TRANSLATE_NOOP("LedgerModel", "deposit")),
+    "withdrawal": str(QT_TRANSLATE_NOOP("LedgerModel", "withdrawal")),
+    "dividend": str(QT_TRANSLATE_NOOP("LedgerModel", "dividend")),
+    "interest": str(QT_TRANSLATE_NOOP("LedgerModel", "interest")), "fee": str(QT_TRANSLATE_NOOP("LedgerModel", "fee")),
+    "tax": str(QT_TRANSLATE_NOOP("LedgerModel", "tax")),
+    "transfer_in": str(QT_TRANSLATE_NOOP("LedgerModel", "transfer in")),
+    "transfer_out": str(QT_TRANSLATE_NOOP("LedgerModel", "transfer out")),
+    "computed": str(QT_TRANSLATE_NOOP("LedgerModel", "computed")),
+    "broker": str(QT_TRANSLATE_NOOP("LedgerModel", "broker")),
+    "open": str(QT_TRANSLATE_NOOP("LedgerModel", "open")),
+    "partially_filled": str(QT_TRANSLATE_NOOP("LedgerModel", "partially filled")),
+    "filled": str(QT_TRANSLATE_NOOP("LedgerModel", "filled")),
+    "cancelled": str(QT_TRANSLATE_NOOP("LedgerModel", "cancelled")),
+    "expired": str(QT_TRANSLATE_NOOP("LedgerModel", "expired")),
+    "cash_dividend": str(QT_TRANSLATE_NOOP("LedgerModel", "cash dividend")),
+    "bonus": str(QT_TRANSLATE_NOOP("LedgerModel", "bonus shares")),
+    "capitalization": str(QT_TRANSLATE_NOOP("LedgerModel", "capitalisation issue")),
+    "split": str(QT_TRANSLATE_NOOP("LedgerModel", "split")),
+}  # fmt: skip
+
+
+def word(value: str) -> str:
+    """A ledger value (side, cash kind, order status...) in the interface language; an unknown one as it is."""
+    return QCoreApplication.translate("LedgerModel", VALUE_WORDS[value]) if value in VALUE_WORDS else value
+
+
 def _status(item: Entry[Any]) -> str:
     if item.void_reason is None:
         return ""
     return QCoreApplication.translate("LedgerModel", "voided: {0}").format(item.void_reason)
 
 
+TIME_HEADER = str(QT_TRANSLATE_NOOP("LedgerModel", "Time (exchange)"))  # every instant is shown in the exchange's zone
 POSITION_COLUMNS: tuple[Column[Position], ...] = (
     Column("symbol", str(QT_TRANSLATE_NOOP("LedgerModel", "Symbol")), lambda p: p.symbol),
     Column("qty", str(QT_TRANSLATE_NOOP("LedgerModel", "Quantity")), lambda p: f"{p.qty:,}", RIGHT),
@@ -99,8 +129,12 @@ POSITION_COLUMNS: tuple[Column[Position], ...] = (
     Column("currency", str(QT_TRANSLATE_NOOP("LedgerModel", "Currency")), lambda p: p.currency),
 )
 CASH_COLUMNS: tuple[Column[Entry[CashEntry]], ...] = (
-    Column("at", str(QT_TRANSLATE_NOOP("LedgerModel", "Time")), lambda e: when(e.entry.occurred_at, e.entry.symbol)),
-    Column("kind", str(QT_TRANSLATE_NOOP("LedgerModel", "Kind")), lambda e: e.entry.kind),
+    Column(
+        "at",
+        TIME_HEADER,
+        lambda e: when(e.entry.occurred_at, e.entry.symbol),
+    ),
+    Column("kind", str(QT_TRANSLATE_NOOP("LedgerModel", "Kind")), lambda e: word(e.entry.kind)),
     Column("amount", str(QT_TRANSLATE_NOOP("LedgerModel", "Amount")), lambda e: money(e.entry.amount), RIGHT),
     Column("currency", str(QT_TRANSLATE_NOOP("LedgerModel", "Currency")), lambda e: e.entry.currency),
     Column("symbol", str(QT_TRANSLATE_NOOP("LedgerModel", "Symbol")), lambda e: e.entry.symbol or ""),
@@ -109,14 +143,18 @@ CASH_COLUMNS: tuple[Column[Entry[CashEntry]], ...] = (
     Column("id", str(QT_TRANSLATE_NOOP("LedgerModel", "Entry")), lambda e: e.entry.entry_id),
 )
 FILL_COLUMNS: tuple[Column[Entry[Fill]], ...] = (
-    Column("at", str(QT_TRANSLATE_NOOP("LedgerModel", "Time")), lambda e: when(e.entry.executed_at, e.entry.symbol)),
+    Column(
+        "at",
+        TIME_HEADER,
+        lambda e: when(e.entry.executed_at, e.entry.symbol),
+    ),
     Column("symbol", str(QT_TRANSLATE_NOOP("LedgerModel", "Symbol")), lambda e: e.entry.symbol),
-    Column("side", str(QT_TRANSLATE_NOOP("LedgerModel", "Side")), lambda e: e.entry.side),
+    Column("side", str(QT_TRANSLATE_NOOP("LedgerModel", "Side")), lambda e: word(e.entry.side)),
     Column("qty", str(QT_TRANSLATE_NOOP("LedgerModel", "Quantity")), lambda e: f"{e.entry.qty:,}", RIGHT),
     Column("price", str(QT_TRANSLATE_NOOP("LedgerModel", "Price")), lambda e: price(e.entry.price), RIGHT),
     Column("amount", str(QT_TRANSLATE_NOOP("LedgerModel", "Amount")), lambda e: money(e.entry.amount), RIGHT),
     Column("fees", str(QT_TRANSLATE_NOOP("LedgerModel", "Fees")), lambda e: money(e.entry.fees), RIGHT),
-    Column("fees_source", str(QT_TRANSLATE_NOOP("LedgerModel", "Fees from")), lambda e: e.entry.fees_source),
+    Column("fees_source", str(QT_TRANSLATE_NOOP("LedgerModel", "Fees from")), lambda e: word(e.entry.fees_source)),
     Column("order", str(QT_TRANSLATE_NOOP("LedgerModel", "Order")), lambda e: e.entry.order_id or ""),
     Column("status", str(QT_TRANSLATE_NOOP("LedgerModel", "Status")), _status),
     Column("id", str(QT_TRANSLATE_NOOP("LedgerModel", "Fill")), lambda e: e.entry.fill_id),
@@ -126,11 +164,11 @@ ORDER_COLUMNS: tuple[Column[OrderStatus], ...] = (
         "placed", str(QT_TRANSLATE_NOOP("LedgerModel", "Placed")), lambda s: when(s.order.placed_at, s.order.symbol)
     ),
     Column("symbol", str(QT_TRANSLATE_NOOP("LedgerModel", "Symbol")), lambda s: s.order.symbol),
-    Column("side", str(QT_TRANSLATE_NOOP("LedgerModel", "Side")), lambda s: s.order.side),
+    Column("side", str(QT_TRANSLATE_NOOP("LedgerModel", "Side")), lambda s: word(s.order.side)),
     Column("qty", str(QT_TRANSLATE_NOOP("LedgerModel", "Quantity")), lambda s: f"{s.order.qty:,}", RIGHT),
     Column("price", str(QT_TRANSLATE_NOOP("LedgerModel", "Price")), lambda s: price(s.order.price), RIGHT),
     Column("filled", str(QT_TRANSLATE_NOOP("LedgerModel", "Filled")), lambda s: f"{s.filled:,}", RIGHT),
-    Column("status", str(QT_TRANSLATE_NOOP("LedgerModel", "Status")), lambda s: s.status),
+    Column("status", str(QT_TRANSLATE_NOOP("LedgerModel", "Status")), lambda s: word(s.status)),
     Column("valid_until", str(QT_TRANSLATE_NOOP("LedgerModel", "Valid until")), lambda s: when(s.order.valid_until)),
     Column("report", str(QT_TRANSLATE_NOOP("LedgerModel", "Report")), lambda s: s.order.report_id or ""),
     Column("id", str(QT_TRANSLATE_NOOP("LedgerModel", "Order")), lambda s: s.order.order_id),
@@ -138,7 +176,7 @@ ORDER_COLUMNS: tuple[Column[OrderStatus], ...] = (
 ACTION_COLUMNS: tuple[Column[Entry[CorporateAction]], ...] = (
     Column("ex_date", str(QT_TRANSLATE_NOOP("LedgerModel", "Ex-date")), lambda e: when(e.entry.ex_date)),
     Column("symbol", str(QT_TRANSLATE_NOOP("LedgerModel", "Symbol")), lambda e: e.entry.symbol),
-    Column("kind", str(QT_TRANSLATE_NOOP("LedgerModel", "Kind")), lambda e: e.entry.kind),
+    Column("kind", str(QT_TRANSLATE_NOOP("LedgerModel", "Kind")), lambda e: word(e.entry.kind)),
     Column(
         "cash_ps",
         str(QT_TRANSLATE_NOOP("LedgerModel", "Cash per share")),
