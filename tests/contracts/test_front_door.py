@@ -42,6 +42,7 @@ SHELL_MAY_IMPORT = frozenset(
     {
         "stockbench.workbench",  # the front door itself
         "stockbench.errors",
+        "stockbench.messages",  # the words of errors and problems, in both languages
         "stockbench.events",
         "stockbench.clock",
         "stockbench.config",
