@@ -140,6 +140,26 @@
 <context>
     <name>ChartPanel</name>
     <message>
+        <source>Ex-rights on %1: earlier bars are adjusted onto today&apos;s scale</source>
+        <translation>%1 除权除息：此前的K线已按前复权调整到当前价格尺度</translation>
+    </message>
+    <message>
+        <source>%1 closed at the limit-up price: a buy the next day may not fill</source>
+        <translation>%1 收盘涨停：次日买入可能无法成交</translation>
+    </message>
+    <message>
+        <source>%1 closed at the limit-down price</source>
+        <translation>%1 收盘跌停</translation>
+    </message>
+    <message>
+        <source>No bar on %1 (suspended, or not fetched): the levels are older</source>
+        <translation>%1 没有K线（停牌或未获取）：价位是更早的</translation>
+    </message>
+    <message>
+        <source>The trading calendar is not known that far</source>
+        <translation>交易日历尚未覆盖到该日期</translation>
+    </message>
+    <message>
         <source>Symbol, e.g. 600519 or 00700.HK</source>
         <translation>代码，例如 600519 或 00700.HK</translation>
     </message>

@@ -145,3 +145,34 @@ def test_ten_years_of_daily_bars_render_merged_to_the_pixel_width(qtbot: QtBot) 
     chart.show_last(60)
     chart.graphics.grab()
     assert chart.candles.last_paint.bucket == 1 and chart.candles.last_paint.drawn <= 64
+
+
+@pytest.mark.parametrize(
+    ("value", "zh", "en"),
+    [(12_345_678, "1235万", "12.3M"), (350_000_000, "3.5亿", "350M"),
+     (8_500, "8500", "8.5K"), (0, "0", "0")],
+)  # fmt: skip
+def test_the_volume_axis_reads_wan_and_yi_not_1e7(value: float, zh: str, en: str) -> None:
+    """Issue 19.8: the volume axis read "1e+07"."""
+    from ui.charts.chart_widget import volume_text
+
+    assert (volume_text(value, "zh"), volume_text(value, "en")) == (zh, en)
+
+
+def test_zone_flags_are_said_in_the_interface_language(qtbot: QtBot) -> None:
+    """Issue 19.3: the chart's note read "ex_rights: 2026-06-18 (factor 0.981234); earlier bars adjusted ..." and
+    "closed_limit_up: ..." inside the Chinese interface."""
+    from ui.i18n.language import Translations
+    from ui.screens.chart.chart_panel import flag_text
+
+    flag = "ex_rights: 2026-06-18 (factor 0.981234); earlier bars adjusted onto the 2026-11-27 scale"
+    assert flag_text(flag) == "Ex-rights on 2026-06-18: earlier bars are adjusted onto today's scale"
+    translations = Translations()
+    try:
+        assert translations.install("zh_CN")
+        shown = flag_text(flag) + flag_text("closed_limit_up: 2026-11-27 closed at the limit-up price 11.00; buying")
+        assert "2026-06-18" in shown and "2026-11-27" in shown
+        assert "ex_rights" not in shown and "closed" not in shown and "factor" not in shown
+    finally:
+        translations.install("en")
+        translations.uninstall()

@@ -18,6 +18,7 @@ from ui.charts.crosshair import Crosshair
 from ui.charts.palette import DEFAULT_SCHEME, CandleScheme, chart_colors
 from ui.charts.zone_item import PriceLineItem, ZoneBandItem
 from ui.i18n.action_words import action_word
+from ui.i18n.language import engine_language
 
 DEFAULT_VISIBLE = 160  # bars shown when a symbol opens (zoom out to see all of them)
 MIN_VISIBLE = 10
@@ -38,6 +39,28 @@ class IndexDateAxis(pg.AxisItem):  # type: ignore[misc]
             day = str(self.days[index]) if 0 <= index < len(self.days) else ""
             labels.append(day[:7] if spacing > 40 else day)
         return labels
+
+
+def volume_text(value: float, language: str) -> str:
+    """A share count as people read it: 万 and 亿 in Chinese, K, M and B in English (no 1e+07)."""
+    steps = ((1e8, "亿"), (1e4, "万")) if language == "zh" else ((1e9, "B"), (1e6, "M"), (1e3, "K"))
+    for size, unit in steps:
+        if abs(value) >= size:
+            shown = value / size
+            return f"{shown:.0f}{unit}" if abs(shown) >= 100 else f"{shown:.3g}{unit}"
+    return f"{value:.0f}"
+
+
+class VolumeAxis(pg.AxisItem):  # type: ignore[misc]
+    """The volume plot's axis, labelled in 万/亿 or K/M (pyqtgraph would write 1e+07 and an SI prefix)."""
+
+    def __init__(self) -> None:
+        super().__init__(orientation="right")
+        self.enableAutoSIPrefix(False)
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
+        language = engine_language()
+        return [volume_text(v * scale, language) for v in values]
 
 
 class StockChartWidget(QWidget):
@@ -69,7 +92,10 @@ class StockChartWidget(QWidget):
     def _build_plots(self) -> None:
         self.axis = IndexDateAxis()
         self.price_plot: pg.PlotItem = self.graphics.addPlot(row=0, col=0)
-        self.volume_plot: pg.PlotItem = self.graphics.addPlot(row=1, col=0, axisItems={"bottom": self.axis})
+        self.volume_axis = VolumeAxis()
+        self.volume_plot: pg.PlotItem = self.graphics.addPlot(
+            row=1, col=0, axisItems={"bottom": self.axis, "right": self.volume_axis}
+        )
         self.graphics.ci.layout.setRowStretchFactor(0, 4)
         self.graphics.ci.layout.setRowStretchFactor(1, 1)
         self.price_plot.hideAxis("bottom")

@@ -4,7 +4,9 @@ or a report of the shown symbol changes, and re-reads the candle colours on ever
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QTimer, Signal
+import re
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from stockbench.events import Event, LedgerChanged
@@ -16,6 +18,26 @@ from ui.context import AppContext
 from ui.screens.chart import chart_actions as actions
 
 RANGES = ((20, "1M"), (120, "6M"), (250, "1Y"), (750, "3Y"), (0, "All"))  # bars; 0 = every bar
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# The zone flags (analytics: "code: details") as people read them; %1 is the first date the details name.
+FLAG_WORDS = {
+    "ex_rights": QT_TRANSLATE_NOOP("ChartPanel", "Ex-rights on %1: earlier bars are adjusted onto today's scale"),
+    "closed_limit_up": QT_TRANSLATE_NOOP("ChartPanel", "%1 closed at the limit-up price: a buy the next day may "
+                                                       "not fill"),
+    "closed_limit_down": QT_TRANSLATE_NOOP("ChartPanel", "%1 closed at the limit-down price"),
+    "no_bar": QT_TRANSLATE_NOOP("ChartPanel", "No bar on %1 (suspended, or not fetched): the levels are older"),
+    "calendar_unknown": QT_TRANSLATE_NOOP("ChartPanel", "The trading calendar is not known that far"),
+}  # fmt: skip
+
+
+def flag_text(flag: str) -> str:
+    """One zone flag in the interface language (its details kept only as the date they name)."""
+    code, _, details = flag.partition(":")
+    words = FLAG_WORDS.get(code.strip())
+    if words is None:
+        return flag
+    found = DATE.search(details)
+    return QCoreApplication.translate("ChartPanel", str(words)).replace("%1", found.group(0) if found else "")
 
 
 class ChartPanel(QWidget):
@@ -43,6 +65,7 @@ class ChartPanel(QWidget):
     def _build(self) -> None:
         self.symbol_edit = QLineEdit(self)
         self.symbol_edit.setPlaceholderText(self.tr("Symbol, e.g. 600519 or 00700.HK"))
+        self.symbol_edit.setMinimumWidth(self.symbol_edit.fontMetrics().horizontalAdvance("000000.SH") + 24)
         self.symbol_edit.returnPressed.connect(lambda: self.show_symbol(self.symbol_edit.text()))
         self.title = QLabel(self)
         self.title.setObjectName("chartTitle")
@@ -135,7 +158,8 @@ class ChartPanel(QWidget):
             .replace("%3", price_text(zones.buy_high)).replace("%4", price_text(zones.sell_low))
             .replace("%5", price_text(zones.sell_high)).replace("%6", price_text(zones.stop))
         )  # fmt: skip
-        return f"{text}\n{data.zone_note}" if data.zone_note else text
+        notes = [flag_text(flag) for flag in data.zone_note.split("; ") if flag]
+        return "\n".join([text, *notes])
 
     def _on_events(self, events: list[Event]) -> None:
         if self.symbol is None:
