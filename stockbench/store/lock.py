@@ -61,8 +61,20 @@ def describe_holder(path: Path) -> str:
         return "another Stock Workbench process"
     return (
         f"Stock Workbench process {holder['pid']} on {holder.get('host', '?')} "
-        f"({holder.get('command', '?')}, since {holder.get('since', '?')})"
+        f"({holder.get('command', '?')}, since {_local(holder.get('since'))})"
     )
+
+
+def _local(stamp: object) -> str:
+    """The lock's start in the user's own time zone, named (the file keeps UTC): no exchange applies here."""
+    try:
+        when = datetime.fromisoformat(str(stamp))
+    except ValueError:
+        return str(stamp or "?")
+    if when.tzinfo is None:
+        return str(stamp)
+    local = when.astimezone()
+    return f"{local:%Y-%m-%d %H:%M:%S} {local.tzname() or local.strftime('%z')}"
 
 
 class WorkspaceLock:

@@ -188,3 +188,19 @@ def test_duckdb_itself_also_refuses_a_second_writer(home: Path) -> None:
         assert result.returncode != 0
         assert "lock" in result.stderr.lower()
     duckdb.connect(str(home / "workspace.duckdb")).close()
+
+
+def test_the_lock_holder_is_described_in_local_time_with_its_zone_named(tmp_path: Path) -> None:
+    """Issue 19.5: the message said "since 2026-12-01T12:20:48+00:00" (UTC, as the file stores it)."""
+    import json
+    from datetime import UTC, datetime
+
+    from stockbench.store.lock import describe_holder
+
+    lock = tmp_path / "workspace.lock"
+    started = datetime(2026, 12, 1, 12, 20, 48, tzinfo=UTC)
+    lock.write_text(json.dumps({"pid": 4242, "host": "desk", "command": "stockbench (desktop)",
+                                "since": started.isoformat()}), encoding="utf-8")  # fmt: skip
+    local = started.astimezone()
+    text = describe_holder(lock)
+    assert f"since {local:%Y-%m-%d %H:%M:%S} {local.tzname()}" in text and "+00:00" not in text
