@@ -153,12 +153,15 @@ def _indicators() -> frozenset[str]:
 
 
 def _problem_codes() -> frozenset[str]:
-    """Every Problem code and error code written in the engine's source."""
+    """Every Problem code and error code written in the engine's source, and every code of the message catalogue
+    (stockbench.messages: a key's code is the part before any dot)."""
     import stockbench
+    from stockbench.messages import PROBLEMS
 
     pattern = re.compile(r'Problem\(\s*"([a-z_]+)"|^\s+code = "([a-z_]+)"', re.MULTILINE)
     files = Path(stockbench.__file__).parent.rglob("*.py")
-    return frozenset(a or b for p in files for a, b in pattern.findall(p.read_text(encoding="utf-8")))
+    written = {a or b for p in files for a, b in pattern.findall(p.read_text(encoding="utf-8"))}
+    return frozenset(written | {key.split(".", 1)[0] for key in PROBLEMS})
 
 
 _J, _A = "stockbench.research.judgments", "stockbench.analytics"
