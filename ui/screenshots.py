@@ -36,6 +36,7 @@ from ui.context import AppContext
 LANGUAGES: dict[str, str] = {"zh": "zh_CN", "en": "en"}
 log = logging.getLogger("ui.screenshots")
 SHOWCASE_ACCOUNT = "main"
+WINDOW_SIZE = (1366, 768)  # a common laptop screen: nothing may clip at it (issue 19)
 HOLDINGS = (("003901.SZ", 2000), ("605903.SH", 100))
 REPORTED = ("003901.SZ", "605903.SH", "02971.HK")
 REPLAYED = ("003901.SZ", "605903.SH", "301903.SZ")  # analysed as of past sessions: matured calls to score
@@ -222,7 +223,7 @@ def render_window(ctx: AppContext, target: Path, *, dark: bool = False) -> Path:
     window = MainWindow(settings=QSettings())
     window.presenter.interactive = False
     window.set_theme("dark" if dark else "light")
-    window.resize(1600, 960)
+    window.resize(*WINDOW_SIZE)
     window.show()
     window.attach(ctx)
     settle(ctx)

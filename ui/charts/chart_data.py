@@ -88,7 +88,8 @@ class ChartData:
     bars: Bars
     averages: dict[int, FloatArray] = field(default_factory=dict)
     zones: ZoneLevels | None = None
-    zone_note: str = ""
+    zone_note: str = ""  # why there are no zones
+    zone_flags: tuple[str, ...] = ()  # the zones' flags ("code: details"), each shown on its own line
     fills: tuple[FillMark, ...] = ()
     orders: tuple[OrderLine, ...] = ()
     reports: tuple[ReportMark, ...] = ()

@@ -10,7 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ui.charts.candlestick_item import CandlestickItem, VolumeItem
 from ui.charts.chart_data import AVERAGES, ChartData, ZoneLevels, price_text
@@ -74,6 +74,8 @@ class StockChartWidget(QWidget):
         self.colors = chart_colors(scheme)
         self.info = QLabel(self)
         self.info.setObjectName("chartInfo")
+        # the bar's values are one long line: it may be cut, never widen the chart past its dock
+        self.info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.graphics = pg.GraphicsLayoutWidget(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -27,14 +27,15 @@ def chart_data(bench: Workbench, symbol: str, years: int = YEARS) -> ChartData:
     adjusted = bench.data.bars(symbol, start, today, adjust="forward")
     raw = bench.data.bars(symbol, start, today)
     bars = _bars(adjusted)
-    zones, note = _zones(bench, symbol)
+    zones, note, flags = _zones(bench, symbol)
     return ChartData(
         symbol=symbol,
         name=instrument.name,
         bars=bars,
         averages=averages_of(bars.close),
         zones=zones,
-        zone_note=note,
+        zone_note=note if zones is None else "",
+        zone_flags=flags,
         fills=_fills(bench, symbol, bars, _factors(adjusted, raw)),
         orders=_orders(bench, symbol),
         reports=_reports(bench, symbol, bars, instrument.market),
@@ -60,14 +61,14 @@ def _factors(adjusted: pl.DataFrame, raw: pl.DataFrame) -> dict[date, float]:
     return {d: a / r for d, a, r in joined.iter_rows() if r}
 
 
-def _zones(bench: Workbench, symbol: str) -> tuple[ZoneLevels | None, str]:
+def _zones(bench: Workbench, symbol: str) -> tuple[ZoneLevels | None, str, tuple[str, ...]]:
     try:
         found = bench.analytics.zones(symbol)
     except UserError as error:
-        return None, error.message
+        return None, error.message, ()
     levels = ZoneLevels(found.buy.low, found.buy.high, found.sell.low, found.sell.high, found.stop,
                         found.position, found.as_of)  # fmt: skip
-    return levels, "; ".join(found.flags)
+    return levels, "", tuple(found.flags)
 
 
 def _fills(bench: Workbench, symbol: str, bars: Bars, factors: dict[date, float]) -> tuple[FillMark, ...]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from stockbench.events import Event, LedgerChanged
 from stockbench.research.events import ReportPublished
@@ -69,6 +69,7 @@ class ChartPanel(QWidget):
         self.symbol_edit.returnPressed.connect(lambda: self.show_symbol(self.symbol_edit.text()))
         self.title = QLabel(self)
         self.title.setObjectName("chartTitle")
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # a long name is cut
         self.zone_label = QLabel(self)
         self.zone_label.setWordWrap(True)
         bar = QHBoxLayout()
@@ -80,6 +81,7 @@ class ChartPanel(QWidget):
         for count, key in RANGES:
             button = QPushButton(titles[key], self)
             button.setFlat(True)
+            button.setFixedWidth(button.fontMetrics().horizontalAdvance(button.text()) + 16)  # not the style's 80 px
             button.clicked.connect(lambda _checked=False, c=count: self.show_range(c))
             bar.addWidget(button)
             self.range_buttons[count] = button
@@ -144,7 +146,9 @@ class ChartPanel(QWidget):
             self.chart.price_plot.vb.setXRange(*view, padding=0)
         self.symbol = data.symbol
         self.symbol_edit.setText(data.symbol)
-        self.title.setText(f"{data.symbol}  {data.name or ''}")
+        self.title.setText(data.name or "")  # the symbol box beside it shows the code
+        self.title.setToolTip(f"{data.symbol}  {data.name or ''}")
+        self.title.setMinimumWidth(self.title.fontMetrics().horizontalAdvance(data.name or ""))
         self.zone_label.setText(self._zone_text(data))
         self.loaded.emit(data.symbol)
 
@@ -158,7 +162,7 @@ class ChartPanel(QWidget):
             .replace("%3", price_text(zones.buy_high)).replace("%4", price_text(zones.sell_low))
             .replace("%5", price_text(zones.sell_high)).replace("%6", price_text(zones.stop))
         )  # fmt: skip
-        notes = [flag_text(flag) for flag in data.zone_note.split("; ") if flag]
+        notes = [flag_text(flag) for flag in data.zone_flags]
         return "\n".join([text, *notes])
 
     def _on_events(self, events: list[Event]) -> None:

@@ -100,8 +100,10 @@ class ResearchPanel(QWidget):
         splitter.setStretchFactor(1, 2)
         layout.addWidget(splitter, 1)
 
-    def _build_form(self) -> QHBoxLayout:
-        row = QHBoxLayout()
+    def _build_form(self) -> QVBoxLayout:
+        """Two rows, so the panel fits a narrow dock: what to research, then how (model, account, ceiling, go)."""
+        form = QVBoxLayout()
+        row, options = QHBoxLayout(), QHBoxLayout()
         self.symbol_edit = QLineEdit(self)
         self.symbol_edit.setPlaceholderText(self.tr("Symbol, e.g. 600519"))
         self.question_edit = QLineEdit(self)
@@ -121,10 +123,15 @@ class ResearchPanel(QWidget):
         self.analyze_button.setDefault(True)
         self.analyze_button.clicked.connect(self._analyze_clicked)
         self.symbol_edit.returnPressed.connect(self._analyze_clicked)
-        for widget, stretch in ((self.symbol_edit, 1), (self.question_edit, 3), (self.model_combo, 1),
-                                (self.account_combo, 1), (self.ceiling_edit, 0), (self.analyze_button, 0)):  # fmt: skip
-            row.addWidget(widget, stretch)
-        return row
+        self.symbol_edit.setMinimumWidth(self.symbol_edit.fontMetrics().horizontalAdvance("000000.SH") + 24)
+        row.addWidget(self.symbol_edit, 1)
+        row.addWidget(self.question_edit, 3)
+        for widget, stretch in ((self.model_combo, 2), (self.account_combo, 2), (self.ceiling_edit, 1),
+                                (self.analyze_button, 0)):  # fmt: skip
+            options.addWidget(widget, stretch)
+        form.addLayout(row)
+        form.addLayout(options)
+        return form
 
     def _build_table(self) -> QTableView:
         self.table = QTableView(self)

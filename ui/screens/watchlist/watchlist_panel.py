@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -99,11 +100,13 @@ class WatchlistPanel(QWidget):
         QShortcut(QKeySequence("Ctrl+Down"), self.view, lambda: self.move_selected(1))
         self.status = QLabel(self)
         layout = QVBoxLayout(self)
+        # the group box above its buttons, the list's buttons above the status: the panel fits a narrow dock
+        layout.addWidget(self.group_box)
         top = QHBoxLayout()
-        top.addWidget(self.group_box, 1)
         top.addWidget(self._button(self.tr("New group…"), self.ask_new_group, self.tr("Create a group")))
         top.addWidget(self._button(self.tr("Rename…"), self.ask_rename_group, self.tr("Rename this group")))
         top.addWidget(self._button(self.tr("Delete group"), self.ask_delete_group, self.tr("Delete this group")))
+        top.addStretch(1)
         layout.addLayout(top)
         layout.addWidget(self.search)
         layout.addWidget(self.view, 1)
@@ -113,9 +116,14 @@ class WatchlistPanel(QWidget):
         remove = self._button(self.tr("Remove"), self._remove_selected, self.tr("Remove from this group"))
         reload = self._button(self.tr("Refresh"), self.refresh, self.tr("Reload prices, zones and reports"))
         for widget in (self.up_button, self.down_button, remove, reload):
+            widget.setMinimumWidth(widget.fontMetrics().horizontalAdvance(widget.text()) + 20)
+            widget.setMaximumWidth(widget.minimumWidth())  # the text's width, not the style's 80 px: four fit a dock
             bottom.addWidget(widget)
-        bottom.addWidget(self.status, 1)
+        bottom.addStretch(1)
         layout.addLayout(bottom)
+        self.status.setWordWrap(True)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout.addWidget(self.status)
 
     def _button(self, text: str, slot: Callable[[], object], tip: str) -> QPushButton:
         button = QPushButton(text, self)
