@@ -38,6 +38,7 @@ from stockbench.research.outcomes import (
 from stockbench.research.plan import Plan, build_plan, plan_problems
 from stockbench.research.records import RunRecord
 from stockbench.research.summary import ReportSummary
+from stockbench.research.wording import say
 from stockbench.research.wording.entry import Language, language_of, locale_language
 from stockbench.store.database import Database
 from stockbench.store.settings import DEFAULT_MODEL, REPORT_LANGUAGE
@@ -355,5 +356,21 @@ class Research:
             text = json.dumps(found.document(), ensure_ascii=False, indent=2, default=str)
             target.write_text(text, encoding="utf-8")
         else:
-            target.write_text(found.markdown, encoding="utf-8")
+            target.write_text(self.exported_markdown(report_id), encoding="utf-8")
         return target
+
+    def exported_markdown(self, report_id: str) -> str:
+        """The report as it is handed on (Markdown and PDF exports): its text, then what the report view shows
+        after it, the quoted passages each with the evidence it quotes, in the report's language."""
+        from stockbench.evidence.lookup import report_citations
+
+        found = self.report(report_id)
+        quotes = report_citations(found.draft, found.markdown).quotes
+        if not quotes:
+            return found.markdown
+        language = language_of(str(found.summary.get("language") or "zh"))
+        parts = [found.markdown.rstrip("\n"), "", "---", "", f"### {say('report.quotes.heading', language)}", ""]
+        for quote in quotes:
+            parts += [f"> {' '.join(quote.text.split())}", "",
+                      say("report.quotes.source", language, evidence=quote.evidence_id), ""]  # fmt: skip
+        return "\n".join(parts)

@@ -80,11 +80,21 @@ def test_export_to_markdown_and_pdf(qtbot: QtBot, panel: ReportsPanel, ctx: AppC
     markdown, pdf = tmp_path / "out" / "report.md", tmp_path / "out" / "report.pdf"
     with qtbot.waitSignal(panel.exported, timeout=TIMEOUT):
         panel.export_markdown(markdown)
-    assert markdown.read_text(encoding="utf-8") == row.markdown
+    written = markdown.read_text(encoding="utf-8")
+    # Issue 19.6: the export carries what the view shows after the report: each quoted passage and its evidence
+    assert written.startswith(row.markdown.rstrip("\n")) and row.draft["quotes"]
+    heading = "### 引文及其出处" if "### 引文及其出处" in written else "### Quotes and their sources"
+    appendix = written.split(heading, 1)[1]
+    for quote in row.draft["quotes"]:
+        assert " ".join(quote["text"].split()) in appendix and quote["evidence_id"] in appendix
     with qtbot.waitSignal(panel.exported, timeout=TIMEOUT):
         panel.export_pdf(pdf)
     data = pdf.read_bytes()
     assert data.startswith(b"%PDF") and len(data) > 2000
+    from pypdf import PdfReader
+
+    text = "".join(page.extract_text() for page in PdfReader(pdf).pages)
+    assert row.draft["quotes"][0]["evidence_id"] in text.replace("\n", "")
 
 
 def test_clicking_an_evidence_id_shows_its_source_and_hash(qtbot: QtBot, panel: ReportsPanel, ctx: AppContext) -> None:

@@ -82,6 +82,8 @@ _FRAME: dict[str, Entry] = {
     "report.plan.no_baseline": Entry("无程序基线", "no program baseline"),
     "report.plan.position_state": Entry("持仓状态：{state}", "Position state: {state}"),
     "report.plan.account": Entry("读取账户：{account}", "Account read: {account}"),
+    "report.quotes.heading": Entry("引文及其出处", "Quotes and their sources"),
+    "report.quotes.source": Entry("出处：证据 {evidence}", "Source: evidence {evidence}"),
     "report.plan.no_account": Entry(
         "未读取账户：本报告不知道你的持仓、现金与挂单",
         "No account read: this report does not know your holdings, cash or orders",

@@ -58,7 +58,9 @@ def test_reports_list_show_export_and_verify(
         target = tmp_path / f"report.{suffix}"
         exported, _ = cli(capsys, "reports", "export", report_id, "--to", str(target))
         assert Path(exported["path"]) == target and target.stat().st_size > 0
-    assert (tmp_path / "report.md").read_text(encoding="utf-8").rstrip("\n") == markdown.rstrip("\n")
+    exported_text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert exported_text.startswith(markdown.rstrip("\n"))  # the report, then its quoted passages (issue 19.6)
+    assert exported_text.rstrip("\n") == markdown.rstrip("\n") or "### 引文及其出处" in exported_text
     assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["report_id"] == report_id
     verified, _ = cli(capsys, "reports", "verify", report_id)
     assert verified == {"report_id": report_id, "ok": True, "problems": []}

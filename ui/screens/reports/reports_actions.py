@@ -85,7 +85,8 @@ def export_pdf(ctx: AppContext, parent: QWidget, report_id: str, target: Path, s
         tampered = bench.research.seal_problems(report_id)
         if tampered:  # the same refusal as the Markdown export: a report not as published is not handed on
             raise InvalidInput(f"report {report_id} is not as it was published: {tampered[0].message}")
-        return write_pdf(found.markdown, target, title=found.title, creator="Stock Workbench")
+        text = bench.research.exported_markdown(report_id)  # with the quoted passages, as the Markdown export
+        return write_pdf(text, target, title=found.title, creator="Stock Workbench")
 
     return ctx.op(export, success, parent=parent)
 
