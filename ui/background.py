@@ -36,6 +36,11 @@ class OpRunner:
         self.research = QThreadPool()
         self.research.setMaxThreadCount(3)
         self.on_error: Callable[[BaseException], None] | None = None
+        self.closed = False  # set when the window shuts down: no op starts afterwards, none reads a closed workspace
+
+    def close(self) -> None:
+        """Refuse new ops from now on (an op started by a late timer or event would read a closed workspace)."""
+        self.closed = True
 
     def wait(self, msecs: int = 30_000) -> bool:
         return bool(self.general.waitForDone(msecs)) and bool(self.research.waitForDone(msecs))
@@ -82,6 +87,8 @@ class EngineOp:
             self.relay.progressed.connect(progress)
 
     def run(self) -> EngineOp:
+        if self.runner.closed:
+            return self  # the window is closing: nothing starts, nothing is delivered
         with EngineOp._lock:
             EngineOp.live.add(self)
         pool = self.runner.research if self.research else self.runner.general

@@ -93,6 +93,7 @@ def close_context(
     process exit to release, rather than closed under a running thread).
     """
     stop_runs(ctx.bench, running)
+    ctx.runner.close()  # from here on no op starts: a late timer or event must not read a closing workspace
     drained = ctx.runner.wait(wait_ms)
     ctx.bridge.close()
     if close_bench and drained:

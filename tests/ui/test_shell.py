@@ -108,6 +108,19 @@ def test_close_context_stops_runs_then_drains_then_closes(ctx: AppContext, demo_
     stop_runs(ctx.bench, [run.run_id])  # already stopped: tolerated
 
 
+def test_an_op_started_after_the_shutdown_neither_runs_nor_shows_an_error(qtbot: QtBot, ctx: AppContext) -> None:
+    """A late timer started a chart load after the workspace had closed: the op read the closed database and the
+    window showed "Something went wrong" on its way out (the bundle's smoke run then failed). Once the context is
+    closing, no op starts (those queued before it are drained before the workspace closes)."""
+    shown: list[tuple[str, str]] = []
+    ctx.presenter.error_presented.connect(lambda title, text: shown.append((title, text)))
+    assert close_context(ctx, close_bench=True)
+    ran: list[str] = []
+    ctx.op(lambda bench: ran.append(bench.market.registry.instrument("605901.SH").symbol))
+    qtbot.wait(200)
+    assert ran == [] and shown == []
+
+
 def test_translations_follow_the_system_unless_set(qapp: QApplication) -> None:
     assert system_language(QLocale(QLocale.Language.Chinese, QLocale.Country.Taiwan)) == "zh_CN"
     assert system_language(QLocale(QLocale.Language.English, QLocale.Country.UnitedKingdom)) == "en"
