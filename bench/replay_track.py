@@ -137,15 +137,16 @@ def split(data: dict[str, Any], cut: date) -> str:
     each call's point-in-time base rate (the calibration table research as of its day uses, built before it)."""
     from decimal import Decimal
 
-    from stockbench.analytics.calibration_tables import table_for
+    from stockbench.analytics.calibration_tables import choose_table, stored_tables
     from stockbench.research.track_record import base_rate
     from stockbench.research.track_scoring import brier
 
     matured = [c for c in data["track_record"]["calls"] if c["status"] == "matured"]
     rates: dict[Path, dict[str, Decimal]] = {}
+    tables = stored_tables()
 
     def rate_for(day: date) -> dict[str, Decimal]:
-        path = table_for(day).path
+        path = choose_table(tables, day).path
         if path not in rates:
             rates[path] = base_rate(path)[0]
         return rates[path]

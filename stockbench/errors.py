@@ -92,11 +92,19 @@ class RuleViolation(UserError):
 
     code = "rule_violation"
 
-    def __init__(self, message: str, problems: Sequence[Problem], hint: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        problems: Sequence[Problem],
+        hint: str = "",
+        *,
+        key: str = "",
+        params: tuple[tuple[str, str], ...] = (),
+    ) -> None:
         super().__init__(message, hint or (problems[0].fix if problems else ""))
         self.problems = tuple(problems)
-        self.key = ""  # its refusal in stockbench.messages (set by messages.refusal)
-        self.params: tuple[tuple[str, str], ...] = ()
+        self.key = key  # its refusal in stockbench.messages (empty: worded in English only)
+        self.params = params
 
 
 class WorkspaceLocked(UserError):

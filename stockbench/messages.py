@@ -186,21 +186,17 @@ def refusal(key: str, problems: Sequence[Problem], **params: object) -> RuleViol
     by `error_words`)."""
     values = {name: str(value) for name, value in params.items()}
     first = problems[0].message if problems else ""
-    error = RuleViolation(REFUSALS[key].en.format(problem=first, **values), problems)
-    error.key, error.params = key, tuple(sorted(values.items()))
-    return error
+    return RuleViolation(REFUSALS[key].en.format(problem=first, **values), problems, key=key,
+                         params=tuple(sorted(values.items())))  # fmt: skip
 
 
 def error_words(error: UserError, language: Language) -> tuple[str, str]:
     """(message, hint) of a user error in `language`: a refusal from the catalogue in its words, the rest as
     raised (English) until it moves here."""
-    key = getattr(error, "key", "")
-    problems: Sequence[Problem] = getattr(error, "problems", ()) or ()
-    if language == "en" or key not in REFUSALS or not problems:
+    if language == "en" or not isinstance(error, RuleViolation) or error.key not in REFUSALS or not error.problems:
         return error.message, error.hint
-    message, fix = said(problems[0], language)
-    values: Mapping[str, str] = dict(getattr(error, "params", ()))
-    return REFUSALS[key].zh.format(problem=message, **values), fix
+    message, fix = said(error.problems[0], language)
+    return REFUSALS[error.key].zh.format(problem=message, **dict(error.params)), fix
 
 
 def language_of_locale(environ: Mapping[str, str] | None = None) -> Language:

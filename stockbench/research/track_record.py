@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stockbench.analytics.calibration import OUTCOMES
-from stockbench.analytics.calibration_tables import table_for
+from stockbench.analytics.calibration_tables import choose_table, stored_tables
 from stockbench.clock import Clock, Market, today_in
 from stockbench.errors import UserError
 from stockbench.market.instruments import parse_symbol
@@ -96,9 +96,10 @@ def point_in_time_rates(calls: Iterable[Call]) -> tuple[dict[str, dict[str, Deci
 
     rates: dict[str, dict[str, Decimal]] = {}
     read: dict[Path, tuple[dict[str, Decimal], str]] = {}
+    tables = stored_tables()  # once: every call chooses among the same stored tables
     used: Counter[tuple[Path, bool]] = Counter()
     for call in calls:
-        chosen = table_for(call.entry_day)
+        chosen = choose_table(tables, call.entry_day)
         if chosen.path not in read:
             read[chosen.path] = base_rate(chosen.path)
         rates[call.report_id] = read[chosen.path][0]
@@ -243,7 +244,7 @@ class TrackRecords:
         calls = self.calls(symbol=symbol, model=model, run_ids=run_ids, since=since, until=until)
         markets = sorted({c.market for c in calls} or ({parse_symbol(symbol).market} if symbol else {"CN"}))
         benchmarks: dict[str, Benchmark] = {m: self.benchmark(m, benchmark) for m in markets}
-        rate, _newest = base_rate(table_for(None).path)
+        rate, _newest = base_rate(choose_table(stored_tables(), None).path)
         rates, source = point_in_time_rates(calls)
         scored = tuple(self._score(c, benchmarks[c.market]) for c in calls)
         filters = {"symbol": symbol, "model": model, "since": since, "until": until, "benchmark": benchmark}

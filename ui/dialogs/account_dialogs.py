@@ -4,6 +4,7 @@ which stays open with what was typed. Nothing is written until the ledger accept
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -89,14 +90,62 @@ def fee_defaults(bench: Workbench) -> dict[str, DefaultTerms]:
     return {ccy: DefaultTerms(f.commission_rate, f.commission_min, f.bundled_exchange_fees) for ccy, f in found.items()}
 
 
-class NewAccountDialog(QDialog):
+class _LedgerDialog(QDialog):
+    """A form whose OK hands one ledger call to the engine: while it runs OK is off; a refusal is shown under the
+    form in the interface language and the dialog stays open with what was typed; success closes it."""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+
+    def _finish(self, layout: QVBoxLayout, ok_text: str) -> None:
+        """The refusal line and OK/Cancel under the form."""
+        self.error_label = QLabel(self)
+        self.error_label.setObjectName("dialogError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #c62828;")
+        layout.addWidget(self.error_label)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText(ok_text)
+        buttons.accepted.connect(self._submit)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def _ready(self) -> bool:
+        """Whether OK may be pressed (the ledger still checks everything)."""
+        raise NotImplementedError
+
+    def _validate(self) -> None:
+        self.ok_button.setEnabled(self._ready())
+
+    def _call(self) -> Callable[[Workbench], Any]:
+        """The ledger call OK makes, built from the form as it is now."""
+        raise NotImplementedError
+
+    def _done(self, result: Any) -> None:
+        self.accept()
+
+    def _submit(self) -> None:
+        call = self._call()
+        self.ok_button.setEnabled(False)
+        self.error_label.clear()
+        self.ctx.op(call, self._done, failure=self._on_refused, parent=self)
+
+    def _on_refused(self, error: BaseException) -> None:
+        if not isinstance(error, UserError):
+            self.ctx.presenter.present(error)
+        self.error_label.setText(_error_text(error))
+        self._validate()
+
+
+class NewAccountDialog(_LedgerDialog):
     """Name, base currency and the broker's commission terms, prefilled with the rule tables' defaults."""
 
     opened = Signal(str)  # the new account's name
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.ctx = ctx
+        super().__init__(ctx, parent)
         self.setObjectName("NewAccountDialog")
         self.setWindowTitle(self.tr("New account"))
         self.defaults: dict[str, DefaultTerms] = {}
@@ -122,17 +171,7 @@ class NewAccountDialog(QDialog):
         self.defaults_label = QLabel(self)
         self.defaults_label.setWordWrap(True)
         layout.addWidget(self.defaults_label)
-        self.error_label = QLabel(self)
-        self.error_label.setObjectName("dialogError")
-        self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #c62828;")
-        layout.addWidget(self.error_label)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok_button.setText(self.tr("Open account"))
-        buttons.accepted.connect(self._submit)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        self._finish(layout, self.tr("Open account"))
         self.name_edit.textChanged.connect(self._validate)
         self.currency_combo.currentIndexChanged.connect(lambda _: self._show_defaults())
         self._validate()
@@ -157,24 +196,15 @@ class NewAccountDialog(QDialog):
                            self.rate_edit.text(), self.min_edit.text(), self.bundled_check.isChecked(),
                            self.note_edit.text().strip())  # fmt: skip
 
-    def _validate(self) -> None:
-        self.ok_button.setEnabled(bool(self.name_edit.text().strip()))
+    def _ready(self) -> bool:
+        return bool(self.name_edit.text().strip())
 
-    def _submit(self) -> None:
-        form = self.form()
-        self.ok_button.setEnabled(False)
-        self.error_label.clear()
-        self.ctx.op(form.open, self._on_opened, failure=self._on_refused, parent=self)
+    def _call(self) -> Callable[[Workbench], Account]:
+        return self.form().open
 
-    def _on_opened(self, account: Account) -> None:
-        self.opened.emit(account.name)
+    def _done(self, result: Any) -> None:
+        self.opened.emit(result.name)
         self.accept()
-
-    def _on_refused(self, error: BaseException) -> None:
-        if not isinstance(error, UserError):
-            self.ctx.presenter.present(error)
-        self.error_label.setText(_error_text(error))
-        self._validate()
 
 
 @dataclass(frozen=True)
@@ -201,7 +231,7 @@ def cash_kind_name(kind: str) -> str:
     return QCoreApplication.translate("CashDialog", CASH_KINDS[kind]) if kind in CASH_KINDS else kind
 
 
-class CashDialog(QDialog):
+class CashDialog(_LedgerDialog):
     """A deposit, withdrawal, interest, fee or tax of one account, or a transfer to another; stamped at the start of
     the day by default (exchange time), so the same day's fills can use a deposit."""
 
@@ -209,8 +239,8 @@ class CashDialog(QDialog):
 
     def __init__(self, ctx: AppContext, account: str, accounts: tuple[str, ...], now: datetime,
                  parent: QWidget | None = None, *, kind: str = "deposit") -> None:  # fmt: skip
-        super().__init__(parent)
-        self.ctx, self.account = ctx, account
+        super().__init__(ctx, parent)
+        self.account = account
         self.setObjectName("CashDialog")
         self.setWindowTitle(self.tr("Cash: {0}").format(account))
         layout = QVBoxLayout(self)
@@ -240,17 +270,7 @@ class CashDialog(QDialog):
                               (self.tr("Note"), self.note_edit)):  # fmt: skip
             form.addRow(label, widget)
         layout.addLayout(form)
-        self.error_label = QLabel(self)
-        self.error_label.setObjectName("dialogError")
-        self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #c62828;")
-        layout.addWidget(self.error_label)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok_button.setText(self.tr("Record"))
-        buttons.accepted.connect(self._submit)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        self._finish(layout, self.tr("Record"))
         self.kind_combo.currentIndexChanged.connect(lambda _: self._kind_changed())
         self.amount_edit.textChanged.connect(self._validate)
         self._kind_changed()
@@ -268,21 +288,12 @@ class CashDialog(QDialog):
         return CashForm(self.account, str(self.kind_combo.currentData()), self.amount_edit.text(), local,
                         str(target) if target else None, self.note_edit.text().strip())  # fmt: skip
 
-    def _validate(self) -> None:
-        self.ok_button.setEnabled(bool(self.amount_edit.text().strip()))
+    def _ready(self) -> bool:
+        return bool(self.amount_edit.text().strip())
 
-    def _submit(self) -> None:
-        form = self.form()
-        self.ok_button.setEnabled(False)
-        self.error_label.clear()
-        self.ctx.op(form.record, self._on_recorded, failure=self._on_refused, parent=self)
+    def _call(self) -> Callable[[Workbench], tuple[CashEntry, ...]]:
+        return self.form().record
 
-    def _on_recorded(self, _entries: Any) -> None:
+    def _done(self, result: Any) -> None:
         self.recorded.emit(self.account)
         self.accept()
-
-    def _on_refused(self, error: BaseException) -> None:
-        if not isinstance(error, UserError):
-            self.ctx.presenter.present(error)
-        self.error_label.setText(_error_text(error))
-        self._validate()
