@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -65,6 +65,15 @@ LANGUAGE_TITLES: dict[str, str] = {"system": str(QT_TRANSLATE_NOOP("MainWindow",
 GEOMETRY_SETTING = "window/geometry"
 
 
+DEFAULT_SIZE = QSize(1440, 900)
+
+
+def default_size(available: QSize | None) -> QSize:
+    """The first window's size: 1440x900, cut to the screen's free area (a 1366x768 laptop got a window taller and
+    wider than its screen, with the research panel's Analyze button past the edge)."""
+    return DEFAULT_SIZE if available is None or available.isEmpty() else DEFAULT_SIZE.boundedTo(available)
+
+
 class MainWindow(QMainWindow):
     """The application's window. `attach(ctx)` shows a workspace; `open_workspace` opens one in the background."""
 
@@ -105,7 +114,7 @@ class MainWindow(QMainWindow):
         self.setDockOptions(self.dockOptions() | QMainWindow.DockOption.AllowTabbedDocks)
         self._build_chrome()
         self._placeholder(self.tr("No workspace is open. Use File ▸ Open Workspace or File ▸ Demo Market."))
-        self.resize(1440, 900)
+        self.resize(default_size(self.screen().availableGeometry().size() if self.screen() else None))
         geometry = self.settings.value(GEOMETRY_SETTING)
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)

@@ -244,3 +244,15 @@ def test_user_error_details_list_problems_and_hide_keys() -> None:
     assert "quantity 150 is not a whole lot of 100" in details
     _title, _text, leaked = ErrorPresenter(interactive=False).describe(RuntimeError("api_key=sk-abcdef123456"))
     assert "sk-abcdef123456" not in leaked
+
+
+def test_the_first_window_fits_the_screen() -> None:
+    """Found in a real window on a 1366x768 screen: the window opened at 1440x900, larger than the screen, so the
+    research panel's Analyze button lay past its edge."""
+    from PySide6.QtCore import QSize
+
+    from ui.main_window import DEFAULT_SIZE, default_size
+
+    assert default_size(QSize(1366, 738)) == QSize(1366, 738)
+    assert default_size(QSize(1920, 1050)) == DEFAULT_SIZE
+    assert default_size(None) == DEFAULT_SIZE

@@ -59,9 +59,18 @@ def test_buttons_fit_their_text_and_the_window_at_1366x768(qtbot: QtBot, demo_ho
     bench = Workbench.open(demo_home, command="tests")
     with qtbot.waitSignal(window.workspace_attached, timeout=20_000):
         window.attach_bench(bench)
-    window.show_screen("research")
-    qtbot.wait(300)
-    cut, outside = [], []
+    cut: list[str] = []
+    outside: list[str] = []
+    for screen in ("ledger", "report", "dashboard", "track_record", "chart", "research"):  # each tab in front once
+        window.show_screen(screen)
+        qtbot.wait(300)
+        _check(window, cut, outside)
+    window.shutdown()
+    assert cut == [], f"{language}: button text cut: {sorted(set(cut))}"
+    assert outside == [], f"{language}: buttons outside the window: {sorted(set(outside))}"
+
+
+def _check(window: MainWindow, cut: list[str], outside: list[str]) -> None:
     for button in window.findChildren(QPushButton):
         if not button.isVisible() or not button.text() or not _shown(button):
             continue
@@ -80,6 +89,3 @@ def test_buttons_fit_their_text_and_the_window_at_1366x768(qtbot: QtBot, demo_ho
             if b.text() in ("Analyze", "分析")
         ],
     )
-    window.shutdown()
-    assert cut == [], f"{language}: button text cut: {cut}"
-    assert outside == [], f"{language}: buttons outside the window: {outside}"

@@ -36,8 +36,9 @@ class ZoneBandItem(pg.LinearRegionItem):  # type: ignore[misc]
         )
         self.kind, self.low, self.high = kind, low, high
         self.setZValue(-10)
-        # The buy zone's label sits under its low edge, the sell zone's over its high edge: never inside the other.
-        edge_line, anchor = (self.lines[0], (0, 0)) if kind == "buy" else (self.lines[1], (0, 1))
+        # Each label sits inside its own band (the buy zone's on its low edge, the sell zone's under its high edge):
+        # seen whenever the band is, never in the other band; over the high edge it vanished at the top of the view.
+        edge_line, anchor = (self.lines[0], (0, 1)) if kind == "buy" else (self.lines[1], (0, 0))
         self.label = pg.InfLineLabel(edge_line, text=label, position=0.02, anchors=[anchor, anchor])
         self.label.setColor(edge)
 

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -96,12 +97,14 @@ class LedgerPanel(QWidget):
         self.import_button.clicked.connect(self.open_import_dialog)
         top.addWidget(QLabel(self.tr("Account"), self))
         top.addWidget(self.account_combo)
+        self.balance_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         top.addWidget(self.balance_label, 1)
-        top.addWidget(self.new_account_button)
-        top.addWidget(self.cash_button)
-        top.addWidget(self.fill_button)
-        top.addWidget(self.import_button)
         layout.addLayout(top)
+        actions_row = QHBoxLayout()  # under the account: the row fits the dock in either language
+        for button in (self.new_account_button, self.cash_button, self.fill_button, self.import_button):
+            actions_row.addWidget(button)
+        actions_row.addStretch(1)
+        layout.addLayout(actions_row)
         self.tabs = QTabWidget(self)
         for tab in self._tabs():
             self.tabs.addTab(self._build_tab(tab), tab.title)

@@ -173,8 +173,9 @@ class ReportsPanel(QWidget):
         self._enable_actions(None)
         return reader
 
-    def _build_toolbar(self, reader: QWidget) -> QHBoxLayout:
-        bar = QHBoxLayout()
+    def _build_toolbar(self, reader: QWidget) -> QVBoxLayout:
+        """Two rows (checking the report, handing it on): one row ran past the dock's edge at 1366x768."""
+        bar, check, hand_on = QVBoxLayout(), QHBoxLayout(), QHBoxLayout()
         self.compare_button = QPushButton(self.tr("Compare with previous"), reader)
         self.verify_button = QPushButton(self.tr("Verify"), reader)
         self.export_md_button = QPushButton(self.tr("Export Markdown…"), reader)
@@ -185,10 +186,12 @@ class ReportsPanel(QWidget):
         self.export_md_button.clicked.connect(lambda: self._ask_export("md"))
         self.export_pdf_button.clicked.connect(lambda: self._ask_export("pdf"))
         self.review_button.clicked.connect(self.open_review)
-        for button in (self.compare_button, self.verify_button, self.export_md_button, self.export_pdf_button,
-                       self.review_button):  # fmt: skip
-            bar.addWidget(button)
-        bar.addStretch(1)
+        for row, buttons in ((check, (self.compare_button, self.verify_button, self.review_button)),
+                             (hand_on, (self.export_md_button, self.export_pdf_button))):  # fmt: skip
+            for button in buttons:
+                row.addWidget(button)
+            row.addStretch(1)
+            bar.addLayout(row)
         return bar
 
     # ---- loading and selection ---------------------------------------------------------------------
