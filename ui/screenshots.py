@@ -78,6 +78,19 @@ def _settings(ctx: AppContext) -> QWidget:
     return SettingsDialog(ctx, None)
 
 
+def _new_account(ctx: AppContext) -> QWidget:
+    from ui.dialogs.account_dialogs import NewAccountDialog
+
+    return NewAccountDialog(ctx, None)
+
+
+def _cash(ctx: AppContext) -> QWidget:
+    from ui.dialogs.account_dialogs import CashDialog
+
+    accounts = tuple(a.name for a in ctx.bench.ledger.accounts())
+    return CashDialog(ctx, SHOWCASE_ACCOUNT, accounts, ctx.bench.clock.now(), None)
+
+
 def _welcome(_ctx: AppContext) -> QWidget:
     from ui.dialogs.welcome_dialog import WelcomeDialog
 
@@ -116,6 +129,8 @@ SHOTS: tuple[Shot, ...] = (
     Shot("ledger", _screen("ledger"), (1200, 640)),
     Shot("track_record", _screen("track_record"), (1200, 720)),
     Shot("fill", _fill, None),
+    Shot("new_account", _new_account, None),
+    Shot("cash", _cash, None),
     Shot("settings", _settings, (820, 540)),
     Shot("welcome", _welcome, None),
     Shot("connect_model", _connect_model, None),

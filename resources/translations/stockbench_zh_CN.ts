@@ -113,6 +113,10 @@
         <translation>交易所时间（北京时间）。默认为当天零点，以便当天的成交可以使用这笔现金。</translation>
     </message>
     <message>
+        <source>exchange time</source>
+        <translation>交易所时间</translation>
+    </message>
+    <message>
         <source>To account</source>
         <translation>转入账户</translation>
     </message>

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from stockbench.ledger.store import LEDGER_TABLES
@@ -83,6 +84,7 @@ def test_deposit_withdraw_and_transfer_through_the_ledgers_checks(qtbot: QtBot, 
     assert isinstance(dialog, CashDialog)
     stamped = dialog.form().at
     assert (stamped.date(), stamped.hour, stamped.minute) == (ctx.bench.clock.now().date(), 0, 0)  # the day's start
+    assert "exchange time" in [label.text() for label in dialog.findChildren(QLabel)]  # the zone is named
     dialog.amount_edit.setText("100000.005")  # more than two decimals: the ledger refuses it
     before = snapshot(ctx.bench)
     dialog.ok_button.click()

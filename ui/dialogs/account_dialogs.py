@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QVBoxLayout,
@@ -263,10 +264,13 @@ class CashDialog(_LedgerDialog):
                                                   QTime(local.hour, local.minute)))  # fmt: skip
         self.at_edit.setToolTip(self.tr("Exchange time (Beijing). The start of the day by default, so fills of the "
                                         "same day can use this cash."))  # fmt: skip
+        when = QHBoxLayout()  # the zone is named beside the time, as in the fill dialog
+        when.addWidget(self.at_edit, 1)
+        when.addWidget(QLabel(self.tr("exchange time"), self))
         self.note_edit = QLineEdit(self)
         self.target_label = QLabel(self.tr("To account"), self)
         for label, widget in ((self.tr("Kind"), self.kind_combo), (self.tr("Amount"), self.amount_edit),
-                              (self.target_label, self.target_combo), (self.tr("When"), self.at_edit),
+                              (self.target_label, self.target_combo), (self.tr("When"), when),
                               (self.tr("Note"), self.note_edit)):  # fmt: skip
             form.addRow(label, widget)
         layout.addLayout(form)
