@@ -163,3 +163,16 @@ def test_a_killed_session_is_named_when_its_workspace_opens_again(qtbot: QtBot, 
         assert "ended without closing" in message and "process " in message
     finally:
         window.shutdown()
+
+
+def test_the_socket_follows_the_workspace_the_window_switches_to(
+    qtbot: QtBot, qapp: QApplication, tmp_path: Path, first: tuple[MainWindow, InstanceServer, list[StartRequest]]
+) -> None:
+    window, server, received = first
+    other = tmp_path / "other"
+    with qtbot.waitSignal(window.workspace_attached, timeout=30_000):
+        window.open_workspace(other)
+    assert server.name == server_name(other) and server.server.isListening()
+    before = _windows(qapp)
+    assert run(["--home", str(other)]) == 0
+    assert _windows(qapp) == before and received == [StartRequest(other.resolve())]
