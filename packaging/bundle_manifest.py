@@ -18,7 +18,8 @@ SKIPPED_DATA_SUFFIXES = (".ts", ".pyc")
 SKIPPED_DATA_PARTS = ("__pycache__",)
 
 # Python modules the bundle never needs: test and developer tools, optional back ends nothing offers, and the Qt
-# modules the shell does not use (it uses QtCore, QtGui, QtWidgets; QtSvg draws the SVG icons).
+# modules the shell does not use (it uses QtCore, QtGui, QtWidgets; QtSvg draws the SVG icons; QtNetwork carries the
+# single-instance local socket, ui/instance_server.py).
 EXCLUDED_MODULES = [
     # developer tools and tests
     "pytest", "_pytest", "pytestqt", "xdist", "execnet", "hypothesis", "mypy", "ruff", "importlinter", "grimp",
@@ -34,7 +35,7 @@ EXCLUDED_MODULES = [
     "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickControls2", "PySide6.QtQuickWidgets", "PySide6.QtQuickTest",
     "PySide6.QtQuick3D", "PySide6.Qt3DCore", "PySide6.QtWebEngineCore", "PySide6.QtWebEngineWidgets",
     "PySide6.QtWebEngineQuick", "PySide6.QtDesigner", "PySide6.QtHelp", "PySide6.QtUiTools", "PySide6.QtSql",
-    "PySide6.QtTest", "PySide6.QtNetwork", "PySide6.QtConcurrent",  # not QtOpenGL(Widgets): pyqtgraph 0.14 imports both
+    "PySide6.QtTest", "PySide6.QtConcurrent",  # not QtOpenGL(Widgets): pyqtgraph 0.14 imports both
     "PySide6.QtXml", "PySide6.QtPdf", "PySide6.QtPdfWidgets", "PySide6.QtMultimedia", "PySide6.QtCharts",
 ]  # fmt: skip
 

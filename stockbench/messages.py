@@ -143,6 +143,20 @@ REFUSALS: dict[str, Words] = {
     "entry_not_recorded": _w("{entry} was not recorded: {problem}", "{entry} 未记录：{problem}"),
 }
 
+# Other user errors (UserError.key): (message, hint).
+_LOCKED_HINT = _w(
+    "Close that window or command first, or choose another workspace (File ▸ Open Workspace, or --home DIR).",
+    "请先关闭那个窗口或命令，或选择其他工作区（“文件 ▸ 打开工作区”，或命令行的 --home 目录）。",
+)
+ERRORS: dict[str, tuple[Words, Words]] = {
+    "workspace_locked": (_w("The workspace {home} is in use by Stock Workbench process {pid} on {host} ({command}, "
+                            "since {since}).",
+                            "工作区 {home} 正被 Stock Workbench 进程 {pid} 使用（{host}，{command}，自 {since} 起）。"),
+                         _LOCKED_HINT),
+    "workspace_locked.unknown": (_w("The workspace {home} is in use by another Stock Workbench process.",
+                                    "工作区 {home} 正被另一个 Stock Workbench 进程使用。"), _LOCKED_HINT),
+}  # fmt: skip
+
 # Words of values that appear inside messages (sides, session phases, the cash a need is for).
 VALUES: dict[str, Words] = {
     "side.buy": _w("buy", "买入"), "side.sell": _w("sell", "卖出"),
@@ -191,8 +205,15 @@ def refusal(key: str, problems: Sequence[Problem], **params: object) -> RuleViol
 
 
 def error_words(error: UserError, language: Language) -> tuple[str, str]:
-    """(message, hint) of a user error in `language`: a refusal from the catalogue in its words, the rest as
-    raised (English) until it moves here."""
+    """(message, hint) of a user error in `language`: a refusal or another error of the catalogue in its words, the
+    rest as raised (English) until it moves here."""
+    if language != "en" and error.key in ERRORS:
+        message_words, hint_words = ERRORS[error.key]
+        values = dict(error.params)
+        try:
+            return message_words.zh.format(**values), hint_words.zh.format(**values)
+        except (KeyError, IndexError):  # a field the Chinese needs and the error lacks: the English is still right
+            return error.message, error.hint
     if language == "en" or not isinstance(error, RuleViolation) or error.key not in REFUSALS or not error.problems:
         return error.message, error.hint
     message, fix = said(error.problems[0], language)

@@ -6,6 +6,9 @@ With `STOCKBENCH_SMOKE_QUIT=1` it prints `first-paint SECONDS` once the window h
 smoke test of an installed build); with `STOCKBENCH_SMOKE_QUIT=attached` it also opens the workspace first and
 prints `workspace-attached SECONDS` before quitting. In either mode the first error the window shows ends the
 process with exit code 1.
+
+One window per workspace (`ui.instance_server`): a start on a workspace another instance shows hands its request to
+that instance's window, which comes forward, and exits 0 without a window of its own.
 """
 
 from __future__ import annotations
@@ -15,16 +18,20 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QSettings, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QWidget
 
 from stockbench import __version__
 from stockbench.config import APP_DISPLAY_NAME, HOME_ENV, WorkspacePaths, resolve_home, resources_dir
+from ui.instance_server import InstanceServer, StartRequest, claim_instance
 from ui.workspace_controller import LAST_HOME_SETTING
 from ui.workspace_opener import OpenKind
+
+if TYPE_CHECKING:
+    from ui.main_window import MainWindow
 
 ORGANIZATION = "StockWorkbench"
 FIRST_PAINT_WAIT_MS = 1000
@@ -136,8 +143,14 @@ def run_desktop(
 
     app = create_app(argv)
     settings = QSettings()
-    folder, kind, first_run = start_home(Path(home) if home is not None else None, settings)
+    named = Path(home).expanduser().resolve() if home is not None else None  # the running one may sit elsewhere
+    folder, kind, first_run = start_home(named, settings)
+    instance = claim_instance(folder, StartRequest(named))
+    if instance is None:
+        _say_handed_over(settings, folder)
+        return 0
     window = MainWindow(settings=settings)
+    _serve(instance, window)
     window.presenter.install()
     if ready is not None:
         window.workspace_attached.connect(lambda: ready(window))
@@ -159,8 +172,31 @@ def run_desktop(
     try:
         return int(app.exec())
     finally:
+        instance.close()  # first: a start from now on must not hand over to a window that is going away
         window.shutdown()  # also when the loop was quit without closing the window
         window.presenter.uninstall()
         window.deleteLater()
         # a second quit request (last window closed, then quit()) must not end a later event loop
         QCoreApplication.removePostedEvents(app, QEvent.Type.Quit)
+        instance.deleteLater()
+
+
+def _serve(instance: InstanceServer, window: MainWindow) -> None:
+    """Later starts bring `window` forward; the socket's name follows the workspace the window shows."""
+    instance.requested.connect(lambda request: window.bring_forward(request.home))
+    window.workspace_attached.connect(lambda: instance.listen(window.ctx.bench.home) if window.ctx else None)
+
+
+def _say_handed_over(settings: QSettings, folder: Path) -> None:
+    """One line for a terminal: the running window took this start (in the interface's language)."""
+    from ui.i18n.language import Translations, chosen_language
+
+    translations, locale = Translations(), QLocale()
+    translations.install(chosen_language(settings))
+    try:
+        text = QCoreApplication.translate("SingleInstance", "Stock Workbench is already open on %1; its window was "
+                                          "brought to the front.").replace("%1", str(folder))  # fmt: skip
+    finally:
+        translations.uninstall()
+        QLocale.setDefault(locale)  # install() set it; this start leaves the process as it found it
+    print(text, flush=True)  # noqa: T201 (the user started it from a terminal, or nobody reads it)

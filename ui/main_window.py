@@ -215,6 +215,19 @@ class MainWindow(QMainWindow):
         """Open the workspace in `folder` in the background (first run: offer the welcome dialog first)."""
         self.workspaces.open(folder, kind, welcome=welcome)
 
+    def bring_forward(self, home: Path | None = None) -> None:
+        """Another start of the app asked for this window: show it in front, and open `home` if it named a workspace
+        the window does not show (one that failed to open is tried again)."""
+        self.setWindowState((self.windowState() & ~Qt.WindowState.WindowMinimized) | Qt.WindowState.WindowActive)
+        self.show()
+        self.raise_()
+        self.activateWindow()
+        self.statusBar().showMessage(self.tr("Stock Workbench was started again; this window is the one to use."),
+                                     8000)  # fmt: skip
+        shown = self.ctx.bench.home.resolve() if self.ctx is not None else None
+        if home is not None and home.resolve() != shown:
+            self.open_workspace(home)
+
     def _opening(self, folder: Path) -> None:
         self.detach()
         self._placeholder(self.tr("Opening %1…").replace("%1", str(folder)))
@@ -243,8 +256,18 @@ class MainWindow(QMainWindow):
         self._build_screens()
         self.status.attach(ctx)
         self._update_title()
+        self._say_stale_holder()
         QTimer.singleShot(0, settle_heap)
         self.workspace_attached.emit()
+
+    def _say_stale_holder(self) -> None:
+        """Say so when the last session on this workspace ended without closing it (the lock was free again)."""
+        stale = self.ctx.bench.workspace.take_stale_holder() if self.ctx is not None else None
+        if stale is not None:
+            text = self.tr("The last session on this workspace (process %1 on %2, since %3) ended without closing "
+                           "it; the workspace was taken over and opened normally.")  # fmt: skip
+            self.statusBar().showMessage(text.replace("%1", str(stale.pid)).replace("%2", stale.host)
+                                         .replace("%3", stale.since), 20_000)  # fmt: skip
 
     def detach(self, *, close_workspace: bool = True) -> None:
         """Take the screens down and close the current workspace in order (unless told to leave it open)."""

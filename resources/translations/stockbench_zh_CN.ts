@@ -1322,12 +1322,20 @@
         <translation>（演示）</translation>
     </message>
     <message>
+        <source>Stock Workbench was started again; this window is the one to use.</source>
+        <translation>股票研究工作台再次启动；请使用这个窗口。</translation>
+    </message>
+    <message>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
         <source>The workspace could not be opened. Use File ▸ Open Workspace to choose another.</source>
         <translation>无法打开该工作区。请使用“文件 ▸ 打开工作区”选择其他工作区。</translation>
+    </message>
+    <message>
+        <source>The last session on this workspace (process %1 on %2, since %3) ended without closing it; the workspace was taken over and opened normally.</source>
+        <translation>此工作区上次的会话（进程 %1，%2，自 %3 起）未正常关闭；已接管该工作区并正常打开。</translation>
     </message>
     <message>
         <source>Closing the workspace…</source>
@@ -2362,6 +2370,13 @@
     <message>
         <source>Appearance</source>
         <translation>外观</translation>
+    </message>
+</context>
+<context>
+    <name>SingleInstance</name>
+    <message>
+        <source>Stock Workbench is already open on %1; its window was brought to the front.</source>
+        <translation>股票研究工作台已在 %1 上打开；已将其窗口切换到前台。</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,10 @@
 """One process owns a workspace: an OS file lock, with the holder's identity written beside it.
 
 The lock is advisory and released by the OS when the holder dies, so a crash never leaves a workspace
-locked. A second process reads who holds it and refuses with that name, before touching the database.
+locked. A second process reads who holds it and refuses with that name, before touching the database. A clean
+release empties the record, so a record found under a free lock is that of a holder that died holding it: the
+next owner writes its own, and this process remembers the dead one until a front end takes it to say that the last
+session did not close (`take_stale_holder`): preparing a workspace opens and closes it before the window's open.
 """
 
 from __future__ import annotations
@@ -10,11 +13,14 @@ import json
 import os
 import socket
 import sys
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
 from stockbench.errors import WorkspaceLocked
+
+_STALE_HOLDERS: dict[Path, LockHolder] = {}  # lock file -> the holder found dead there, until taken
 
 # On Windows the lock covers one byte far past the holder record, so the record stays readable.
 _WINDOWS_LOCK_OFFSET = 1 << 20
@@ -51,18 +57,41 @@ def _unlock(handle: IO[str]) -> None:
     fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
+@dataclass(frozen=True, slots=True)
+class LockHolder:
+    """The process a lock file names: its id, host, command and start (local time, zone named)."""
+
+    pid: int
+    host: str
+    command: str
+    since: str
+
+    def describe(self) -> str:
+        return f"Stock Workbench process {self.pid} on {self.host} ({self.command}, since {self.since})"
+
+    def params(self) -> tuple[tuple[str, str], ...]:
+        return (("command", self.command), ("host", self.host), ("pid", str(self.pid)), ("since", self.since))
+
+
+def read_holder(text: str) -> LockHolder | None:
+    """The holder a lock file's text records, or None when it records none (empty, unreadable, no pid)."""
+    try:
+        record = json.loads(text or "{}")
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or not str(record.get("pid", "")).isdigit():
+        return None
+    return LockHolder(int(record["pid"]), str(record.get("host", "?")), str(record.get("command", "?")),
+                      _local(record.get("since")))  # fmt: skip
+
+
 def describe_holder(path: Path) -> str:
     """A human description of the process recorded in the lock file, or a generic one."""
     try:
-        holder = json.loads(path.read_text(encoding="utf-8") or "{}")
-    except (OSError, ValueError):
-        holder = {}
-    if not holder.get("pid"):
-        return "another Stock Workbench process"
-    return (
-        f"Stock Workbench process {holder['pid']} on {holder.get('host', '?')} "
-        f"({holder.get('command', '?')}, since {_local(holder.get('since'))})"
-    )
+        holder = read_holder(path.read_text(encoding="utf-8"))
+    except OSError:
+        holder = None
+    return holder.describe() if holder is not None else "another Stock Workbench process"
 
 
 def _local(stamp: object) -> str:
@@ -75,6 +104,20 @@ def _local(stamp: object) -> str:
         return str(stamp)
     local = when.astimezone()
     return f"{local:%Y-%m-%d %H:%M:%S} {local.tzname() or local.strftime('%z')}"
+
+
+def _locked(path: Path) -> WorkspaceLocked:
+    try:
+        holder = read_holder(path.read_text(encoding="utf-8"))
+    except OSError:
+        holder = None
+    who = holder.describe() if holder is not None else "another Stock Workbench process"
+    return WorkspaceLocked(
+        f"The workspace {path.parent} is in use by {who}.",
+        "Close that window or command first, or choose another workspace (File ▸ Open Workspace, or --home DIR).",
+        key="workspace_locked" if holder is not None else "workspace_locked.unknown",
+        params=(("home", str(path.parent)), *(holder.params() if holder is not None else ())),
+    )
 
 
 class WorkspaceLock:
@@ -93,10 +136,11 @@ class WorkspaceLock:
         handle = self.path.open("a+", encoding="utf-8")
         if not _try_lock(handle):
             handle.close()
-            raise WorkspaceLocked(
-                f"The workspace {self.path.parent} is in use by {describe_holder(self.path)}.",
-                "Close that window or command first, or choose another workspace with --home DIR.",
-            )
+            raise _locked(self.path)
+        handle.seek(0)
+        stale = read_holder(handle.read())
+        if stale is not None:
+            _STALE_HOLDERS[self.path.resolve()] = stale
         record = {
             "pid": os.getpid(),
             "host": socket.gethostname(),
@@ -108,6 +152,10 @@ class WorkspaceLock:
         handle.write(json.dumps(record))
         handle.flush()
         self._handle = handle
+
+    def take_stale_holder(self) -> LockHolder | None:
+        """The process found dead holding this lock since the last call (None: every holder closed it)."""
+        return _STALE_HOLDERS.pop(self.path.resolve(), None)
 
     def release(self) -> None:
         if self._handle is None:

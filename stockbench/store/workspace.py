@@ -17,7 +17,7 @@ import stockbench
 from stockbench.config import WorkspacePaths, resolve_home
 from stockbench.errors import InvalidInput
 from stockbench.store.database import Database
-from stockbench.store.lock import WorkspaceLock
+from stockbench.store.lock import LockHolder, WorkspaceLock
 from stockbench.store.migrations import current_version, latest_version, migrate
 from stockbench.store.settings import Settings
 
@@ -92,6 +92,11 @@ class Workspace:
     @property
     def home(self) -> Path:
         return self.paths.home
+
+    def take_stale_holder(self) -> LockHolder | None:
+        """The process that died holding this workspace, found by this process since the last call (None: each
+        session closed it); a front end takes it once, to say so."""
+        return self._lock.take_stale_holder()
 
     @property
     def schema_version(self) -> int:

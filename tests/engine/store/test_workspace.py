@@ -179,6 +179,34 @@ def test_a_killed_holder_leaves_no_stale_lock(home: Path) -> None:
         holder.wait(timeout=30)
     with Workspace.open(home) as ws:
         assert ws.schema_version == latest_version()
+    with Workspace.open(home) as ws:  # a later open in the same process (the desktop prepares, then opens)
+        stale = ws.take_stale_holder()
+        assert stale is not None and stale.pid == holder.pid and stale.command == "holder-test"
+        assert ws.take_stale_holder() is None  # said once
+    with Workspace.open(home) as ws:
+        assert ws.take_stale_holder() is None  # the last session closed it
+
+
+def test_a_locked_workspace_is_refused_in_the_language_asked_for(home: Path) -> None:
+    from stockbench.messages import error_words
+
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(home)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        with pytest.raises(WorkspaceLocked) as caught:
+            Workspace.open(home)
+    finally:
+        assert holder.stdin is not None and holder.stdout is not None
+        holder.stdin.write("\n")
+        holder.stdin.close()
+        holder.wait(timeout=30)
+        holder.stdout.close()
+    message, hint = error_words(caught.value, "zh")
+    assert message.startswith(f"工作区 {home} 正被 Stock Workbench 进程 {holder.pid} 使用") and "holder-test" in message
+    assert "打开工作区" in hint and "--home" in hint
+    assert error_words(caught.value, "en") == (caught.value.message, caught.value.hint)
 
 
 def test_duckdb_itself_also_refuses_a_second_writer(home: Path) -> None:
