@@ -111,7 +111,7 @@ def test_a_language_switch_keeps_the_layout(window: MainWindow, qtbot: QtBot, de
     move_things(window, qtbot)
     before = layout(window)
     assert before["columns"], "no table columns were found to compare"
-    in_place = {name: window.panels[name] for name in ("chart", "research")}
+    in_place = {name: window.panels[name] for name in ("watchlist", "chart", "research")}
     symbol = window.panels["chart"].symbol  # type: ignore[attr-defined]
     window.set_language("en")
     qtbot.wait(50)
@@ -127,10 +127,11 @@ def test_a_language_switch_keeps_the_layout(window: MainWindow, qtbot: QtBot, de
     window.set_language("zh_CN")
     assert window.docks["chart"].windowTitle() == "图表"
     qtbot.waitUntil(lambda: layout(window) == before, timeout=5_000)
-    # the chart and the research panel are translated in place: same widgets, same symbol, run table kept
+    # the watchlist, the chart and research are translated in place: same widgets, same symbol, same rows
     assert all(window.panels[name] is panel for name, panel in in_place.items())
     assert window.panels["chart"].symbol == symbol  # type: ignore[attr-defined]
     assert window.panels["chart"].analyze_button.text() == "分析"  # type: ignore[attr-defined]
+    assert window.panels["watchlist"].list_buttons[3].text() not in ("", "Refresh")  # type: ignore[attr-defined]
 
 
 def test_a_theme_switch_keeps_the_layout(window: MainWindow, qtbot: QtBot, demo_home: Path) -> None:
