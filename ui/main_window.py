@@ -297,24 +297,40 @@ class MainWindow(QMainWindow):
         return self.screens.docks
 
     def _build_screens(self) -> None:
-        assert self.ctx is not None
         for name, _package, _area in SCREENS:
-            panel_class = load_screen(name)
-            if panel_class is None:
-                continue
-            try:
-                panel = cast(Callable[..., QWidget], panel_class)(self.ctx, self)
-            except Exception as error:  # one broken screen must not take the window down
-                log.exception("screen %s failed to build", name)
-                self.presenter.present(error)
-                continue
-            self.screens.add(name, self.screen_title(name), panel)
-        self._connect_screens()
+            panel = self._build_panel(name)
+            if panel is not None:
+                self.screens.add(name, self.screen_title(name), panel)
+                self._connect_panel(panel)
         self.screens.arrange()
         self.panels_menu.clear()
         self.panels_menu.addActions([dock.toggleViewAction() for dock in self.docks.values()])
         for number, dock in enumerate(self.docks.values(), start=1):
             dock.toggleViewAction().setShortcut(QKeySequence(f"Alt+{number}"))
+
+    def _build_panel(self, name: str) -> QWidget | None:
+        panel_class = load_screen(name)
+        if panel_class is None or self.ctx is None:
+            return None
+        try:
+            return cast(Callable[..., QWidget], panel_class)(self.ctx, self)
+        except Exception as error:  # one broken screen must not take the window down
+            log.exception("screen %s failed to build", name)
+            self.presenter.present(error)
+            return None
+
+    def _retranslate_screens(self) -> None:
+        """Each screen in the current language, in place: its dock keeps its area, size and tab. A screen without
+        `retranslate()` is built again inside its dock (rebuilding every dock scrambled the layout)."""
+        for name, panel in list(self.panels.items()):
+            retranslate = getattr(panel, "retranslate", None)
+            if callable(retranslate):
+                retranslate()
+                continue
+            fresh = self._build_panel(name)
+            if fresh is not None:
+                self._connect_panel(fresh)
+                self.screens.replace(name, fresh).deleteLater()
 
     def _remove_screens(self) -> None:
         self.screens.clear()
@@ -336,7 +352,7 @@ class MainWindow(QMainWindow):
         self.status.refresh_phases()
         self.status.refresh_freshness()
 
-    def _connect_screens(self) -> None:
+    def _connect_panel(self, panel: QWidget) -> None:
         routes: dict[str, Callable[..., object]] = {
             "analyze_requested": self.analyze,
             "question_requested": self.ask,
@@ -348,11 +364,10 @@ class MainWindow(QMainWindow):
             "fill_requested": self.record_fill,
             "symbol_selected": self._symbol_selected,
         }
-        for panel in self.panels.values():
-            for signal_name, slot in routes.items():
-                signal = getattr(panel, signal_name, None)
-                if signal is not None and hasattr(signal, "connect"):
-                    signal.connect(slot)
+        for signal_name, slot in routes.items():
+            signal = getattr(panel, signal_name, None)
+            if signal is not None and hasattr(signal, "connect"):
+                signal.connect(slot)
 
     # ---- routes between screens --------------------------------------------------------------------------------
     def _symbol_selected(self, symbol: str) -> None:
@@ -503,7 +518,7 @@ class MainWindow(QMainWindow):
             self.theme.set_candles(scheme)  # type: ignore[arg-type]
 
     def set_language(self, choice: Choice) -> None:
-        """Switch the interface language now; screens without `retranslate()` are rebuilt in it."""
+        """Switch the interface language now, in place: the docks keep their places, sizes and tabs."""
         self.settings.setValue(LANGUAGE_SETTING, choice)
         self.actions_by_name[f"language_{choice}"].setChecked(True)
         language = chosen_language(self.settings)
@@ -511,13 +526,7 @@ class MainWindow(QMainWindow):
             return
         self.translations.install(language)
         self.retranslate()
-        if self.ctx is not None and any(not hasattr(p, "retranslate") for p in self.panels.values()):
-            self.save_layout()
-            self._remove_screens()
-            self._build_screens()
-        else:
-            for panel in self.panels.values():
-                panel.retranslate()  # type: ignore[attr-defined]
+        self._retranslate_screens()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
         super().paintEvent(event)

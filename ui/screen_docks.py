@@ -1,18 +1,29 @@
 """The screens of the main window as dock panels: placed in columns (watchlist on the left, the main screens as tabs
 in the middle, research on the right), sized to the window, and their arrangement remembered in the user's settings.
+
+A remembered arrangement carries a version composed of `LAYOUT_VERSION` and the screens' names: a layout saved by an
+older release (version 1 could be scrambled by a language switch) or over other screens is not restored.
 """
 
 from __future__ import annotations
 
 import itertools
+import zlib
+from collections.abc import Iterable
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
 from ui.screens import SCREENS
 
-STATE_SETTING, LAYOUT_VERSION = "window/state", 1
+STATE_SETTING, LAYOUT_VERSION = "window/state", 2
 COLUMN_SHARES = (0.23, 0.50, 0.27)  # watchlist, main screens, research (its form and run table need room)
+
+
+def layout_version(names: Iterable[str]) -> int:
+    """The version a layout over the screens `names` is saved with: `LAYOUT_VERSION` in the high bits, a checksum of
+    the names (in docking order) in the low 20."""
+    return (LAYOUT_VERSION << 20) | (zlib.crc32(",".join(names).encode()) & 0xFFFFF)
 
 
 class ScreenDocks:
@@ -36,10 +47,25 @@ class ScreenDocks:
         self.panels[name], self.docks[name] = panel, dock
         return dock
 
+    def replace(self, name: str, panel: QWidget) -> QWidget:
+        """Put `panel` in screen `name`'s dock in place of the current one (the dock keeps its place and size);
+        the old panel, to be deleted by the caller."""
+        holder = self.docks[name].widget()
+        assert isinstance(holder, QScrollArea)
+        old = holder.takeWidget()
+        holder.setWidget(panel)
+        self.panels[name] = panel
+        return old
+
+    @property
+    def version(self) -> int:
+        return layout_version(self.docks)
+
     def clear(self) -> None:
         """Take every screen down."""
         for dock in self.docks.values():
             self.window.removeDockWidget(dock)
+            dock.setObjectName("")  # until deleted it must not be found by a restoreState for its successor
             dock.deleteLater()
         self.panels.clear()
         self.docks.clear()
@@ -48,8 +74,8 @@ class ScreenDocks:
         """The default layout, then the remembered one where there is one."""
         self.default_layout()
         state = self.settings.value(STATE_SETTING)
-        if isinstance(state, QByteArray):
-            self.window.restoreState(state, LAYOUT_VERSION)
+        if isinstance(state, QByteArray) and not self.window.restoreState(state, self.version):
+            self.settings.remove(STATE_SETTING)  # an older release's layout, or one over other screens
 
     def default_layout(self) -> None:
         """Watchlist on the left, chart and the other screens as tabs in the middle, research on the right."""
@@ -66,7 +92,8 @@ class ScreenDocks:
         for column in columns:
             for dock in column[1:]:
                 self.window.tabifyDockWidget(column[0], dock)
-            column[0].show()
+            for dock in column:
+                dock.show()
             column[0].raise_()
         shares = [share for c, share in zip((left, main, right), COLUMN_SHARES, strict=True) if c]
         firsts = [c[0] for c in columns]
@@ -80,15 +107,16 @@ class ScreenDocks:
     def reset(self) -> None:
         """Forget the remembered layout: every screen docked again where the default layout puts it."""
         self.settings.remove(STATE_SETTING)
-        for dock in self.docks.values():
+        for dock in self.docks.values():  # taken out first: docking them again re-tabs them in the default order
             dock.setFloating(False)
-            dock.show()
+            self.window.removeDockWidget(dock)
         self.default_layout()
+        self.settings.sync()  # a restart after a crash must not bring the old layout back either
 
     def save(self) -> None:
         """Remember the current layout (when there are screens to remember)."""
         if self.docks:
-            self.settings.setValue(STATE_SETTING, self.window.saveState(LAYOUT_VERSION))
+            self.settings.setValue(STATE_SETTING, self.window.saveState(self.version))
 
     def show(self, name: str) -> QWidget | None:
         """Bring screen `name` to the front; its panel, or None when it is not available."""

@@ -173,3 +173,31 @@ def test_the_window_applies_candle_colours(ctx: AppContext, qtbot: QtBot) -> Non
     qtbot.addWidget(window)
     window._set_candles("green_up")
     assert QSettings().value("chart/candle_colors") == "green_up"
+
+
+def test_the_open_dialog_is_retranslated_when_the_language_changes(ctx: AppContext, qtbot: QtBot) -> None:
+    from ui.main_window import MainWindow
+
+    window = MainWindow(settings=QSettings())
+    window.presenter.interactive = False
+    qtbot.addWidget(window)
+    window.set_language("en")
+    made = SettingsDialog(ctx, window)
+    qtbot.addWidget(made)
+    qtbot.waitUntil(lambda: made.models.view is not None, timeout=5000)
+    made.appearance.theme.setCurrentIndex(2)
+    assert (made.windowTitle(), made.tabs.tabText(3)) == ("Settings", "Appearance")
+    window.set_language("zh_CN")
+    try:
+        qtbot.waitUntil(lambda: made.windowTitle() == "设置", timeout=2000)  # Qt posts the LanguageChange
+        assert made.tabs.tabText(3) == "外观"
+        assert made.appearance.theme.currentText() == "深色"  # the choice made stays, in the new words
+        assert made.appearance.labels[0].text() == "语言"
+        assert made.models.buttons["test"].text() != "Test connection"
+        assert made.models.default_model.itemText(0) != "Offline rules model"
+        assert made.fees.apply_button.text() != "Apply from now"
+        assert made.sources.buttons[0].text() != "Move up"
+    finally:
+        window.set_language("en")
+        window.shutdown()
+    qtbot.waitUntil(lambda: made.windowTitle() == "Settings", timeout=2000)

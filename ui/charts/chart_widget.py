@@ -4,25 +4,55 @@ fitting the visible bars. `set_data` only draws: the data is prepared off the GU
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ui.charts.candlestick_item import CandlestickItem, VolumeItem
-from ui.charts.chart_data import AVERAGES, ChartData, ZoneLevels, price_text
+from ui.charts.chart_data import AVERAGES, ChartData, ReportMark, ZoneLevels, price_text
 from ui.charts.crosshair import Crosshair
 from ui.charts.palette import DEFAULT_SCHEME, CandleScheme, chart_colors
-from ui.charts.zone_item import PriceLineItem, ZoneBandItem
+from ui.charts.zone_item import PRICE_LINE_Z, PriceLineItem, ZoneBandItem
 from ui.i18n.action_words import action_word
 from ui.i18n.language import engine_language
 
 DEFAULT_VISIBLE = 160  # bars shown when a symbol opens (zoom out to see all of them)
 MIN_VISIBLE = 10
 AVERAGE_COLORS = {5: QColor(240, 160, 40), 20: QColor(170, 90, 220), 60: QColor(40, 150, 220)}
+
+
+MARKER_LOW, MARKER_STEP, MARKER_LEVELS = 0.04, 0.07, 4  # label heights, as fractions of the plot's height
+MARKER_NEAR = 12  # bars: report markers closer than this get their labels at different heights
+
+
+@dataclass(frozen=True)
+class ReportMarker:
+    """One report line: the reports published on its bar (merged, with their count) and its label's level."""
+
+    index: int
+    actions: tuple[str, ...]
+    count: int
+    level: int
+
+
+def report_markers(reports: Sequence[ReportMark]) -> list[ReportMarker]:
+    """Reports on one bar merged into one marker (its distinct actions and a count); markers near each other
+    stepped up a level (cycling through `MARKER_LEVELS`), so that no label lies on another's."""
+    by_bar: dict[int, list[str]] = {}
+    for report in sorted(reports, key=lambda r: r.index):
+        by_bar.setdefault(report.index, []).append(report.action)
+    markers: list[ReportMarker] = []
+    for index, actions in by_bar.items():
+        near = bool(markers) and index - markers[-1].index < MARKER_NEAR
+        level = (markers[-1].level + 1) % MARKER_LEVELS if near else 0
+        markers.append(ReportMarker(index, tuple(dict.fromkeys(actions)), len(actions), level))
+    return markers
 
 
 class IndexDateAxis(pg.AxisItem):  # type: ignore[misc]
@@ -129,7 +159,8 @@ class StockChartWidget(QWidget):
         return self.palette().color(QPalette.ColorRole.Text)
 
     def apply_theme(self) -> None:
-        """Follow the widget palette (light or dark)."""
+        """Follow the widget palette (light or dark): background, axes, their text, the crosshair, the fills' outline
+        and the candles (repainted at once)."""
         self.graphics.setBackground(self.palette().color(QPalette.ColorRole.Base))
         text = self._text_color()
         for plot in (self.price_plot, self.volume_plot):
@@ -137,6 +168,19 @@ class StockChartWidget(QWidget):
                 axis = plot.getAxis(name)
                 axis.setTextPen(text)
                 axis.setPen(text)
+        self.crosshair.set_color(text)
+        self.info.setPalette(self.palette())
+        if self.data is not None:
+            self._set_fills(self.data)
+        self.candles.update()
+        self.volume.update()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        # The application's palette reaches this widget as either event, depending on where it sits (inside a dock's
+        # scroll area only the application's arrived, and the chart stayed white until a restart).
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self.apply_theme()
+        super().changeEvent(event)
 
     # ---- data -------------------------------------------------------------------------------------------------
     def set_data(self, data: ChartData, visible: int = DEFAULT_VISIBLE) -> None:
@@ -231,16 +275,28 @@ class StockChartWidget(QWidget):
 
     def _set_reports(self, data: ChartData) -> None:
         self._remove(self.report_lines)
-        for report in data.reports:
+        for marker in report_markers(data.reports):
             pen = pg.mkPen(self.colors.report, style=Qt.PenStyle.DotLine)
-            options = {"position": 0.04, "color": self.colors.report}
-            line = pg.InfiniteLine(pos=report.index, angle=90, movable=False, pen=pen,
-                                   label=self._action(report.action), labelOpts=options)  # fmt: skip
+            options = {"position": MARKER_LOW + marker.level * MARKER_STEP, "color": self.colors.report}
+            line = pg.InfiniteLine(pos=marker.index, angle=90, movable=False, pen=pen,
+                                   label=self._marker_text(marker), labelOpts=options)  # fmt: skip
+            line.setZValue(PRICE_LINE_Z)
             self.report_lines.append(line)
             self.price_plot.addItem(line, ignoreBounds=True)
 
-    def _action(self, action: str) -> str:
-        return action_word(action)
+    def _marker_text(self, marker: ReportMarker) -> str:
+        words = " / ".join(action_word(action) for action in marker.actions)
+        return words if marker.count == 1 else f"{words} ×{marker.count}"
+
+    def retranslate(self) -> None:
+        """Write the chart's labels again in the current language (data and zoom stay)."""
+        data = self.data
+        if data is None:
+            return
+        self._set_zones(data.zones)
+        self._set_orders(data)
+        self._set_reports(data)
+        self._show_bar(self.crosshair.index if self.crosshair.index is not None else len(data.bars) - 1)
 
     # ---- crosshair --------------------------------------------------------------------------------------------
     def describe(self, index: int) -> str:

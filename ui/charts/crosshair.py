@@ -33,6 +33,13 @@ class Crosshair(QObject):
         self.set_visible(False)
         self._proxy = pg.SignalProxy(price.scene().sigMouseMoved, rateLimit=MOUSE_RATE, slot=self._mouse_moved)
 
+    def set_color(self, color: QColor) -> None:
+        """Draw the lines in `color` (the theme's text colour)."""
+        for line in (self.vertical, self.horizontal, self._volume_line):
+            pen = QPen(line.pen)
+            pen.setColor(color)
+            line.setPen(pen)
+
     def set_count(self, count: int) -> None:
         """How many bars the chart holds (the crosshair snaps inside them)."""
         self._count = count

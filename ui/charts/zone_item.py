@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPen
 
 ZoneKind = Literal["buy", "sell"]
+PRICE_LINE_Z = 5
 
 
 def _line_pen(color: QColor, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
@@ -57,4 +58,5 @@ class PriceLineItem(pg.InfiniteLine):  # type: ignore[misc]
             labelOpts={"position": 0.98, "color": color, "anchors": [(1, 1), (1, 1)]},
         )
         self.price = price
-        self.setZValue(-5)
+        # above the candles (z 0), so its label is read over them; the zone bands stay beneath (z -10)
+        self.setZValue(PRICE_LINE_Z)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QComboBox, QFormLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QWidget
 
 from ui.charts.palette import candle_scheme
 from ui.i18n.language import stored_choice
@@ -16,20 +16,27 @@ class AppearancePage(QWidget):
     def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.language, self.theme, self.candles = QComboBox(self), QComboBox(self), QComboBox(self)
-        for text, value in ((self.tr("Follow the system"), "system"), ("简体中文", "zh_CN"), ("English", "en")):
-            self.language.addItem(text, value)
-        for text, value in (
-            (self.tr("Follow the system"), "system"),
-            (self.tr("Light"), "light"),
-            (self.tr("Dark"), "dark"),
-        ):
-            self.theme.addItem(text, value)
-        self.candles.addItem(self.tr("Red up, green down (China)"), "red_up")
-        self.candles.addItem(self.tr("Green up, red down"), "green_up")
+        for combo, values in ((self.language, ("system", "zh_CN", "en")), (self.theme, ("system", "light", "dark")),
+                              (self.candles, ("red_up", "green_up"))):  # fmt: skip
+            for value in values:
+                combo.addItem("", value)
         for combo, value in ((self.language, stored_choice(settings)), (self.theme, theme_mode(settings)),
                              (self.candles, candle_scheme(settings))):  # fmt: skip
             combo.setCurrentIndex(max(0, combo.findData(value)))
+        self.labels = [QLabel(self) for _combo in range(3)]
         form = QFormLayout(self)
-        form.addRow(self.tr("Language"), self.language)
-        form.addRow(self.tr("Theme"), self.theme)
-        form.addRow(self.tr("Candle colours"), self.candles)
+        for label, combo in zip(self.labels, (self.language, self.theme, self.candles), strict=True):
+            form.addRow(label, combo)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The page's texts in the current language (each language's own name is written in that language)."""
+        texts = {self.language: (self.tr("Follow the system"), "简体中文", "English"),
+                 self.theme: (self.tr("Follow the system"), self.tr("Light"), self.tr("Dark")),
+                 self.candles: (self.tr("Red up, green down (China)"), self.tr("Green up, red down"))}  # fmt: skip
+        for combo, items in texts.items():
+            for index, text in enumerate(items):
+                combo.setItemText(index, text)
+        for label, text in zip(self.labels, (self.tr("Language"), self.tr("Theme"), self.tr("Candle colours")),
+                               strict=True):  # fmt: skip
+            label.setText(text)

@@ -23,20 +23,29 @@ class FeesPage(QWidget):
         self.views: list[FeeView] = []
         self.choice = QComboBox(self)
         self.rate, self.minimum = QLineEdit(self), QLineEdit(self)
-        self.bundled = QCheckBox(self.tr("Exchange fees are included in the commission"), self)
+        self.bundled = QCheckBox(self)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
-        apply = QPushButton(self.tr("Apply from now"), self)
+        self.apply_button = apply = QPushButton(self)
         apply.clicked.connect(self.apply)
         self.choice.currentIndexChanged.connect(self._fill)
         form = QFormLayout(self)
-        form.addRow(self.tr("Account and market"), self.choice)
-        form.addRow(self.tr("Commission rate (e.g. 0.00025)"), self.rate)
-        form.addRow(self.tr("Minimum commission per order"), self.minimum)
+        self.labels = [QLabel(self) for _field in range(3)]
+        for label, field in zip(self.labels, (self.choice, self.rate, self.minimum), strict=True):
+            form.addRow(label, field)
         form.addRow(self.bundled)
         form.addRow(apply)
         form.addRow(self.status)
+        self.retranslate()
         actions.load_fees(ctx, self, self._show)
+
+    def retranslate(self) -> None:
+        self.bundled.setText(self.tr("Exchange fees are included in the commission"))
+        self.apply_button.setText(self.tr("Apply from now"))
+        texts = (self.tr("Account and market"), self.tr("Commission rate (e.g. 0.00025)"),
+                 self.tr("Minimum commission per order"))  # fmt: skip
+        for label, text in zip(self.labels, texts, strict=True):
+            label.setText(text)
 
     def _show(self, views: list[FeeView]) -> None:
         self.views = views

@@ -61,16 +61,12 @@ class ModelsPage(QWidget):
         self.ctx = ctx
         self.view: ModelsOverview | None = None
         self.table = QTableWidget(0, len(MODEL_COLUMNS), self)
-        self.table.setHorizontalHeaderLabels([self.tr(c.title) for c in MODEL_COLUMNS])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().hide()
-        self.buttons = {name: QPushButton(text, self) for name, text in (
-            ("connect", self.tr("Connect your model…")), ("add", self.tr("Add…")), ("key", self.tr("Store key…")),
-            ("test", self.tr("Test connection")), ("remove", self.tr("Remove")))}  # fmt: skip
-        self.buttons["add"].setToolTip(self.tr("Any provider or OpenAI-compatible endpoint, with a fallback model"))
+        self.buttons = {name: QPushButton(self) for name in ("connect", "add", "key", "test", "remove")}
         self.buttons["connect"].clicked.connect(self.open_wizard)
         self.buttons["add"].clicked.connect(self.open_add)
         self.buttons["key"].clicked.connect(self._ask_key)
@@ -81,11 +77,30 @@ class ModelsPage(QWidget):
         self.result.setWordWrap(True)
         self.default_model, self.max_cost = QComboBox(self), QLineEdit(self)
         self.default_model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.max_cost.setPlaceholderText(self.tr("no ceiling"))
         self.default_model.activated.connect(lambda _i: self._save_defaults())
         self.max_cost.editingFinished.connect(self._save_defaults)
         self._layout()
+        self.retranslate()
         self.reload()
+
+    def retranslate(self) -> None:
+        """The page's texts in the current language."""
+        self.table.setHorizontalHeaderLabels([self.tr(c.title) for c in MODEL_COLUMNS])
+        texts = {"connect": self.tr("Connect your model…"), "add": self.tr("Add…"), "key": self.tr("Store key…"),
+                 "test": self.tr("Test connection"), "remove": self.tr("Remove")}  # fmt: skip
+        for name, text in texts.items():
+            self.buttons[name].setText(text)
+        self.buttons["add"].setToolTip(self.tr("Any provider or OpenAI-compatible endpoint, with a fallback model"))
+        self.max_cost.setPlaceholderText(self.tr("no ceiling"))
+        self.form_labels[0].setText(self.tr("Default model for research"))
+        self.form_labels[1].setText(self.tr("Default cost ceiling per analysis (model price currency)"))
+        self.note.setText(self.tr("The offline rules model needs no key and is always available. "
+                                  "A model's fallback is tried when it keeps failing."))  # fmt: skip
+        if self.view is not None:  # the key column's words; the entries being edited stay as they are
+            column = next(i for i, c in enumerate(MODEL_COLUMNS) if c.key == "key")
+            for r, row in enumerate(self.view.models):
+                self.table.setItem(r, column, QTableWidgetItem(self._cell(row, "key")))
+            self.default_model.setItemText(0, self.tr("Offline rules model"))
 
     def _layout(self) -> None:
         layout = QVBoxLayout(self)
@@ -97,13 +112,13 @@ class ModelsPage(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.result)
         form = QFormLayout()
-        form.addRow(self.tr("Default model for research"), self.default_model)
-        form.addRow(self.tr("Default cost ceiling per analysis (model price currency)"), self.max_cost)
+        self.form_labels = [QLabel(self), QLabel(self)]
+        form.addRow(self.form_labels[0], self.default_model)
+        form.addRow(self.form_labels[1], self.max_cost)
         layout.addLayout(form)
-        note = QLabel(self.tr("The offline rules model needs no key and is always available. "
-                              "A model's fallback is tried when it keeps failing."), self)  # fmt: skip
-        note.setWordWrap(True)
-        layout.addWidget(note)
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        layout.addWidget(self.note)
 
     def reload(self) -> None:
         actions.load_models(self.ctx, self, self._show)

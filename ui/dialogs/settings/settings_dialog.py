@@ -1,12 +1,13 @@
 """The settings window: models and providers, data sources, account fees, and appearance, one tab each.
 
 Every read and write runs in the background through `ctx.op`; each page applies its change at once and says so.
-Appearance choices are emitted for the main window to apply.
+Appearance choices are emitted for the main window to apply; a language switch re-translates the open window in
+place (Qt sends it a LanguageChange when the catalogues change).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTabWidget, QVBoxLayout, QWidget
 
 from ui.context import AppContext
@@ -26,16 +27,14 @@ class SettingsDialog(QDialog):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("SettingsDialog")
-        self.setWindowTitle(self.tr("Settings"))
         self.resize(760, 520)
         self.tabs = QTabWidget(self)
         self.models = ModelsPage(ctx, self)
         self.sources = SourcesPage(ctx, self)
         self.fees = FeesPage(ctx, self)
         self.appearance = AppearancePage(ctx.settings, self)
-        for page, title in ((self.models, self.tr("Models")), (self.sources, self.tr("Data sources")),
-                            (self.fees, self.tr("Fees")), (self.appearance, self.tr("Appearance"))):  # fmt: skip
-            self.tabs.addTab(page, title)
+        for page in (self.models, self.sources, self.fees, self.appearance):
+            self.tabs.addTab(page, "")
         self.appearance.language.activated.connect(
             lambda i: self.language_chosen.emit(self.appearance.language.itemData(i))
         )
@@ -48,3 +47,18 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.tabs)
         layout.addWidget(buttons)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text of the window and its pages in the current language (choices and entries stay)."""
+        self.setWindowTitle(self.tr("Settings"))
+        titles = (self.tr("Models"), self.tr("Data sources"), self.tr("Fees"), self.tr("Appearance"))
+        for index, title in enumerate(titles):
+            self.tabs.setTabText(index, title)
+        for page in (self.models, self.sources, self.fees, self.appearance):
+            page.retranslate()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

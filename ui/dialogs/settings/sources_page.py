@@ -16,16 +16,11 @@ class SourcesPage(QWidget):
         self.ctx = ctx
         self.list = QListWidget(self)
         self.list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
-        up, down, save = (
-            QPushButton(self.tr("Move up"), self),
-            QPushButton(self.tr("Move down"), self),
-            QPushButton(self.tr("Save order"), self),
-        )
+        self.buttons = up, down, save = QPushButton(self), QPushButton(self), QPushButton(self)
         up.clicked.connect(lambda: self._move(-1))
         down.clicked.connect(lambda: self._move(1))
         save.clicked.connect(self.save)
-        self.note = QLabel(self.tr("Where several sources hold a series, reads take the first source in this order. "
-                                   "A new order applies the next time the workspace opens."), self)  # fmt: skip
+        self.note = QLabel(self)
         self.note.setWordWrap(True)
         layout, row = QVBoxLayout(self), QHBoxLayout()
         layout.addWidget(self.list)
@@ -34,7 +29,15 @@ class SourcesPage(QWidget):
         row.addStretch(1)
         layout.addLayout(row)
         layout.addWidget(self.note)
+        self.retranslate()
         actions.load_sources(ctx, self, self._show)
+
+    def retranslate(self) -> None:
+        for button, text in zip(self.buttons, (self.tr("Move up"), self.tr("Move down"), self.tr("Save order")),
+                                strict=True):  # fmt: skip
+            button.setText(text)
+        self.note.setText(self.tr("Where several sources hold a series, reads take the first source in this order. "
+                                  "A new order applies the next time the workspace opens."))  # fmt: skip
 
     def _show(self, order: list[str]) -> None:
         self.list.clear()

@@ -6,8 +6,17 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QTimer, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from stockbench.events import Event, LedgerChanged
 from stockbench.research.events import ReportPublished
@@ -18,6 +27,14 @@ from ui.context import AppContext
 from ui.screens.chart import chart_actions as actions
 
 RANGES = ((20, "1M"), (120, "6M"), (250, "1Y"), (750, "3Y"), (0, "All"))  # bars; 0 = every bar
+RANGE_TITLES = {
+    "1M": QT_TRANSLATE_NOOP("ChartPanel", "1M"),
+    "6M": QT_TRANSLATE_NOOP("ChartPanel", "6M"),
+    "1Y": QT_TRANSLATE_NOOP("ChartPanel", "1Y"),
+    "3Y": QT_TRANSLATE_NOOP("ChartPanel", "3Y"),
+    "All": QT_TRANSLATE_NOOP("ChartPanel", "All"),
+}
+DEFAULT_RANGE = 120  # a symbol opens on its last six months
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 # The zone flags (analytics: "code: details") as people read them; %1 is the first date the details name.
 FLAG_WORDS = {
@@ -52,6 +69,7 @@ class ChartPanel(QWidget):
         self.ctx = ctx
         self.setObjectName("ChartPanel")
         self.symbol: str | None = None
+        self.active_range: int | None = DEFAULT_RANGE  # None once the user zooms or pans to another span
         self._generation = 0
         self.chart = StockChartWidget(self, candle_scheme(ctx.settings))
         self._build()
@@ -64,7 +82,6 @@ class ChartPanel(QWidget):
 
     def _build(self) -> None:
         self.symbol_edit = QLineEdit(self)
-        self.symbol_edit.setPlaceholderText(self.tr("Symbol, e.g. 600519 or 00700.HK"))
         self.symbol_edit.setMinimumWidth(self.symbol_edit.fontMetrics().horizontalAdvance("000000.SH") + 24)
         self.symbol_edit.returnPressed.connect(lambda: self.show_symbol(self.symbol_edit.text()))
         self.title = QLabel(self)
@@ -75,23 +92,47 @@ class ChartPanel(QWidget):
         bar = QHBoxLayout()
         bar.addWidget(self.symbol_edit)
         bar.addWidget(self.title, 1)
-        titles = {"1M": self.tr("1M"), "6M": self.tr("6M"), "1Y": self.tr("1Y"), "3Y": self.tr("3Y"),
-                  "All": self.tr("All")}  # fmt: skip
         self.range_buttons: dict[int, QPushButton] = {}
-        for count, key in RANGES:
-            button = QPushButton(titles[key], self)
+        self.range_group = QButtonGroup(self)  # exclusive: the active period is the one checked button
+        for count, _key in RANGES:
+            button = QPushButton(self)
             button.setFlat(True)
-            button.setFixedWidth(button.fontMetrics().horizontalAdvance(button.text()) + 16)  # not the style's 80 px
+            button.setCheckable(True)
+            button.setObjectName("rangeButton")
             button.clicked.connect(lambda _checked=False, c=count: self.show_range(c))
             bar.addWidget(button)
+            self.range_group.addButton(button)
             self.range_buttons[count] = button
-        analyze = QPushButton(self.tr("Analyze"), self)
-        analyze.clicked.connect(self._analyze)
-        bar.addWidget(analyze)
+        self.analyze_button = QPushButton(self)
+        self.analyze_button.clicked.connect(self._analyze)
+        bar.addWidget(self.analyze_button)
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.chart, 1)
         layout.addWidget(self.zone_label)
+        self.chart.price_plot.vb.sigRangeChangedManually.connect(lambda *_args: self._mark_range(None))
+        self._mark_range(self.active_range)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Set the panel's texts in the current language in place (the chart keeps its symbol and zoom)."""
+        self.symbol_edit.setPlaceholderText(self.tr("Symbol, e.g. 600519 or 00700.HK"))
+        for count, key in RANGES:
+            button = self.range_buttons[count]
+            button.setText(self.tr(str(RANGE_TITLES[key])))
+            button.setFixedWidth(button.fontMetrics().horizontalAdvance(button.text()) + 16)  # not the style's 80 px
+        self.analyze_button.setText(self.tr("Analyze"))
+        self.chart.retranslate()
+        if self.chart.data is not None:
+            self.zone_label.setText(self._zone_text(self.chart.data))
+
+    def _mark_range(self, bars: int | None) -> None:
+        """Check the button of period `bars` (None: the view is the user's own span, no button is checked)."""
+        self.active_range = bars
+        self.range_group.setExclusive(False)  # an exclusive group would keep one button checked
+        for count, button in self.range_buttons.items():
+            button.setChecked(count == bars)
+        self.range_group.setExclusive(True)
 
     # ---- requests ---------------------------------------------------------------------------------------------
     def show_symbol(self, symbol: str) -> None:
@@ -103,6 +144,7 @@ class ChartPanel(QWidget):
 
     def show_range(self, bars: int) -> None:
         """Show the last `bars` bars (0: all of them)."""
+        self._mark_range(bars)
         data = self.chart.data
         if data is not None:
             self.chart.show_last(bars or len(data.bars))
@@ -141,7 +183,10 @@ class ChartPanel(QWidget):
             return
         same = self.chart.data is not None and self.chart.data.symbol == data.symbol
         view = self.chart.price_plot.vb.viewRange()[0] if same else None
-        self.chart.set_data(data)
+        if not same and self.active_range is None:
+            self._mark_range(DEFAULT_RANGE)
+        span = self.active_range if self.active_range is not None else DEFAULT_RANGE
+        self.chart.set_data(data, visible=span or len(data.bars))
         if view is not None:  # a reload keeps the user's zoom
             self.chart.price_plot.vb.setXRange(*view, padding=0)
         self.symbol = data.symbol
@@ -172,11 +217,6 @@ class ChartPanel(QWidget):
             if isinstance(event, LedgerChanged) or (isinstance(event, ReportPublished) and event.symbol == self.symbol):
                 self._reload.start()
                 return
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.PaletteChange:
-            self.chart.apply_theme()
-        super().changeEvent(event)
 
 
 def screenshot_setup(panel: ChartPanel) -> None:

@@ -99,27 +99,39 @@ class ResearchPanel(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         layout.addWidget(splitter, 1)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Set every text in the current language in place (the table keeps its rows, columns and selection)."""
+        self.symbol_edit.setPlaceholderText(self.tr("Symbol, e.g. 600519"))
+        self.question_edit.setPlaceholderText(self.tr("Your question (optional)"))
+        self.model_combo.setToolTip(self.tr("The model: 'offline' is the rules model, which needs no key"))
+        self.account_combo.setToolTip(self.tr("The account whose holdings, cash and orders the research reads"))
+        self.ceiling_edit.setPlaceholderText(self.tr("Cost ceiling"))
+        self.analyze_button.setText(self.tr("Analyze"))
+        self.details_box.setTitle(self.tr("Selected run"))
+        self.continue_button.setText(self.tr("Continue"))
+        self.stop_button.setText(self.tr("Stop"))
+        self.report_button.setText(self.tr("Open report"))
+        self._account_texts()
+        self.model.retranslate()
+        self._show_details(self.selected_row())
 
     def _build_form(self) -> QVBoxLayout:
         """Two rows, so the panel fits a narrow dock: what to research, then how (model, account, ceiling, go)."""
         form = QVBoxLayout()
         row, options = QHBoxLayout(), QHBoxLayout()
         self.symbol_edit = QLineEdit(self)
-        self.symbol_edit.setPlaceholderText(self.tr("Symbol, e.g. 600519"))
         self.question_edit = QLineEdit(self)
-        self.question_edit.setPlaceholderText(self.tr("Your question (optional)"))
         self.model_combo = QComboBox(self)
         self.model_combo.setEditable(True)
         self.model_combo.addItem("offline")
-        self.model_combo.setToolTip(self.tr("The model: 'offline' is the rules model, which needs no key"))
         self.account_combo = QComboBox(self)
-        self.account_combo.setToolTip(self.tr("The account whose holdings, cash and orders the research reads"))
         self._fill_accounts([])
         self.ceiling_edit = QLineEdit(self)
-        self.ceiling_edit.setPlaceholderText(self.tr("Cost ceiling"))
         self.ceiling_edit.setValidator(QRegularExpressionValidator(QRegularExpression(DECIMAL_PATTERN), self))
         self.ceiling_edit.setMaximumWidth(110)
-        self.analyze_button = QPushButton(self.tr("Analyze"), self)
+        self.analyze_button = QPushButton(self)
         self.analyze_button.setDefault(True)
         self.analyze_button.clicked.connect(self._analyze_clicked)
         self.symbol_edit.returnPressed.connect(self._analyze_clicked)
@@ -148,7 +160,7 @@ class ResearchPanel(QWidget):
         return self.table
 
     def _build_details(self) -> QGroupBox:
-        box = QGroupBox(self.tr("Selected run"), self)
+        self.details_box = box = QGroupBox(self)
         layout = QVBoxLayout(box)
         self.stage_label = QLabel(box)
         self.stage_label.setObjectName("stageTitle")
@@ -173,11 +185,11 @@ class ResearchPanel(QWidget):
 
     def _build_buttons(self, box: QGroupBox) -> QHBoxLayout:
         row = QHBoxLayout()
-        self.continue_button = QPushButton(self.tr("Continue"), box)
+        self.continue_button = QPushButton(box)
         self.continue_button.clicked.connect(self._continue_clicked)
-        self.stop_button = QPushButton(self.tr("Stop"), box)
+        self.stop_button = QPushButton(box)
         self.stop_button.clicked.connect(self._stop_clicked)
-        self.report_button = QPushButton(self.tr("Open report"), box)
+        self.report_button = QPushButton(box)
         self.report_button.clicked.connect(self._open_report)
         for button in (self.continue_button, self.stop_button, self.report_button):
             row.addWidget(button)
@@ -424,13 +436,18 @@ class ResearchPanel(QWidget):
         """Automatic first (the default), then no account, then each account; the choice made is kept."""
         current = self.account_combo.currentData() if self.account_combo.count() else AUTOMATIC
         self.account_combo.clear()
-        self.account_combo.addItem(self.tr("Automatic account"), AUTOMATIC)
-        self.account_combo.setItemData(0, self.tr("The account holding the symbol, else the only account, else the "
-                                                  "one the last run read"), Qt.ItemDataRole.ToolTipRole)  # fmt: skip
-        self.account_combo.addItem(self.tr("(no account)"), None)
+        self.account_combo.addItem("", AUTOMATIC)
+        self.account_combo.addItem("", None)
         for name in names:
             self.account_combo.addItem(name, name)
+        self._account_texts()
         self.account_combo.setCurrentIndex(max(self.account_combo.findData(current), 0))
+
+    def _account_texts(self) -> None:
+        self.account_combo.setItemText(0, self.tr("Automatic account"))
+        self.account_combo.setItemData(0, self.tr("The account holding the symbol, else the only account, else the "
+                                                  "one the last run read"), Qt.ItemDataRole.ToolTipRole)  # fmt: skip
+        self.account_combo.setItemText(1, self.tr("(no account)"))
 
     # ---- selection and the details box -------------------------------------------------------------------
     def selected_run_id(self) -> str | None:

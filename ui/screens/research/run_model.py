@@ -241,6 +241,12 @@ class RunModel(QAbstractTableModel):
             return QCoreApplication.translate("RunModel", COLUMNS[section].title)
         return None
 
+    def retranslate(self) -> None:
+        """Ask the views to read the titles and cells again (in the current language); rows and widths stay."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1))
+
     # ---- rows --------------------------------------------------------------------------------------
     def rows(self) -> list[RunRow]:
         return list(self._rows)

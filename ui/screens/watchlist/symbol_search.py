@@ -23,7 +23,7 @@ class SymbolSearch(QLineEdit):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        self.setPlaceholderText(self.tr("Add: code or name, e.g. 600519 or 茅台"))
+        self.retranslate()
         self.setClearButtonEnabled(True)
         self.hits = QStandardItemModel(self)
         self.completer_ = QCompleter(self.hits, self)
@@ -37,6 +37,9 @@ class SymbolSearch(QLineEdit):
         self._generation = 0
         self.textEdited.connect(lambda _text: self._timer.start())
         self.returnPressed.connect(self._submit)
+
+    def retranslate(self) -> None:
+        self.setPlaceholderText(self.tr("Add: code or name, e.g. 600519 or 茅台"))
 
     def _search(self) -> None:
         text = self.text().strip()

@@ -137,6 +137,12 @@ class WatchlistModel(QAbstractTableModel):
         self.up_color, self.down_color = QColor(230, 57, 70), QColor(38, 166, 91)
 
     # ---- content ----------------------------------------------------------------------------------------------
+    def retranslate(self) -> None:
+        """Ask the views to read the titles and cells again, in the current language."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(COLUMNS) - 1))
+
     def set_rows(self, rows: Sequence[WatchRow]) -> None:
         self.beginResetModel()
         self.rows = list(rows)

@@ -103,31 +103,51 @@ class WatchlistPanel(QWidget):
         # the group box above its buttons, the list's buttons above the status: the panel fits a narrow dock
         layout.addWidget(self.group_box)
         top = QHBoxLayout()
-        top.addWidget(self._button(self.tr("New group…"), self.ask_new_group, self.tr("Create a group")))
-        top.addWidget(self._button(self.tr("Rename…"), self.ask_rename_group, self.tr("Rename this group")))
-        top.addWidget(self._button(self.tr("Delete group"), self.ask_delete_group, self.tr("Delete this group")))
+        self.group_buttons = [self._button(self.ask_new_group), self._button(self.ask_rename_group),
+                              self._button(self.ask_delete_group)]  # fmt: skip
+        for button in self.group_buttons:
+            top.addWidget(button)
         top.addStretch(1)
         layout.addLayout(top)
         layout.addWidget(self.search)
         layout.addWidget(self.view, 1)
         bottom = QHBoxLayout()
-        self.up_button = self._button(self.tr("Up"), lambda: self.move_selected(-1), self.tr("Move the symbol up"))
-        self.down_button = self._button(self.tr("Down"), lambda: self.move_selected(1), self.tr("Move it down"))
-        remove = self._button(self.tr("Remove"), self._remove_selected, self.tr("Remove from this group"))
-        reload = self._button(self.tr("Refresh"), self.refresh, self.tr("Reload prices, zones and reports"))
-        for widget in (self.up_button, self.down_button, remove, reload):
-            widget.setMinimumWidth(widget.fontMetrics().horizontalAdvance(widget.text()) + 20)
-            widget.setMaximumWidth(widget.minimumWidth())  # the text's width, not the style's 80 px: four fit a dock
+        self.up_button = self._button(lambda: self.move_selected(-1))
+        self.down_button = self._button(lambda: self.move_selected(1))
+        self.list_buttons = [self.up_button, self.down_button, self._button(self._remove_selected),
+                             self._button(self.refresh)]  # fmt: skip
+        for widget in self.list_buttons:
             bottom.addWidget(widget)
         bottom.addStretch(1)
         layout.addLayout(bottom)
         self.status.setWordWrap(True)
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout.addWidget(self.status)
+        self.retranslate()
 
-    def _button(self, text: str, slot: Callable[[], object], tip: str) -> QPushButton:
-        button = QPushButton(text, self)
-        button.setToolTip(tip)
+    def retranslate(self) -> None:
+        """Set the panel's texts in the current language in place (group, rows, selection and widths stay)."""
+        texts = ((self.tr("New group…"), self.tr("Create a group")),
+                 (self.tr("Rename…"), self.tr("Rename this group")),
+                 (self.tr("Delete group"), self.tr("Delete this group")),
+                 (self.tr("Up"), self.tr("Move the symbol up")), (self.tr("Down"), self.tr("Move it down")),
+                 (self.tr("Remove"), self.tr("Remove from this group")),
+                 (self.tr("Refresh"), self.tr("Reload prices, zones and reports")))  # fmt: skip
+        for button, (text, tip) in zip((*self.group_buttons, *self.list_buttons), texts, strict=True):
+            button.setText(text)
+            button.setToolTip(tip)
+        for widget in self.list_buttons:
+            widget.setMinimumWidth(widget.fontMetrics().horizontalAdvance(widget.text()) + 20)
+            widget.setMaximumWidth(widget.minimumWidth())  # the text's width, not the style's 80 px: four fit a dock
+        self.search.retranslate()
+        for index, name in enumerate(self.groups or (DEFAULT_GROUP,)):
+            self.group_box.setItemText(index, self.group_title(name))
+        if self.group is not None:
+            self.status.setText(self.tr("%n symbol(s)", "", self.model.rowCount()))
+        self.model.retranslate()
+
+    def _button(self, slot: Callable[[], object]) -> QPushButton:
+        button = QPushButton(self)
         button.clicked.connect(lambda _checked=False: slot())
         return button
 
