@@ -2062,6 +2062,10 @@
         <translation>未选择任务</translation>
     </message>
     <message>
+        <source>exchange time</source>
+        <translation>交易所时间</translation>
+    </message>
+    <message>
         <source>Paused: {reason}. Automatic resume at {when}, or press Continue.</source>
         <translation>已暂停：{reason}。将于 {when} 自动恢复，或点击“继续”。</translation>
     </message>

@@ -7,6 +7,7 @@ other or the window; engine events are routed to their run by `run_id`. Only tit
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
 from PySide6.QtCore import QItemSelection, QModelIndex, QRegularExpression, Qt, QTimer, Signal, Slot
@@ -27,7 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from stockbench.clock import MARKET_TZ
+from stockbench.errors import UserError
 from stockbench.events import Event
+from stockbench.market.instruments import parse_symbol
 from stockbench.research.events import RunEnded, RunPaused, StageFinished
 from stockbench.research.outcomes import PlanCheckResult, QuickOutcome, RunDetails, RunOutcome
 from stockbench.research.records import RunRecord
@@ -512,13 +516,23 @@ class ResearchPanel(QWidget):
         if not row.reason:
             return ""
         if row.status == "paused" and row.resume_at is not None:
-            when = row.resume_at.astimezone().strftime("%Y-%m-%d %H:%M")
+            when = f"{self._exchange_time(row):%Y-%m-%d %H:%M} {self.tr('exchange time')}"
             return self.tr("Paused: {reason}. Automatic resume at {when}, or press Continue.").format(
                 reason=row.reason, when=when
             )
         if row.status == "paused":
             return self.tr("Paused: {reason}").format(reason=row.reason)
         return row.reason
+
+    @staticmethod
+    def _exchange_time(row: RunRow) -> datetime:
+        """The run's resume time in its exchange's zone (times shown to people are exchange time, named)."""
+        assert row.resume_at is not None
+        try:
+            market = parse_symbol(row.symbol).market
+        except UserError:
+            market = "CN"
+        return row.resume_at.astimezone(MARKET_TZ[market])
 
     def _interrupted_text(self) -> str:
         return self.tr("Interrupted: it is not running now. Continue resumes it from its journal.")
