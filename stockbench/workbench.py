@@ -161,10 +161,11 @@ class Workbench:
 
     @functools.cached_property
     def models(self) -> Models:
-        """Configured models, their keys (in the OS keyring), presets, research's default model, a connection test."""
+        """Configured models, their keys (environment, OS keyring or encrypted file), presets, research's default
+        model, a connection test."""
         from stockbench.llm.service import Models
 
-        return Models(self.workspace.settings)
+        return Models(self.workspace.settings, home=self.workspace.home)
 
     @functools.cached_property
     def evidence(self) -> EvidenceLookup:
@@ -239,7 +240,7 @@ class Workbench:
         """A factory of model ports for the workspace's configured LLMs (litellm loads on the first call)."""
         from stockbench.research.llm_port import port_factory
 
-        return port_factory(self.workspace.settings)
+        return port_factory(self.workspace.settings, self.models.keys)
 
     def info(self) -> WorkspaceInfo:
         return self.workspace.info()
