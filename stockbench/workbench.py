@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from stockbench.research.quick_review import QuickReview
     from stockbench.research.replay import Replayer
     from stockbench.research.reviews import Reviews
+    from stockbench.research.search_provider import SearchSettings
     from stockbench.research.service import Research
     from stockbench.research.track_record import TrackRecords
     from stockbench.watchlist import Watchlist
@@ -166,6 +167,13 @@ class Workbench:
         from stockbench.llm.service import Models
 
         return Models(self.workspace.settings, home=self.workspace.home)
+
+    @functools.cached_property
+    def search(self) -> SearchSettings:
+        """The web search research may use (a SearXNG instance), and a test of it."""
+        from stockbench.research.search_provider import SearchSettings
+
+        return SearchSettings(self.workspace.settings)
 
     @functools.cached_property
     def evidence(self) -> EvidenceLookup:
