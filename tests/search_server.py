@@ -1,5 +1,6 @@
 """A SearXNG-like `/search?q=...&format=json` endpoint on 127.0.0.1 that records the queries it gets; `status`
-makes it answer an error instead (403 is what SearXNG answers when its JSON format is not enabled)."""
+makes it answer an error instead (403 is what SearXNG answers when its JSON format is not enabled), `delay` makes
+it wait first."""
 
 from __future__ import annotations
 
@@ -19,11 +20,13 @@ class SearchServer:
         self.queries: list[dict[str, list[str]]] = []
         self.results = list(results)
         self.status: int | None = None
+        self.delay = 0.0  # seconds before answering
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
                 parts = urlsplit(self.path)
+                outer.loopback.stopping.wait(outer.delay)
                 outer.queries.append(parse_qs(parts.query))
                 found = parts.path == "/search"
                 status = outer.status or (200 if found else 404)

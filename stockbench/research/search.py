@@ -19,9 +19,15 @@ TIMEOUT_S = 15
 
 
 class SearchFailed(UserError):
-    """The search provider gave no usable answer; the message says why (connection, HTTP status, not SearXNG)."""
+    """The search provider gave no usable answer; the message says why. `kind` sorts the cause: timeout,
+    unreachable, forbidden (SearXNG's JSON format is off), status (another HTTP status, in `status`), not_json,
+    no_results (JSON without a results list)."""
 
     code = "search_failed"
+
+    def __init__(self, message: str, hint: str, kind: str, status: int | None = None) -> None:
+        super().__init__(message, hint)
+        self.kind, self.status = kind, status
 
 
 def query_searxng(url: str, query: str, *, timeout: float = TIMEOUT_S) -> list[dict[str, Any]]:
@@ -33,22 +39,26 @@ def query_searxng(url: str, query: str, *, timeout: float = TIMEOUT_S) -> list[d
         with httpx.Client(timeout=timeout, trust_env=False) as client:
             response = client.get(f"{url.rstrip('/')}/search", params={"q": query, "format": "json"})
     except httpx.TimeoutException:
-        raise SearchFailed(f"no answer from {url} within {timeout:g} s", "check the address, or try later") from None
+        raise SearchFailed(f"no answer from {url} within {timeout:g} s", "check the address, or try later",
+                           "timeout") from None  # fmt: skip
     except httpx.HTTPError as error:
         reason = redact(str(error)) or type(error).__name__
-        raise SearchFailed(f"could not reach {url}: {reason}", "check the address and that the server runs") from None
-    if response.status_code == 403:
-        raise SearchFailed(f"{url} refused the JSON format (HTTP 403)",
-                           "enable it in SearXNG's settings.yml: search: formats: [html, json]")  # fmt: skip
-    if response.status_code != 200:
-        raise SearchFailed(f"{url} answered HTTP {response.status_code}", "check the address (the SearXNG root)")
+        raise SearchFailed(f"could not reach {url}: {reason}", "check the address and that the server runs",
+                           "unreachable") from None  # fmt: skip
+    status = response.status_code
+    if status == 403:
+        fix = "enable it in SearXNG's settings.yml: search: formats: [html, json]"
+        raise SearchFailed(f"{url} refused the JSON format (HTTP 403)", fix, "forbidden", status)
+    if status != 200:
+        raise SearchFailed(f"{url} answered HTTP {status}", "check the address (the SearXNG root)", "status", status)
+    not_searxng = "give the address of a SearXNG instance"
     try:
         payload = response.json()
     except ValueError:
-        raise SearchFailed(f"the answer of {url} is not JSON", "give the address of a SearXNG instance") from None
+        raise SearchFailed(f"the answer of {url} is not JSON", not_searxng, "not_json", status) from None
     found = payload.get("results") if isinstance(payload, dict) else None
     if not isinstance(found, list):
-        raise SearchFailed(f"the answer of {url} has no results list", "give the address of a SearXNG instance")
+        raise SearchFailed(f"the answer of {url} has no results list", not_searxng, "no_results", status)
     return [r for r in found if isinstance(r, dict)]
 
 

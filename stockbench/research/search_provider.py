@@ -47,6 +47,10 @@ class SearchSettings:
             raise InvalidInput("no search provider is configured", "set one: stockbench search set --searxng URL")
         return probe(url, query)
 
+    def test_address(self, url: str, query: str = TEST_QUERY) -> SearchProbe:
+        """The same test of an address not saved yet (InvalidInput when it is not acceptable)."""
+        return probe(searxng_root(url), query)
+
 
 def probe(url: str, query: str = TEST_QUERY) -> SearchProbe:
     """One test query to the SearXNG instance at `url` (configured or not)."""
@@ -54,8 +58,9 @@ def probe(url: str, query: str = TEST_QUERY) -> SearchProbe:
     try:
         found = query_searxng(url, query)
     except SearchFailed as error:
-        return SearchProbe(PROVIDER, url, query, False, _ms(started), 0, error.message, error.hint)
-    return SearchProbe(PROVIDER, url, query, True, _ms(started), len(found), None, None)
+        return SearchProbe(PROVIDER, url, query, False, _ms(started), 0, error.message, error.hint, error.kind,
+                           error.status)  # fmt: skip
+    return SearchProbe(PROVIDER, url, query, True, _ms(started), len(found), None, None, None, 200)
 
 
 def searxng_root(url: str) -> str:

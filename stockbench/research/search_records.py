@@ -20,7 +20,8 @@ class SearchConfig:
 @dataclass(frozen=True)
 class SearchProbe:
     """One test query to the provider: `ok` with how many results came back and how fast, or the `reason` it gave
-    no usable answer and what to do (`hint`)."""
+    no usable answer, what to do (`hint`), and the cause's kind (`failure`: timeout, unreachable, forbidden,
+    status, not_json, no_results) with the HTTP `status` when there was one."""
 
     provider: str
     url: str
@@ -30,3 +31,5 @@ class SearchProbe:
     results: int
     reason: str | None
     hint: str | None
+    failure: str | None
+    status: int | None

@@ -173,3 +173,15 @@ def test_the_window_applies_candle_colours(ctx: AppContext, qtbot: QtBot) -> Non
     qtbot.addWidget(window)
     window._set_candles("green_up")
     assert QSettings().value("chart/candle_colors") == "green_up"
+
+
+def test_a_key_from_the_environment_is_shown_as_such(
+    dialog: SettingsDialog, qtbot: QtBot, llm_server: LlmServer, memory_keyring: MemoryKeyring,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    monkeypatch.setenv("STOCKBENCH_KEY_LOCAL", KEY)
+    form = add_through_the_form(dialog, qtbot, "local", llm_server.base_url, "")
+    form.buttons.button(form.buttons.StandardButton.Ok).click()
+    qtbot.waitUntil(lambda: dialog.models.table.rowCount() == 1, timeout=5000)
+    assert dialog.models.table.item(0, 5).text() == "from the environment"
+    assert memory_keyring.entries == {}

@@ -58,12 +58,13 @@ def test_a_failed_test_says_why(call: Any, searxng: SearchServer) -> None:
     searxng.status = 403
     forbidden = call("search", "test", code=1)
     assert (forbidden["ok"], forbidden["reason"]) == (False, f"{searxng.url} refused the JSON format (HTTP 403)")
+    assert (forbidden["failure"], forbidden["status"]) == ("forbidden", 403)
     assert forbidden["hint"] == "enable it in SearXNG's settings.yml: search: formats: [html, json]"
     searxng.status = 502
     assert call("search", "test", code=1)["reason"] == f"{searxng.url} answered HTTP 502"
     searxng.stop()
     gone = call("search", "test", code=1)
-    assert gone["reason"].startswith(f"could not reach {searxng.url}: ")
+    assert gone["reason"].startswith(f"could not reach {searxng.url}: ") and gone["failure"] == "unreachable"
 
 
 def test_an_address_is_checked_before_it_is_stored(call: Any) -> None:

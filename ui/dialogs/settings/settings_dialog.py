@@ -1,4 +1,4 @@
-"""The settings window: models and providers, data sources, account fees, and appearance, one tab each.
+"""The settings window: models and providers, web search, data sources, account fees, and appearance, one tab each.
 
 Every read and write runs in the background through `ctx.op`; each page applies its change at once and says so.
 Appearance choices are emitted for the main window to apply.
@@ -13,6 +13,7 @@ from ui.context import AppContext
 from ui.dialogs.settings.appearance_page import AppearancePage
 from ui.dialogs.settings.fees_page import FeesPage
 from ui.dialogs.settings.models_page import ModelsPage
+from ui.dialogs.settings.search_page import SearchPage
 from ui.dialogs.settings.sources_page import SourcesPage
 
 
@@ -30,11 +31,13 @@ class SettingsDialog(QDialog):
         self.resize(760, 520)
         self.tabs = QTabWidget(self)
         self.models = ModelsPage(ctx, self)
+        self.search = SearchPage(ctx, self)
         self.sources = SourcesPage(ctx, self)
         self.fees = FeesPage(ctx, self)
         self.appearance = AppearancePage(ctx.settings, self)
-        for page, title in ((self.models, self.tr("Models")), (self.sources, self.tr("Data sources")),
-                            (self.fees, self.tr("Fees")), (self.appearance, self.tr("Appearance"))):  # fmt: skip
+        for page, title in ((self.models, self.tr("Models")), (self.search, self.tr("Search")),
+                            (self.sources, self.tr("Data sources")), (self.fees, self.tr("Fees")),
+                            (self.appearance, self.tr("Appearance"))):  # fmt: skip
             self.tabs.addTab(page, title)
         self.appearance.language.activated.connect(
             lambda i: self.language_chosen.emit(self.appearance.language.itemData(i))
