@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from stockbench.research.quick_review import QuickReview
     from stockbench.research.replay import Replayer
     from stockbench.research.reviews import Reviews
+    from stockbench.research.search_provider import SearchSettings
     from stockbench.research.service import Research
     from stockbench.research.track_record import TrackRecords
     from stockbench.watchlist import Watchlist
@@ -161,10 +162,18 @@ class Workbench:
 
     @functools.cached_property
     def models(self) -> Models:
-        """Configured models, their keys (in the OS keyring), presets, research's default model, a connection test."""
+        """Configured models, their keys (environment, OS keyring or encrypted file), presets, research's default
+        model, a connection test."""
         from stockbench.llm.service import Models
 
-        return Models(self.workspace.settings)
+        return Models(self.workspace.settings, home=self.workspace.home)
+
+    @functools.cached_property
+    def search(self) -> SearchSettings:
+        """The web search research may use (a SearXNG instance), and a test of it."""
+        from stockbench.research.search_provider import SearchSettings
+
+        return SearchSettings(self.workspace.settings)
 
     @functools.cached_property
     def evidence(self) -> EvidenceLookup:
@@ -239,7 +248,7 @@ class Workbench:
         """A factory of model ports for the workspace's configured LLMs (litellm loads on the first call)."""
         from stockbench.research.llm_port import port_factory
 
-        return port_factory(self.workspace.settings)
+        return port_factory(self.workspace.settings, self.models.keys)
 
     def info(self) -> WorkspaceInfo:
         return self.workspace.info()

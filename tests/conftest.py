@@ -58,6 +58,14 @@ class MemoryKeyring(keyring.backend.KeyringBackend):
 
 
 @pytest.fixture(autouse=True)
+def no_keys_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No STOCKBENCH_KEY_<NAME> or key file passphrase from the machine reaches a test."""
+    for name in list(os.environ):
+        if name.startswith("STOCKBENCH_KEY_") or name == "STOCKBENCH_KEYSTORE_PASSPHRASE":
+            monkeypatch.delenv(name)
+
+
+@pytest.fixture(autouse=True)
 def memory_keyring() -> Iterator[MemoryKeyring]:
     """Every test gets an empty in-memory keyring (the previous backend is restored afterwards)."""
     previous = keyring.get_keyring()

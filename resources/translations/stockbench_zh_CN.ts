@@ -1637,8 +1637,16 @@
         <translation>已保存</translation>
     </message>
     <message>
+        <source>from the environment</source>
+        <translation>来自环境变量</translation>
+    </message>
+    <message>
         <source>missing</source>
         <translation>缺失</translation>
+    </message>
+    <message>
+        <source>in the key file</source>
+        <translation>在加密密钥文件中</translation>
     </message>
     <message>
         <source>keyring unavailable</source>
@@ -2063,7 +2071,7 @@
     </message>
     <message>
         <source>exchange time</source>
-        <translation>交易所时间</translation>
+        <translation type="vanished">交易所时间</translation>
     </message>
     <message>
         <source>Paused: {reason}. Automatic resume at {when}, or press Continue.</source>
@@ -2354,6 +2362,77 @@
     </message>
 </context>
 <context>
+    <name>SearchPage</name>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <source>Research may search the web through a SearXNG instance (its JSON format enabled). Results are only candidates: research reads a page in full before quoting it. Without one, reports say that no search was run.</source>
+        <translation>研究可通过 SearXNG 实例（需启用其 JSON 格式）搜索网页。搜索结果只是候选：研究会先完整读取网页再引用。未设置时，报告会注明未进行搜索。</translation>
+    </message>
+    <message>
+        <source>SearXNG address</source>
+        <translation>SearXNG 地址</translation>
+    </message>
+    <message>
+        <source>Saved: research searches through %1.</source>
+        <translation>已保存：研究将通过 %1 搜索。</translation>
+    </message>
+    <message>
+        <source>Cleared: research runs no web search.</source>
+        <translation>已清除：研究不进行网页搜索。</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <source>OK: %1 answered %2 results in %3 ms.</source>
+        <translation>正常：%1 在 %3 毫秒内返回 %2 条结果。</translation>
+    </message>
+    <message>
+        <source>Failed: %1 (%2)</source>
+        <translation>失败：%1（%2）</translation>
+    </message>
+    <message>
+        <source>no answer in time; check the address, or try later</source>
+        <translation>未及时应答；请检查地址，或稍后再试</translation>
+    </message>
+    <message>
+        <source>the server cannot be reached; check the address and that it runs</source>
+        <translation>无法连接服务器；请检查地址，并确认服务器正在运行</translation>
+    </message>
+    <message>
+        <source>the server refuses the JSON format; enable it in SearXNG&apos;s settings.yml (search: formats: [html, json])</source>
+        <translation>服务器拒绝 JSON 格式；请在 SearXNG 的 settings.yml 中启用（search: formats: [html, json]）</translation>
+    </message>
+    <message>
+        <source>the server answered HTTP %1; check the address (the SearXNG root)</source>
+        <translation>服务器返回 HTTP %1；请检查地址（应为 SearXNG 的根地址）</translation>
+    </message>
+    <message>
+        <source>the answer is not JSON; give the address of a SearXNG instance</source>
+        <translation>应答不是 JSON；请填写 SearXNG 实例的地址</translation>
+    </message>
+    <message>
+        <source>the answer has no results; give the address of a SearXNG instance</source>
+        <translation>应答中没有结果列表；请填写 SearXNG 实例的地址</translation>
+    </message>
+    <message>
+        <source>Not accepted: %1</source>
+        <translation>未接受：%1</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -2362,6 +2441,10 @@
     <message>
         <source>Models</source>
         <translation>模型</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
     </message>
     <message>
         <source>Data sources</source>

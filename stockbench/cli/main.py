@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "runs": "stockbench.cli.research:runs",
     "reports": "stockbench.cli.research:reports",
     "models": "stockbench.cli.models:models",
+    "search": "stockbench.cli.search:search",
     "indicators": "stockbench.cli.analytics_indicators:indicators",
     "backtest": "stockbench.cli.analytics_backtest:backtest",
     "calibrate": "stockbench.cli.analytics_backtest:calibrate",

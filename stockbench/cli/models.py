@@ -1,11 +1,16 @@
 """`stockbench models ...`: configure models (provider, model id, endpoint, fallback), store keys, test a model.
 
-Every call goes through `Workbench.models`. Keys go to the OS keyring only; they are read from standard input
-and never echoed or printed.
+Every call goes through `Workbench.models`. Keys go to the workspace's key store (the OS keyring, or the encrypted
+file chosen with `models keystore file`); they are read from standard input and never echoed or printed. A key in
+STOCKBENCH_KEY_<NAME> is used before a stored one and never stored.
+
+`models add` exits 5 when the model was added but cannot be used yet because no key can be stored or read here
+(no OS keyring, a locked key file); its output says what to do.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -45,6 +50,12 @@ class ProviderRow:
     key_required: bool
 
 
+EXIT_NOT_USABLE = 5
+KEY_WORDS = {"environment": "from the environment", "keyring": "stored in the OS keyring",
+             "file": "stored in the encrypted key file", "missing": "missing",
+             "keyring_unavailable": "keyring unavailable"}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class KeyStored:
     name: str
@@ -66,7 +77,7 @@ def _or_unknown(value: object) -> str:
 
 
 def _describe_human(d: dict[str, Any]) -> str:
-    key = {True: "stored", False: "missing", None: "keyring unavailable"}[d["has_key"]]
+    key = KEY_WORDS.get(d["key_source"], d["key_source"])
     price = d["price"]
     lines = [
         f"{d['name']}: {d['provider']} {d['model']} ({d['litellm_model']})",
@@ -80,14 +91,14 @@ def _describe_human(d: dict[str, Any]) -> str:
         else f"  price      {price['input_uncached']} / {_or_unknown(price['input_cached'])} cached / "
         f"{price['output']} out {price['currency']} per million tokens",
     ]
-    if d["key_required"] and d["has_key"] is False:
-        lines.append(f"store its key with: stockbench models key {d['name']}")
+    if d["next_step"]:
+        lines.append(("not usable yet: " if d["key_source"] == "keyring_unavailable" else "") + d["next_step"])
     return "\n".join(lines)
 
 
 @click.group()
 def models() -> None:
-    """Language models: add, store keys (in the OS keyring), test, list, remove."""
+    """Language models: add, store keys (OS keyring or encrypted file), test, list, remove."""
 
 
 def _config(
@@ -135,11 +146,16 @@ def add(
     api_base: str | None,
     fallback: str | None,
     replace: bool,
-) -> None:
-    """Configure model NAME: with --provider and --model, or from a --preset."""
+) -> int:
+    """Configure model NAME: with --provider and --model, or from a --preset.
+
+    Exits 5 when the model was added but cannot be used yet: its key can be neither stored nor read here."""
     service = _models(cli)
     config = _config(service, name, preset, provider, model_id, api_base, fallback)
-    cli.emit(service.add(config, replace=replace), _describe_human)
+    _unlock_if_asked(cli)
+    added = service.add(config, replace=replace)
+    cli.emit(added, _describe_human)
+    return EXIT_NOT_USABLE if added.key_source == "keyring_unavailable" and added.key_required else 0
 
 
 @models.command("presets")
@@ -172,15 +188,69 @@ def _read_key() -> str:
 @click.option("--delete", is_flag=True, help="Remove the stored key instead.")
 @pass_cli
 def key(cli: CliContext, name: str, delete: bool) -> None:
-    """Store the API key of model NAME in the OS keyring (read from standard input, never echoed)."""
+    """Store the API key of model NAME in the key store (read from standard input, never echoed)."""
     service = _models(cli)
     config = service.config(name)
+    _unlock_if_asked(cli)
     if delete:
         deleted = service.delete_key(config.name)
         cli.emit(KeyDeleted(config.name, deleted), f"key of {name} {'deleted' if deleted else 'was not stored'}")
         return
     service.store_key(config.name, _read_key())
-    cli.emit(KeyStored(config.name), f"key of {name} stored in the OS keyring")
+    where = "the encrypted key file" if service.keystore().store == "file" else "the OS keyring"
+    cli.emit(KeyStored(config.name), f"key of {name} stored in {where}")
+
+
+def _unlock_if_asked(cli: CliContext) -> None:
+    """On a terminal, ask for the key file's passphrase when the file store is chosen and none is given."""
+    from stockbench.llm.key_file import PASSPHRASE_ENV
+
+    service = _models(cli)
+    if not sys.stdin.isatty() or os.environ.get(PASSPHRASE_ENV):
+        return
+    view = service.keystore()
+    if view.store == "file" and not view.available:
+        service.unlock(str(click.prompt("key file passphrase (not shown)", hide_input=True, err=True)))
+
+
+def _read_passphrase(new: bool) -> str | None:
+    """The key file's passphrase: STOCKBENCH_KEYSTORE_PASSPHRASE, else asked without echo on a terminal (twice for
+    a new file), else the first line of standard input."""
+    from stockbench.llm.key_file import PASSPHRASE_ENV
+
+    if os.environ.get(PASSPHRASE_ENV):
+        return None  # the service reads it at use
+    if sys.stdin.isatty():
+        return str(click.prompt("key file passphrase (not shown)", hide_input=True, confirmation_prompt=new, err=True))
+    return sys.stdin.readline().rstrip("\r\n") or None
+
+
+def _keystore_human(d: dict[str, Any]) -> str:
+    where = "the OS keyring" if d["store"] == "os" else f"the encrypted file {d['path']}"
+    lines = [f"keys are kept in {where}" + ("" if d["available"] else " (not usable now)")]
+    if not d["available"]:
+        lines += [f"  {d['reason']}", f"  {d['hint']}"]
+    lines.append(f"a key in {d['environment']} is used before a stored one, and never stored")
+    return "\n".join(lines)
+
+
+@models.command("keystore")
+@click.argument("store", required=False, type=click.Choice(["os", "file"]))
+@pass_cli
+def keystore(cli: CliContext, store: str | None) -> None:
+    """Where API keys are kept: show it, or choose STORE: os (the OS keyring) or file (an encrypted file in the
+    workspace folder; its passphrase comes from STOCKBENCH_KEYSTORE_PASSPHRASE, else is asked without echo, else
+    is the first line of standard input, and is never stored). Keys already stored are not moved."""
+    service = _models(cli)
+    if store is None:
+        cli.emit(service.keystore(), _keystore_human)
+        return
+    passphrase = None
+    if store == "file":
+        from stockbench.llm.key_file import FILE_NAME
+
+        passphrase = _read_passphrase(new=not (cli.bench().home / FILE_NAME).exists())
+    cli.emit(service.use_keystore(store, passphrase), _keystore_human)
 
 
 def _test_human(d: dict[str, Any]) -> str:
@@ -205,23 +275,28 @@ def _test_human(d: dict[str, Any]) -> str:
 @pass_cli
 def test(cli: CliContext, name: str) -> None:
     """Send model NAME one tiny request (no fallback) and report latency, model and usage."""
+    _unlock_if_asked(cli)
     cli.emit(_models(cli).probe(name), _test_human)
 
 
 @models.command("list")
 @pass_cli
 def list_models(cli: CliContext) -> None:
-    """The configured models, with their endpoints and whether a key is stored."""
+    """The configured models, with their endpoints and where each key comes from (`key_source`: environment,
+    keyring, file, missing or keyring_unavailable)."""
+    _unlock_if_asked(cli)
     rows = _models(cli).list()
     if any(r.has_key is None for r in rows):
-        message("note: the OS keyring is not available, so stored keys cannot be checked")
-    columns = ["name", "provider", "model", "api_base", "fallback", "has_key"]
+        view = _models(cli).keystore()
+        message(f"note: stored keys cannot be checked: {view.reason}")
+        message(f"  {view.hint}")
+    columns = ["name", "provider", "model", "api_base", "fallback", "key_source"]
     cli.emit(rows, lambda data: table([{k: "-" if v is None else v for k, v in r.items()} for r in data], columns))
 
 
 @models.command("remove")
 @click.argument("name")
-@click.option("--keep-key", is_flag=True, help="Leave the stored key in the keyring.")
+@click.option("--keep-key", is_flag=True, help="Leave the stored key in the key store.")
 @pass_cli
 def remove(cli: CliContext, name: str, keep_key: bool) -> None:
     """Remove model NAME (and its stored key)."""

@@ -56,7 +56,7 @@ def _llm(bench: Workbench) -> Any:
         return None
     from stockbench.research.llm_port import port_factory
 
-    return port_factory(bench.workspace.settings)
+    return port_factory(bench.workspace.settings, bench.models.keys)
 
 
 def _setup(case: Case, bench: Workbench, models: Mapping[str, Any] | None) -> list[str]:

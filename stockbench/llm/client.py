@@ -32,7 +32,7 @@ from stockbench.llm import KeyringUnavailable, ModelUnavailable
 from stockbench.llm.attempts import NO_KEY, Attempt, NextStep, Outcome, RetryPolicy, call_arguments
 from stockbench.llm.capabilities import Capability, adapt
 from stockbench.llm.failures import Failure, broken_stream, classify, hint, timeout_failure
-from stockbench.llm.keys import KeyStore, OsKeyring
+from stockbench.llm.keys import Keys, KeyStore, OsKeyring, env_name
 from stockbench.llm.messages import ChatRequest, ChatResponse, Usage
 from stockbench.llm.models import Endpoint, ModelRegistry
 from stockbench.llm.streams import Exchange, StreamAssembly, assembled, close_quietly
@@ -106,7 +106,7 @@ class LlmClient:
         rng: random.Random | None = None,
     ) -> None:
         self.models = models
-        self.keys: KeyStore = keys or OsKeyring()
+        self.keys: KeyStore = keys or Keys(lambda: (OsKeyring(), "keyring"))
         self.policy = policy or RetryPolicy()
         self._clock = clock or SystemClock()
         self._sleep = sleep
@@ -150,8 +150,8 @@ class LlmClient:
         found = self._stored_key(endpoint.config.name, required=required)
         if found is None and required:
             name = endpoint.config.name
-            raise ModelUnavailable(f"no API key is stored for model '{name}'", network_class=False,
-                                   hint=f"store one with: stockbench models key {name}")  # fmt: skip
+            hint = f"store one with: stockbench models key {name} (or set {env_name(name)})"
+            raise ModelUnavailable(f"no API key is stored for model '{name}'", network_class=False, hint=hint)
         return found
 
     def _stored_key(self, name: str, *, required: bool) -> str | None:

@@ -1,22 +1,32 @@
-"""API keys live in the OS keyring only (service "stockbench", one entry per configured model name).
+"""API keys: where each model's key comes from, and redaction of secrets from error text.
 
-They are never stored in the workspace, never logged, and `stockbench.errors.redact` removes them (and anything
-shaped like a key or a bearer token) from error text before it is shown, journalled or logged.
+A key is read at use, first from the environment variable `STOCKBENCH_KEY_<NAME>` (never stored), else from the
+workspace's key store: the OS keyring (service "stockbench", one entry per model name), or, when the user chose
+it, an encrypted file behind a passphrase (`stockbench.llm.key_file`). Keys are never stored in the workspace
+database, never logged, and `stockbench.errors.redact` removes them (and anything shaped like a key or a bearer
+token) from error text before it is shown, journalled or logged.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, Protocol
 
 from stockbench.errors import REDACTED, redact
 from stockbench.llm import KeyringUnavailable
 
-__all__ = ["KEYRING_HINT", "REDACTED", "SERVICE", "KeyStore", "OsKeyring", "redact"]
+__all__ = ["ENV_PREFIX", "REDACTED", "SERVICE", "KeySource", "KeyStore", "Keys", "OsKeyring", "env_name", "redact"]
 
 SERVICE = "stockbench"
-KEYRING_HINT = (
-    "start or unlock the desktop keyring (GNOME Keyring, KWallet, macOS Keychain, Windows Credential Manager); "
-    "on a headless machine, configure a keyring backend for the `keyring` package"
+ENV_PREFIX = "STOCKBENCH_KEY_"
+# Where a model's key comes from, as `models list` shows it.
+KeySource = Literal["environment", "keyring", "file", "missing", "keyring_unavailable"]
+ELSEWHERE = (
+    "or give the key in the environment variable STOCKBENCH_KEY_<NAME>, or keep keys in an encrypted file: "
+    "stockbench models keystore file"
 )
 
 
@@ -28,6 +38,49 @@ class KeyStore(Protocol):
     def get(self, name: str) -> str | None: ...
 
     def delete(self, name: str) -> bool: ...
+
+
+def env_name(name: str) -> str:
+    """The environment variable that gives model `name` its key: STOCKBENCH_KEY_ and the name upper-cased, every
+    character other than A-Z and 0-9 as `_` (model "deepseek-v4" reads STOCKBENCH_KEY_DEEPSEEK_V4)."""
+    return ENV_PREFIX + re.sub(r"[^A-Z0-9]", "_", name.upper())
+
+
+class Keys:
+    """A model's key from its environment variable first, else from the chosen key store (read at each use)."""
+
+    def __init__(
+        self, stored: Callable[[], tuple[KeyStore, KeySource]], environ: Mapping[str, str] | None = None
+    ) -> None:
+        self._stored = stored
+        self._environ = environ
+
+    def from_environment(self, name: str) -> str | None:
+        """The key in STOCKBENCH_KEY_<NAME>, or None."""
+        found = (os.environ if self._environ is None else self._environ).get(env_name(name), "").strip()
+        return found or None
+
+    def get(self, name: str) -> str | None:
+        """The key of `name`: its environment variable's, else the stored one, else None."""
+        return self.from_environment(name) or self._stored()[0].get(name)
+
+    def source(self, name: str) -> KeySource:
+        """Where the key of `name` would come from now."""
+        if self.from_environment(name):
+            return "environment"
+        store, stored_as = self._stored()
+        try:
+            return stored_as if store.get(name) else "missing"
+        except KeyringUnavailable:
+            return "keyring_unavailable"
+
+    def set(self, name: str, key: str) -> None:
+        """Store `key` for `name` in the chosen store (an environment variable is never written)."""
+        self._stored()[0].set(name, key)
+
+    def delete(self, name: str) -> bool:
+        """Remove the stored key of `name`; False when there was none."""
+        return self._stored()[0].delete(name)
 
 
 class OsKeyring:
@@ -61,17 +114,101 @@ class OsKeyring:
         return True
 
     def _call(self, method: str, name: str, *args: str) -> Any:
-        import keyring
         import keyring.errors
 
         try:
-            return getattr(keyring, method)(self.service, name, *args)
+            return getattr(os_backend(), method)(self.service, name, *args)
         except keyring.errors.PasswordDeleteError:
             raise
         except (keyring.errors.NoKeyringError, keyring.errors.InitError, keyring.errors.KeyringLocked) as error:
-            raise KeyringUnavailable(f"the OS keyring is not available: {_reason(error)}", KEYRING_HINT) from None
+            missing, how = keyring_help()
+            raise KeyringUnavailable(f"the OS keyring is not available: {missing} ({_reason(error)})",
+                                     f"{how}; {ELSEWHERE}") from None  # fmt: skip
         except keyring.errors.KeyringError as error:
-            raise KeyringUnavailable(f"the OS keyring refused the request: {_reason(error)}", KEYRING_HINT) from None
+            raise KeyringUnavailable(f"the OS keyring refused the request: {_reason(error)}",
+                                     f"unlock the keyring and try again; {ELSEWHERE}") from None  # fmt: skip
+
+
+def os_backend() -> Any:
+    """The `keyring` package's backend, never the encrypted file one: that backend registers itself with `keyring`
+    and would be chosen where no OS keyring exists (or chained after one), asking for its passphrase on the
+    terminal; it is used only on request (`stockbench.llm.key_file`). An explicit PYTHON_KEYRING_BACKEND or
+    keyringrc.cfg still wins."""
+    import keyring
+    import keyring.core
+
+    current = keyring.get_keyring()
+    if _involves_file_store(current):
+        keyring.core.init_backend(limit=lambda backend: not _is_file_store(backend))
+        current = keyring.get_keyring()
+    return current
+
+
+def _is_file_store(backend: object) -> bool:
+    return type(backend).__module__.startswith("keyrings.cryptfile")
+
+
+def _involves_file_store(backend: object) -> bool:
+    from keyring.backends.chainer import ChainerBackend
+
+    chained = backend.backends if isinstance(backend, ChainerBackend) else ()
+    return _is_file_store(backend) or any(_is_file_store(b) for b in chained)
+
+
+def keyring_help(
+    system: str | None = None, release: Mapping[str, str] | None = None, environ: Mapping[str, str] | None = None
+) -> tuple[str, str]:
+    """(what is missing, how to get it) when no OS keyring answers, for this platform (`sys.platform`, and on
+    Linux the distribution in /etc/os-release and whether there is a D-Bus session)."""
+    system = sys.platform if system is None else system
+    if system == "darwin":
+        return (
+            "the macOS Keychain did not answer (it is always present; the login keychain may be locked)",
+            "unlock the login keychain in Keychain Access (or `security unlock-keychain`), then try again",
+        )
+    if system.startswith("win"):
+        return (
+            "Windows Credential Manager did not answer (it is always present)",
+            "run Stock Workbench in your own signed-in Windows session (not a service account), then try again",
+        )
+    if not system.startswith("linux"):
+        return ("no keyring backend for this system", "install a keyring that the Python `keyring` package supports")
+    environ = os.environ if environ is None else environ
+    missing = "no Secret Service keyring (GNOME Keyring or KWallet) answers on the D-Bus session bus"
+    if not environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        missing = ("no Secret Service keyring (GNOME Keyring or KWallet) can be reached: there is no D-Bus session "
+                   "(DBUS_SESSION_BUS_ADDRESS is unset), as on a headless machine or over SSH")  # fmt: skip
+    return missing, _linux_install(_os_release() if release is None else release)
+
+
+_INSTALL = {
+    "debian": "sudo apt install gnome-keyring libsecret-tools",
+    "fedora": "sudo dnf install gnome-keyring libsecret",
+    "arch": "sudo pacman -S gnome-keyring libsecret",
+    "suse": "sudo zypper install gnome-keyring libsecret-tools",
+}
+_FAMILY = {"ubuntu": "debian", "linuxmint": "debian", "rhel": "fedora", "centos": "fedora", "opensuse": "suse"}
+
+
+def _linux_install(release: Mapping[str, str]) -> str:
+    ids = [release.get("ID", ""), *release.get("ID_LIKE", "").split()]
+    family = next((_FAMILY.get(i, i) for i in ids if _FAMILY.get(i, i) in _INSTALL), None)
+    name = release.get("PRETTY_NAME") or release.get("NAME") or "this Linux"
+    if family is None:
+        return ("install GNOME Keyring (with libsecret's `secret-tool`) or KWallet with your distribution's package "
+                "manager, then log in to a desktop session so that it is unlocked")  # fmt: skip
+    kwallet = "sudo apt install kwalletmanager" if family == "debian" else "install KWallet"
+    return (f"on {name}: `{_INSTALL[family]}`, then log in to a desktop session so that the keyring is unlocked "
+            f"(`secret-tool search service {SERVICE}` checks it answers); on KDE: `{kwallet}`")  # fmt: skip
+
+
+def _os_release() -> dict[str, str]:
+    import platform
+
+    try:
+        return platform.freedesktop_os_release()
+    except OSError:
+        return {}
 
 
 def _reason(error: BaseException) -> str:

@@ -108,8 +108,10 @@ class PriceView:
 
 @dataclass(frozen=True)
 class ModelView:
-    """A configured model as the user sees it: where it is called, whether its key is stored, what it can do and
-    costs. `has_key` is None when the OS keyring cannot be read; `price` None when no price is known."""
+    """A configured model as the user sees it: where it is called, where its key comes from, what it can do and
+    costs. `has_key` is None when the key store cannot be read; `key_source` says where the key comes from
+    (environment, keyring, file, missing, keyring_unavailable); `usable` is False while a required key cannot be
+    had, and `next_step` then says what to do; `price` is None when no price is known."""
 
     name: str
     provider: str
@@ -119,10 +121,26 @@ class ModelView:
     litellm_model: str
     key_required: bool
     has_key: bool | None
+    key_source: str
     context_tokens: int | None
     tool_choice: str
     reasoning: str
     price: PriceView | None
+    usable: bool
+    next_step: str | None
+
+
+@dataclass(frozen=True)
+class KeyStoreView:
+    """Where this workspace keeps API keys: `store` os (the OS keyring) or file (the encrypted file at `path`);
+    `available` False with the `reason` and `hint` when it cannot be used now."""
+
+    store: str
+    path: str | None
+    available: bool
+    reason: str | None
+    hint: str | None
+    environment: str = "STOCKBENCH_KEY_<NAME>"
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
 """The models service (`Workbench.models`): configured models, their keys, the connection presets, research's
 default model and cost ceiling, and a connection test.
 
-Configurations live in the workspace setting `models`, keys in the OS keyring only (never the workspace, never a
-log, never an error text). Every answer is a record of `stockbench.llm.records`.
+Configurations live in the workspace setting `models`. A key is read from STOCKBENCH_KEY_<NAME> first, else from
+the workspace's key store: the OS keyring, or on request an encrypted file behind a passphrase (never the workspace
+database, never a log, never an error text). Every answer is a record of `stockbench.llm.records`.
 """
 
 from __future__ import annotations
@@ -10,12 +11,15 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from decimal import Decimal
+from pathlib import Path
 
 from stockbench.errors import InvalidInput, UserError, redact
 from stockbench.llm import ConnectionFailed, KeyringUnavailable, ModelUnavailable
-from stockbench.llm.keys import KeyStore, OsKeyring
+from stockbench.llm.key_file import FILE_NAME, FileKeys
+from stockbench.llm.keys import Keys, KeySource, KeyStore, OsKeyring, env_name
 from stockbench.llm.models import OFFLINE, ModelRegistry
 from stockbench.llm.records import (
+    KeyStoreView,
     ModelConfig,
     ModelPreset,
     ModelsOverview,
@@ -26,20 +30,29 @@ from stockbench.llm.records import (
     Removal,
     SpentCost,
 )
-from stockbench.store.settings import DEFAULT_MAX_COST, DEFAULT_MODEL, Settings
+from stockbench.store.settings import DEFAULT_MAX_COST, DEFAULT_MODEL, KEY_STORE, Settings
 
 TEST_PROMPT = "Reply with the single word: ok"
 TEST_MAX_TOKENS = 32
 TEST_DEADLINE_S, TEST_STALL_S = 60.0, 30.0
+KEY_STORES = ("os", "file")
 
 
 class Models:
     """The models one workspace can use: the offline rules model (always) and the configured ones."""
 
-    def __init__(self, settings: Settings, keys: KeyStore | None = None) -> None:
+    def __init__(self, settings: Settings, keys: KeyStore | None = None, *, home: Path | None = None) -> None:
+        """`keys` replaces the workspace's key stores (tests); `home` is the workspace folder (the key file's)."""
         self._settings = settings
         self.registry = ModelRegistry(settings)
-        self._keys: KeyStore = keys or OsKeyring()
+        self._os = keys or OsKeyring()
+        self._file = FileKeys(home / FILE_NAME) if keys is None and home is not None else None
+        self.keys = Keys(self._store)
+
+    def _store(self) -> tuple[KeyStore, KeySource]:
+        if self._file is not None and self._settings.get(KEY_STORE) == "file":
+            return self._file, "file"
+        return self._os, "keyring"
 
     # ---- reading ------------------------------------------------------------------------------------------------
     def configs(self) -> tuple[ModelConfig, ...]:
@@ -83,11 +96,13 @@ class Models:
         return default_presets().get(key)
 
     def has_key(self, name: str) -> bool | None:
-        """Whether a key is stored for `name`; None when the keyring cannot be read."""
-        try:
-            return self._keys.get(name) is not None
-        except KeyringUnavailable:
-            return None
+        """Whether a key can be had for `name` (its environment variable, or stored); None when the key store
+        cannot be read."""
+        return _HAS_KEY[self.keys.source(name)]
+
+    def key_source(self, name: str) -> KeySource:
+        """Where the key of `name` comes from: environment, keyring, file, missing or keyring_unavailable."""
+        return self.keys.source(name)
 
     def _view(self, config: ModelConfig) -> ModelView:
         from stockbench.llm.prices import default_prices
@@ -97,9 +112,24 @@ class Models:
         price = default_prices().price_of(config.provider, config.model)
         shown = None if price is None else PriceView(price.currency, price.rates.input_uncached,
                                                      price.rates.input_cached, price.rates.output)  # fmt: skip
+        source = self.keys.source(config.name)
+        required = endpoint.preset.requires_key
+        step = self._next_step(config.name, source) if required else None
         return ModelView(config.name, config.provider, config.model, endpoint.api_base, config.fallback,
-                         endpoint.litellm_model, endpoint.preset.requires_key, self.has_key(config.name),
-                         capability.context_tokens, capability.tool_choice, capability.reasoning, shown)  # fmt: skip
+                         endpoint.litellm_model, required, _HAS_KEY[source], source, capability.context_tokens,
+                         capability.tool_choice, capability.reasoning, shown, step is None, step)  # fmt: skip
+
+    def _next_step(self, name: str, source: KeySource) -> str | None:
+        """What to do before model `name` can be used, or None when its key can be had."""
+        if source == "missing":
+            return f"store its key with: stockbench models key {name} (or set {env_name(name)})"
+        if source != "keyring_unavailable":
+            return None
+        try:
+            self._store()[0].get(name)
+        except KeyringUnavailable as error:
+            return f"no key can be stored or read: {error.message}. To use it: set {env_name(name)}; {error.hint}"
+        return None
 
     # ---- research's defaults ------------------------------------------------------------------------------------
     def default_model(self) -> str:
@@ -127,7 +157,7 @@ class Models:
         added = self.registry.add(config, replace=replace)
         if key:
             try:
-                self._keys.set(added.name, key)
+                self.keys.set(added.name, key)
             except UserError:
                 self.registry.remove(added.name)
                 raise
@@ -145,25 +175,60 @@ class Models:
         deleted: bool | None = False
         if not keep_key:
             try:
-                deleted = self._keys.delete(removed.name)
+                deleted = self.keys.delete(removed.name)
             except KeyringUnavailable:
                 deleted = None
         return Removal(removed.name, True, deleted)
 
     def store_key(self, name: str, key: str) -> None:
-        """Store the API key of model `name` in the OS keyring (replacing an earlier one)."""
-        self._keys.set(self.config(name).name, key)
+        """Store the API key of model `name` in the workspace's key store (replacing an earlier one)."""
+        self.keys.set(self.config(name).name, key)
 
     def delete_key(self, name: str) -> bool:
         """Remove the stored key of model `name`; False when none was stored."""
-        return self._keys.delete(self.config(name).name)
+        return self.keys.delete(self.config(name).name)
+
+    # ---- the key store ------------------------------------------------------------------------------------------
+    def keystore(self) -> KeyStoreView:
+        """Where keys are kept now, and whether that store can be used."""
+        store, _ = self._store()
+        kind = "file" if store is self._file else "os"
+        path = None if self._file is None or kind == "os" else str(self._file.path)
+        try:
+            store.get("--probe--")
+        except KeyringUnavailable as error:
+            return KeyStoreView(kind, path, False, error.message, error.hint)
+        return KeyStoreView(kind, path, True, None, None)
+
+    def unlock(self, passphrase: str) -> None:
+        """Open the encrypted key file with `passphrase` and hold it in memory for this process (never stored)."""
+        if self._file is None:
+            raise InvalidInput("this workspace has no key file")
+        self._file.unlock(passphrase)
+
+    def use_keystore(self, store: str, passphrase: str | None = None) -> KeyStoreView:
+        """Keep keys in `store`: "os" (the OS keyring) or "file" (the encrypted file in the workspace folder, opened
+        or created with `passphrase`, else STOCKBENCH_KEYSTORE_PASSPHRASE's). Keys already stored stay where they
+        are."""
+        if store not in KEY_STORES:
+            raise InvalidInput(f"unknown key store '{store}'", "choose os or file")
+        if store == "file":
+            if self._file is None:
+                raise InvalidInput("this workspace has no folder for a key file")
+            given = passphrase or self._file.passphrase()
+            if not given:
+                raise InvalidInput("the encrypted key file needs a passphrase",
+                                   "set STOCKBENCH_KEYSTORE_PASSPHRASE, or run in a terminal to be asked")  # fmt: skip
+            self._file.unlock(given)
+        self._settings.set(KEY_STORE, store)
+        return self.keystore()
 
     # ---- the connection test ------------------------------------------------------------------------------------
     def probe(self, name: str) -> ProbeResult:
         """Send the configured model `name` one tiny request (one attempt, no fallback): latency, reply, usage and
         cost. ConnectionFailed says why it got no answer (its `kind` sorts the cause)."""
         self.config(name)
-        return _probe(self.registry, self._keys, name, "")
+        return _probe(self.registry, self.keys, name, "")
 
     def probe_draft(self, config: ModelConfig, key: str = "") -> ProbeResult:
         """The same test of a model not saved yet, with the `key` typed for it: held in memory for this request,
@@ -171,6 +236,10 @@ class Models:
         from stockbench.llm.presets import draft_registry
 
         return _probe(draft_registry(config), _DraftKey(config.name, key), config.name, key)
+
+
+_HAS_KEY: dict[KeySource, bool | None] = {"environment": True, "keyring": True, "file": True, "missing": False,
+                                          "keyring_unavailable": None}  # fmt: skip
 
 
 class _DraftKey:

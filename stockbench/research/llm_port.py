@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from stockbench.llm.client import Attempt, LlmClient
+from stockbench.llm.keys import KeyStore
 from stockbench.llm.messages import ChatRequest, ChatResponse
 from stockbench.llm.models import ModelRegistry, SettingsStore
 from stockbench.llm.prices import Prices
@@ -79,10 +80,11 @@ class LlmPort(BasePort):
         return _reply(response, attempts), None if cost is None else cost.amount
 
 
-def port_factory(settings: SettingsStore) -> Callable[[str], LlmPort]:
-    """Model ports sharing one provider client for a workspace's configured models."""
+def port_factory(settings: SettingsStore, keys: KeyStore | None = None) -> Callable[[str], LlmPort]:
+    """Model ports sharing one provider client for a workspace's configured models (keys from `keys`, else the
+    OS keyring)."""
     registry = ModelRegistry(settings)
-    client = LlmClient(registry)
+    client = LlmClient(registry, keys=keys)
     prices = Prices(registry)
 
     def make(name: str) -> LlmPort:

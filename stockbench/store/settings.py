@@ -112,6 +112,15 @@ SECTOR_MAP: Setting[dict[str, Any]] = declare(
 SEARCH_URL: Setting[str | None] = declare(
     Setting("search.url", str, None, "The web search service (a SearXNG address) research may query (unset: none).")
 )
+KEY_STORE: Setting[str] = declare(
+    Setting(
+        "keys.store",
+        str,
+        "os",
+        "Where API keys are kept: os (the OS keyring) or file (an encrypted file in the workspace folder, behind a "
+        "passphrase that is never stored). A STOCKBENCH_KEY_<NAME> environment variable is read before either.",
+    )
+)
 PINNED_AS_OF: Setting[date | None] = declare(
     Setting(
         "clock.pinned_as_of",

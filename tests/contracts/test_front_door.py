@@ -57,6 +57,7 @@ SHELL_MAY_IMPORT = frozenset(
         "stockbench.research.plan",
         "stockbench.research.records",
         "stockbench.research.review_records",
+        "stockbench.research.search_records",
         "stockbench.research.summary",
         "stockbench.research.track_scoring",
         "stockbench.research.track_summary",

@@ -186,18 +186,31 @@ def test_the_open_dialog_is_retranslated_when_the_language_changes(ctx: AppConte
     qtbot.addWidget(made)
     qtbot.waitUntil(lambda: made.models.view is not None, timeout=5000)
     made.appearance.theme.setCurrentIndex(2)
-    assert (made.windowTitle(), made.tabs.tabText(3)) == ("Settings", "Appearance")
+    assert (made.windowTitle(), made.tabs.tabText(4)) == ("Settings", "Appearance")
     window.set_language("zh_CN")
     try:
         qtbot.waitUntil(lambda: made.windowTitle() == "设置", timeout=2000)  # Qt posts the LanguageChange
-        assert made.tabs.tabText(3) == "外观"
+        assert made.tabs.tabText(4) == "外观"
         assert made.appearance.theme.currentText() == "深色"  # the choice made stays, in the new words
         assert made.appearance.labels[0].text() == "语言"
         assert made.models.buttons["test"].text() != "Test connection"
         assert made.models.default_model.itemText(0) != "Offline rules model"
         assert made.fees.apply_button.text() != "Apply from now"
         assert made.sources.buttons[0].text() != "Move up"
+        assert (made.tabs.tabText(1), made.search.test_button.text()) == ("搜索", "测试")
     finally:
         window.set_language("en")
         window.shutdown()
     qtbot.waitUntil(lambda: made.windowTitle() == "Settings", timeout=2000)
+
+
+def test_a_key_from_the_environment_is_shown_as_such(
+    dialog: SettingsDialog, qtbot: QtBot, llm_server: LlmServer, memory_keyring: MemoryKeyring,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    monkeypatch.setenv("STOCKBENCH_KEY_LOCAL", KEY)
+    form = add_through_the_form(dialog, qtbot, "local", llm_server.base_url, "")
+    form.buttons.button(form.buttons.StandardButton.Ok).click()
+    qtbot.waitUntil(lambda: dialog.models.table.rowCount() == 1, timeout=5000)
+    assert dialog.models.table.item(0, 5).text() == "from the environment"
+    assert memory_keyring.entries == {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +39,10 @@ def test_add_key_test_list_remove(call: Any, llm_server: LlmServer, home: Path, 
     assert added == {
         "name": "ds", "provider": "deepseek", "model": "deepseek-chat", "api_base": llm_server.base_url,
         "fallback": None, "litellm_model": "deepseek/deepseek-chat", "key_required": True, "has_key": False,
-        "context_tokens": 131072, "tool_choice": "any", "reasoning": "echo",
+        "key_source": "missing", "context_tokens": 131072, "tool_choice": "any", "reasoning": "echo",
         "price": {"currency": "USD", "input_uncached": "0.28", "input_cached": "0.028", "output": "0.42",
                   "per": "million tokens"},
+        "usable": False, "next_step": "store its key with: stockbench models key ds (or set STOCKBENCH_KEY_DS)",
     }  # fmt: skip
     assert call("models", "key", "ds", stdin=f"{TEST_KEY}\n") == {"name": "ds", "stored": True}
     assert memory_keyring.entries == {("stockbench", "ds"): TEST_KEY}
@@ -58,7 +60,7 @@ def test_add_key_test_list_remove(call: Any, llm_server: LlmServer, home: Path, 
     assert seen.authorization_is(f"Bearer {TEST_KEY}") and seen.json["max_tokens"] == 32
 
     [listed] = call("models", "list")
-    assert (listed["name"], listed["has_key"]) == ("ds", True)
+    assert (listed["name"], listed["has_key"], listed["key_source"], listed["usable"]) == ("ds", True, "keyring", True)
     assert call("models", "remove", "ds") == {"name": "ds", "removed": True, "key_deleted": True}
     assert call("models", "list") == [] and memory_keyring.entries == {}
     assert TEST_KEY.encode() not in (home / "workspace.duckdb").read_bytes()
@@ -71,7 +73,7 @@ def test_test_without_a_key_says_how_to_store_one(
     failed = call("models", "test", "kimi", code=1)
     assert failed["error"]["code"] == "model_unavailable"
     assert failed["error"]["message"] == "no API key is stored for model 'kimi'"
-    assert failed["error"]["hint"] == "store one with: stockbench models key kimi"
+    assert failed["error"]["hint"] == "store one with: stockbench models key kimi (or set STOCKBENCH_KEY_KIMI)"
     assert llm_server.chats == []
 
 
@@ -119,15 +121,93 @@ def test_key_input_is_checked(call: Any) -> None:
     assert call("models", "key", "ds", "--delete") == {"name": "ds", "deleted": False}
 
 
-def test_without_an_os_keyring_the_error_says_what_to_do(call: Any) -> None:
-    call("models", "add", "ds", "--provider", "deepseek", "--model", "deepseek-chat")
+DEBIAN = {"ID": "debian", "PRETTY_NAME": "Debian GNU/Linux 13 (trixie)"}
+ENV_KEY = "sk-from-env-0123456789abcdef"
+
+
+@pytest.fixture
+def no_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A headless Debian machine: no keyring backend, no D-Bus session."""
     keyring.set_keyring(keyring.backends.fail.Keyring())
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr("stockbench.llm.keys._os_release", lambda: DEBIAN)
+    monkeypatch.delenv("DBUS_SESSION_BUS_ADDRESS", raising=False)
+
+
+def test_without_an_os_keyring_the_error_says_what_is_missing_and_how_to_get_it(call: Any, no_keyring: None) -> None:
+    added = call("models", "add", "ds", "--provider", "deepseek", "--model", "deepseek-chat", code=5)
+    assert (added["has_key"], added["key_source"], added["usable"]) == (None, "keyring_unavailable", False)
+    assert added["next_step"].startswith("no key can be stored or read: the OS keyring is not available: ")
+    assert "set STOCKBENCH_KEY_DS" in added["next_step"] and "models keystore file" in added["next_step"]
     failed = call("models", "key", "ds", stdin=TEST_KEY, code=1)["error"]
     assert failed["code"] == "keyring_unavailable"
-    assert failed["message"].startswith("the OS keyring is not available")
-    assert "keyring" in failed["hint"]
-    assert call("models", "list")[0]["has_key"] is None
+    assert failed["message"].startswith("the OS keyring is not available: no Secret Service keyring (GNOME Keyring "
+                                        "or KWallet) can be reached: there is no D-Bus session")  # fmt: skip
+    assert failed["hint"].startswith("on Debian GNU/Linux 13 (trixie): `sudo apt install gnome-keyring "
+                                     "libsecret-tools`")  # fmt: skip
+    assert "STOCKBENCH_KEY_<NAME>" in failed["hint"] and "stockbench models keystore file" in failed["hint"]
+    assert "configure a keyring backend" not in failed["hint"]
+    assert call("models", "list")[0]["key_source"] == "keyring_unavailable"
     assert call("models", "test", "ds", code=1)["error"]["message"].startswith("the OS keyring is not available")
+    # a model that needs no key is usable all the same
+    assert call("models", "add", "local", "--provider", "ollama", "--model", "qwen3:8b")["usable"] is True
+
+
+def test_a_key_from_the_environment_is_used_and_never_stored(
+    call: Any, no_keyring: None, llm_server: LlmServer, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STOCKBENCH_KEY_DS_V4", ENV_KEY)
+    added = call("models", "add", "ds-v4", "--provider", "deepseek", "--model", "deepseek-chat", "--api-base",
+                 llm_server.base_url)  # fmt: skip
+    assert (added["has_key"], added["key_source"], added["usable"], added["next_step"]) == (
+        True, "environment", True, None)  # fmt: skip
+    llm_server.script(Reply.text("ok"))
+    assert call("models", "test", "ds-v4")["content"] == "ok"
+    assert llm_server.chats[-1].authorization_is(f"Bearer {ENV_KEY}")
+    assert ENV_KEY.encode() not in (home / "workspace.duckdb").read_bytes()
+    assert not (home / "keys.cfg").exists()
+
+
+def test_the_environment_key_overrides_a_stored_one(call: Any, memory_keyring: MemoryKeyring,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    call("models", "add", "ds", "--provider", "deepseek", "--model", "deepseek-chat")
+    call("models", "key", "ds", stdin=TEST_KEY)
+    assert call("models", "list")[0]["key_source"] == "keyring"
+    monkeypatch.setenv("STOCKBENCH_KEY_DS", ENV_KEY)
+    assert call("models", "list")[0]["key_source"] == "environment"
+    assert memory_keyring.entries == {("stockbench", "ds"): TEST_KEY}
+
+
+def test_keys_in_an_encrypted_file_behind_a_passphrase(
+    call: Any, no_keyring: None, llm_server: LlmServer, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    phrase = "correct horse battery staple"
+    shown = call("models", "keystore", "file", stdin=f"{phrase}\n")  # the passphrase on standard input
+    assert shown == {"store": "file", "path": str(home / "keys.cfg"), "available": True, "reason": None,
+                     "hint": None, "environment": "STOCKBENCH_KEY_<NAME>"}  # fmt: skip
+    monkeypatch.setenv("STOCKBENCH_KEYSTORE_PASSPHRASE", phrase)  # a later process reads it from here
+    assert call("models", "add", "ds", "--provider", "deepseek", "--model", "deepseek-chat", "--api-base",
+                llm_server.base_url)["key_source"] == "missing"  # fmt: skip
+    assert call("models", "key", "ds", stdin=f"{TEST_KEY}\n") == {"name": "ds", "stored": True}
+    assert call("models", "list")[0]["key_source"] == "file"
+    llm_server.script(Reply.text("ok"))
+    call("models", "test", "ds")
+    assert llm_server.chats[-1].authorization_is(f"Bearer {TEST_KEY}")
+    sealed = (home / "keys.cfg").read_bytes()
+    assert TEST_KEY.encode() not in sealed and phrase.encode() not in sealed
+    assert phrase.encode() not in (home / "workspace.duckdb").read_bytes()
+
+    monkeypatch.setenv("STOCKBENCH_KEYSTORE_PASSPHRASE", "not the passphrase")
+    assert call("models", "list")[0]["key_source"] == "keyring_unavailable"
+    locked = call("models", "key", "ds", stdin=TEST_KEY, code=1)["error"]
+    assert locked["code"] == "keystore_locked"
+    assert locked["message"] == f"the passphrase does not open the encrypted key file {home / 'keys.cfg'}"
+    monkeypatch.delenv("STOCKBENCH_KEYSTORE_PASSPHRASE")
+    view = call("models", "keystore")
+    assert (view["available"], view["reason"]) == (False, f"the encrypted key file {home / 'keys.cfg'} needs its "
+                                                          "passphrase")  # fmt: skip
+    assert call("models", "keystore", "os")["store"] == "os"
+    assert call("models", "list")[0]["key_source"] == "keyring_unavailable"  # the OS keyring is still absent
 
 
 def test_providers_lists_every_preset(call: Any) -> None:

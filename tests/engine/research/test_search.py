@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -16,7 +14,7 @@ from stockbench.evidence.store import canonical_json, evidence_id_for
 from tests.engine.research.conftest import DEMO_SYMBOL, Lab
 from tests.engine.research.scripted import calls, with_arguments
 from tests.llm_server.server import ToolCallSpec
-from tests.loopback import LoopbackServer
+from tests.search_server import SearchServer
 
 TERMS = ["白酒 消费税 政策", "酱香 行业 库存"]
 RESULTS = [
@@ -29,42 +27,11 @@ RESULTS = [
 ]
 
 
-class SearchServer:
-    """A SearXNG-like `/search?q=...&format=json` endpoint on 127.0.0.1 that records the queries it gets."""
-
-    def __init__(self) -> None:
-        self.queries: list[dict[str, list[str]]] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                parts = urlsplit(self.path)
-                outer.queries.append(parse_qs(parts.query))
-                found = parts.path == "/search"
-                body = json.dumps({"query": outer.queries[-1].get("q", [""])[0], "results": RESULTS if found else []},
-                                  ensure_ascii=False).encode()  # fmt: skip
-                self.send_response(200 if found else 404)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                """Silent."""
-
-        self.loopback = LoopbackServer(Handler, "search-server")
-
-    @property
-    def url(self) -> str:
-        return self.loopback.origin
-
-
 @pytest.fixture
 def searxng() -> Iterator[SearchServer]:
-    server = SearchServer()
-    server.loopback.start()
+    server = SearchServer(RESULTS).start()
     yield server
-    server.loopback.stop()
+    server.stop()
 
 
 def search_call() -> ToolCallSpec:

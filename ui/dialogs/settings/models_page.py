@@ -141,9 +141,10 @@ class ModelsPage(QWidget):
         if key == "key":
             if not row.key_required and not row.has_key:
                 return self.tr("not required")
-            return {True: self.tr("stored"), False: self.tr("missing"), None: self.tr("keyring unavailable")}[
-                row.has_key
-            ]
+            words = {"environment": self.tr("from the environment"), "keyring": self.tr("stored"),
+                     "file": self.tr("in the key file"), "missing": self.tr("missing"),
+                     "keyring_unavailable": self.tr("keyring unavailable")}  # fmt: skip
+            return words.get(row.key_source, row.key_source)
         value = getattr(row, key)
         return "—" if value is None or value == "" else str(value)
 

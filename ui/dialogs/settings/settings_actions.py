@@ -91,6 +91,27 @@ def save_defaults(ctx: AppContext, parent: QWidget, model: str, max_cost: Decima
     return ctx.op(lambda bench: bench.models.set_defaults(model, max_cost), parent=parent)
 
 
+# ---- web search ----------------------------------------------------------------------------------------------
+def load_search(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
+    """The configured search provider (a `SearchConfig`)."""
+    return ctx.op(lambda bench: bench.search.show(), success, parent=parent)
+
+
+def save_search(ctx: AppContext, parent: QWidget, url: str, success: Success, failure: Failure) -> EngineOp:
+    """Let research query the SearXNG instance at `url` (InvalidInput when the address is not acceptable)."""
+    return ctx.op(lambda bench: bench.search.set_searxng(url), success, failure=failure, parent=parent)
+
+
+def clear_search(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
+    """Use no search provider."""
+    return ctx.op(lambda bench: bench.search.clear(), success, parent=parent)
+
+
+def test_search(ctx: AppContext, parent: QWidget, url: str, success: Success, failure: Failure) -> EngineOp:
+    """One query to the SearXNG instance at `url`, saved or not (a `SearchProbe`)."""
+    return ctx.op(lambda bench: bench.search.test_address(url), success, failure=failure, parent=parent)
+
+
 # ---- data sources ------------------------------------------------------------------------------------------------
 def load_sources(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
     """The data sources in the order reads prefer them."""

@@ -1,4 +1,4 @@
-"""The settings window: models and providers, data sources, account fees, and appearance, one tab each.
+"""The settings window: models and providers, web search, data sources, account fees, and appearance, one tab each.
 
 Every read and write runs in the background through `ctx.op`; each page applies its change at once and says so.
 Appearance choices are emitted for the main window to apply; a language switch re-translates the open window in
@@ -14,6 +14,7 @@ from ui.context import AppContext
 from ui.dialogs.settings.appearance_page import AppearancePage
 from ui.dialogs.settings.fees_page import FeesPage
 from ui.dialogs.settings.models_page import ModelsPage
+from ui.dialogs.settings.search_page import SearchPage
 from ui.dialogs.settings.sources_page import SourcesPage
 
 
@@ -30,10 +31,11 @@ class SettingsDialog(QDialog):
         self.resize(760, 520)
         self.tabs = QTabWidget(self)
         self.models = ModelsPage(ctx, self)
+        self.search = SearchPage(ctx, self)
         self.sources = SourcesPage(ctx, self)
         self.fees = FeesPage(ctx, self)
         self.appearance = AppearancePage(ctx.settings, self)
-        for page in (self.models, self.sources, self.fees, self.appearance):
+        for page in (self.models, self.search, self.sources, self.fees, self.appearance):
             self.tabs.addTab(page, "")
         self.appearance.language.activated.connect(
             lambda i: self.language_chosen.emit(self.appearance.language.itemData(i))
@@ -52,10 +54,11 @@ class SettingsDialog(QDialog):
     def retranslate(self) -> None:
         """Every text of the window and its pages in the current language (choices and entries stay)."""
         self.setWindowTitle(self.tr("Settings"))
-        titles = (self.tr("Models"), self.tr("Data sources"), self.tr("Fees"), self.tr("Appearance"))
+        titles = (self.tr("Models"), self.tr("Search"), self.tr("Data sources"), self.tr("Fees"),
+                  self.tr("Appearance"))  # fmt: skip
         for index, title in enumerate(titles):
             self.tabs.setTabText(index, title)
-        for page in (self.models, self.sources, self.fees, self.appearance):
+        for page in (self.models, self.search, self.sources, self.fees, self.appearance):
             page.retranslate()
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name

@@ -1,0 +1,97 @@
+"""Settings → Search: the SearXNG address is tested in the background against a loopback SearXNG-like server (the
+window keeps answering meanwhile), saved, cleared, and a failure is said in the interface's language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from stockbench.store.settings import SEARCH_URL
+from tests.search_server import SearchServer
+from ui.context import AppContext
+from ui.dialogs.settings.settings_dialog import SettingsDialog
+
+RESULTS = [{"title": "示例", "url": "https://news.example.cn/a/1", "content": "片段"},
+           {"title": "示例二", "url": "https://news.example.cn/a/2", "content": "片段二"}]  # fmt: skip
+TIMEOUT = 10_000
+
+
+@pytest.fixture
+def searxng() -> Iterator[SearchServer]:
+    server = SearchServer(RESULTS).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def dialog(ctx: AppContext, qtbot: QtBot) -> SettingsDialog:
+    made = SettingsDialog(ctx)
+    qtbot.addWidget(made)
+    qtbot.waitUntil(lambda: made.search.config is not None, timeout=TIMEOUT)
+    made.tabs.setCurrentWidget(made.search)
+    return made
+
+
+def test_the_test_button_queries_the_typed_address_off_the_ui_thread(
+    dialog: SettingsDialog, ctx: AppContext, qtbot: QtBot, searxng: SearchServer
+) -> None:
+    page = dialog.search
+    assert dialog.tabs.tabText(dialog.tabs.indexOf(page)) == "Search" and page.url.text() == ""
+    searxng.delay = 0.5
+    page.url.setText(searxng.url)
+    page.test_button.click()
+    # the click returned before the server answered: the query runs in the background
+    assert page.result.text() == "Testing…" and not page.test_button.isEnabled() and searxng.queries == []
+    qtbot.waitUntil(lambda: page.result.text().startswith("OK:"), timeout=TIMEOUT)
+    assert page.result.text().startswith(f"OK: {searxng.url} answered 2 results in ")
+    assert page.test_button.isEnabled() and searxng.queries[-1]["format"] == ["json"]
+    assert ctx.bench.workspace.settings.get(SEARCH_URL) is None  # a test saves nothing
+
+    page.save_button.click()
+    qtbot.waitUntil(lambda: page.result.text().startswith("Saved"), timeout=TIMEOUT)
+    assert ctx.bench.workspace.settings.get(SEARCH_URL) == searxng.url
+    page.clear_button.click()
+    qtbot.waitUntil(lambda: page.result.text().startswith("Cleared"), timeout=TIMEOUT)
+    assert ctx.bench.workspace.settings.get(SEARCH_URL) is None and page.url.text() == ""
+
+
+def test_a_failure_and_a_bad_address_are_said(dialog: SettingsDialog, qtbot: QtBot, searxng: SearchServer) -> None:
+    page = dialog.search
+    searxng.status = 403
+    page.url.setText(searxng.url)
+    page.test_button.click()
+    qtbot.waitUntil(lambda: page.result.text().startswith("Failed:"), timeout=TIMEOUT)
+    assert "refuses the JSON format; enable it in SearXNG's settings.yml" in page.result.text()
+    assert "(HTTP 403)" in page.result.text()
+    page.url.setText("https://me:pw@searx.example.org")
+    page.save_button.click()
+    qtbot.waitUntil(lambda: page.result.text().startswith("Not accepted"), timeout=TIMEOUT)
+    assert page.result.text() == "Not accepted: the search address carries credentials"
+
+
+def test_the_page_in_chinese(ctx: AppContext, qtbot: QtBot, searxng: SearchServer) -> None:
+    from ui.i18n.language import Translations
+
+    translations = Translations()
+    try:
+        assert translations.install("zh_CN")
+        made = SettingsDialog(ctx)
+        qtbot.addWidget(made)
+        page = made.search
+        qtbot.waitUntil(lambda: page.config is not None, timeout=TIMEOUT)
+        assert made.tabs.tabText(made.tabs.indexOf(page)) == "搜索"
+        assert page.test_button.text() == "测试"
+        searxng.status = 403
+        page.url.setText(searxng.url)
+        page.test_button.click()
+        qtbot.waitUntil(lambda: page.result.text().startswith("失败："), timeout=TIMEOUT)
+        assert "服务器拒绝 JSON 格式" in page.result.text()
+        searxng.status = None
+        page.test_button.click()
+        qtbot.waitUntil(lambda: page.result.text().startswith("正常："), timeout=TIMEOUT)
+        assert "返回 2 条结果" in page.result.text()
+    finally:
+        translations.install("en")
+        translations.uninstall()
