@@ -62,8 +62,9 @@ def query_searxng(url: str, query: str, *, timeout: float = TIMEOUT_S) -> list[d
     return [r for r in found if isinstance(r, dict)]
 
 
-def search(url: Any, terms: Sequence[str], clock: Clock, *, allow_loopback: bool = False) -> ToolResult:
-    """Query the configured SearXNG instance; results are stored as `search_result` evidence (candidates only)."""
+def search(url: Any, terms: Sequence[str], clock: Clock) -> ToolResult:
+    """Query the configured SearXNG instance; results are stored as `search_result` evidence (candidates only).
+    The instance is the user's own choice, so a loopback address (a SearXNG on this machine) is allowed."""
     if not url:
         return rejected(
             [

@@ -95,3 +95,16 @@ def test_the_page_in_chinese(ctx: AppContext, qtbot: QtBot, searxng: SearchServe
     finally:
         translations.install("en")
         translations.uninstall()
+
+
+def test_an_address_typed_while_the_saved_one_loads_is_kept(ctx: AppContext, qtbot: QtBot) -> None:
+    ctx.bench.workspace.settings.set(SEARCH_URL, "http://127.0.0.1:9/saved")
+    made = SettingsDialog(ctx)
+    qtbot.addWidget(made)
+    qtbot.keyClicks(made.search.url, "http://127.0.0.1:9/typed")  # before the saved address has arrived
+    qtbot.waitUntil(lambda: made.search.config is not None, timeout=TIMEOUT)
+    assert made.search.url.text() == "http://127.0.0.1:9/typed"
+    untouched = SettingsDialog(ctx)
+    qtbot.addWidget(untouched)
+    qtbot.waitUntil(lambda: untouched.search.config is not None, timeout=TIMEOUT)
+    assert untouched.search.url.text() == "http://127.0.0.1:9/saved"

@@ -43,7 +43,13 @@ class SearchPage(QWidget):
         layout.addWidget(self.note)
         layout.addStretch(1)
         self.retranslate()
-        actions.load_search(ctx, self, self._show)
+        actions.load_search(ctx, self, self._loaded)
+
+    def _loaded(self, config: SearchConfig) -> None:
+        """The saved address, unless the user has typed one while it loaded."""
+        self.config = config
+        if not self.url.isModified():
+            self.url.setText(config.url or "")
 
     def retranslate(self) -> None:
         """The page's words in the current language (the address and the last result stay)."""
