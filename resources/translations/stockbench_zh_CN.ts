@@ -418,6 +418,57 @@
     </message>
 </context>
 <context>
+    <name>EvidenceKinds</name>
+    <message>
+        <source>computation</source>
+        <translation>程序计算</translation>
+    </message>
+    <message>
+        <source>quote</source>
+        <translation>行情</translation>
+    </message>
+    <message>
+        <source>ledger snapshot</source>
+        <translation>账本快照</translation>
+    </message>
+    <message>
+        <source>earlier report</source>
+        <translation>此前的报告</translation>
+    </message>
+    <message>
+        <source>earlier plan</source>
+        <translation>此前的计划</translation>
+    </message>
+    <message>
+        <source>announcement list</source>
+        <translation>公告列表</translation>
+    </message>
+    <message>
+        <source>announcement titles</source>
+        <translation>公告标题</translation>
+    </message>
+    <message>
+        <source>announcement text</source>
+        <translation>公告正文</translation>
+    </message>
+    <message>
+        <source>data gates</source>
+        <translation>数据关卡</translation>
+    </message>
+    <message>
+        <source>data gate reasons</source>
+        <translation>数据关卡的原因</translation>
+    </message>
+    <message>
+        <source>search results</source>
+        <translation>搜索结果</translation>
+    </message>
+    <message>
+        <source>money flow</source>
+        <translation>资金流向</translation>
+    </message>
+</context>
+<context>
     <name>EvidenceView</name>
     <message>
         <source>Click an evidence id, a number in a claim or a quote to see its source.</source>
@@ -1765,6 +1816,17 @@
     <message>
         <source>unknown</source>
         <translation>未知</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
     </message>
 </context>
 <context>
