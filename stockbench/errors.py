@@ -70,10 +70,14 @@ class UserError(StockbenchError):
 
     code = "user_error"
 
-    def __init__(self, message: str, hint: str = "") -> None:
+    def __init__(
+        self, message: str, hint: str = "", *, key: str = "", params: tuple[tuple[str, str], ...] = ()
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.key = key  # its entry in stockbench.messages (empty: worded in English only)
+        self.params = params
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message, "hint": self.hint}
@@ -101,10 +105,9 @@ class RuleViolation(UserError):
         key: str = "",
         params: tuple[tuple[str, str], ...] = (),
     ) -> None:
-        super().__init__(message, hint or (problems[0].fix if problems else ""))
+        # its key names a refusal in stockbench.messages (empty: worded in English only)
+        super().__init__(message, hint or (problems[0].fix if problems else ""), key=key, params=params)
         self.problems = tuple(problems)
-        self.key = key  # its refusal in stockbench.messages (empty: worded in English only)
-        self.params = params
 
 
 class WorkspaceLocked(UserError):

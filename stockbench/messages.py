@@ -15,9 +15,11 @@ import locale
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 from stockbench.errors import Problem, RuleViolation, UserError
+
+E = TypeVar("E", bound=UserError)
 
 Language = Literal["zh", "en"]
 LANGUAGES: tuple[Language, ...] = ("zh", "en")
@@ -133,6 +135,79 @@ PROBLEMS: dict[str, tuple[Words, Words]] = {
     "exceeds_sellable.none": (_w("selling {qty} {symbol} exceeds the sellable quantity of {sellable}{detail}",
                                  "卖出 {qty} 股 {symbol}，超过可卖数量 {sellable} 股{detail_zh}"),
                               _w("there is nothing to sell at that time", "那时没有可卖的股份")),
+    # the price cage (market/limits.py)
+    "price_cage.buy": (_w("a buy at {price} is above the price cage ({bound} from reference {ref}){caveat}: "
+                          "it waits instead of matching",
+                          "买入价 {price} 高于价格笼子上限（以参考价 {ref} 计为 {bound}）{caveat_zh}："
+                          "委托将等待，不能立即成交"),
+                       _w("buy at {matchable} or lower to be matchable now",
+                          "买入价不高于 {matchable} 才能立即成交")),
+    "price_cage.sell": (_w("a sell at {price} is below the price cage ({bound} from reference {ref}){caveat}: "
+                           "it waits instead of matching",
+                           "卖出价 {price} 低于价格笼子下限（以参考价 {ref} 计为 {bound}）{caveat_zh}："
+                           "委托将等待，不能立即成交"),
+                        _w("sell at {matchable} or higher to be matchable now",
+                           "卖出价不低于 {matchable} 才能立即成交")),
+}  # fmt: skip
+
+# User errors (UserError.key): (message, hint). A command or option a person types is a parameter, as it is.
+ERRORS: dict[str, tuple[Words, Words]] = {
+    # the importers (data/importer.py)
+    "import_not_utf8": (_w("{file} is not UTF-8 text", "{file} 不是 UTF-8 文本"),
+                        _w("save the file as UTF-8 (CSV UTF-8)", "请把文件另存为 UTF-8 编码（CSV UTF-8）")),
+    "import_unknown_layout": (_w("{file} is neither the community A-share format nor the generic CSV",
+                                 "{file} 既不是社区 A 股格式，也不是通用 CSV 格式"),
+                              _w("the generic CSV needs a header: {columns}", "通用 CSV 需要表头：{columns}")),
+    "import_unreadable": (_w("cannot read {file}: {error}", "无法读取 {file}：{error}"),
+                          _w("give a UTF-8, comma-separated file", "请提供 UTF-8 编码、逗号分隔的文件")),
+    "import_missing_columns": (_w("{file} lacks the column(s) {missing}", "{file} 缺少列：{missing}"),
+                               _w("the generic CSV needs: {columns}", "通用 CSV 需要这些列：{columns}")),
+    "import_no_files": (_w("{path} holds no .csv or .parquet files", "{path} 中没有 .csv 或 .parquet 文件"),
+                        _w("give a file, or a folder of them", "请给出一个文件，或存放这些文件的文件夹")),
+    "import_missing_path": (_w("{path} does not exist", "{path} 不存在"),
+                            _w("give the path of a .csv or .parquet file", "请给出 .csv 或 .parquet 文件的路径")),
+    "import_unknown_format": (_w("unknown import format '{format}'", "未知的导入格式“{format}”"),
+                              _w("use one of {choices}", "请使用以下之一：{choices}")),
+    # market data (data/service.py, data/cache.py, data/gates.py, data/demo)
+    "fetch_needs_period": (_w("a {what} fetch needs a period", "获取 {what} 数据需要给出时间段"),
+                           _w("give a start and an end date", "请给出开始日期和结束日期")),
+    "unknown_data_kinds": (_w("unknown data kind(s): {kinds}", "未知的数据种类：{kinds}"),
+                           _w("use {choices}", "请使用：{choices}")),
+    "period_reversed": (_w("the period {start}..{end} ends before it starts", "时间段 {start}..{end} 的结束早于开始"),
+                        _w("give the earlier date first", "请先给出较早的日期")),
+    "unknown_adjustment": (_w("unknown adjustment '{adjust}'", "未知的复权方式“{adjust}”"),
+                           _w("use {choices}", "请使用：{choices}")),
+    "unknown_data_gates": (_w("unknown data gate(s): {gates}", "未知的数据关卡：{gates}"),
+                           _w("use {choices}", "请使用：{choices}")),
+    "demo_needs_demo_workspace": (_w("{home} is a user workspace, not the demo market's",
+                                     "{home} 是用户工作区，不是演示市场的工作区"),
+                                  _w("give the demo a folder of its own: {command}",
+                                     "请为演示市场另用一个文件夹：{command}")),
+    # research runs and reports (research/service.py, research/archive.py)
+    "model_not_configured": (_w("model '{name}' is not configured", "模型“{name}”尚未配置"),
+                             _w("add it with: {command}", "请先添加：{command}")),
+    "report_language_unknown": (_w("'{language}' is not a report language: use {choices}",
+                                   "“{language}”不是报告语言：请使用 {choices}"),
+                                _w("use {option} zh or {option} en", "请使用 {option} zh 或 {option} en")),
+    "run_stopped": (_w("run {run} was stopped", "研究 {run} 已停止"),
+                    _w("start a new analysis", "请开始新的分析")),
+    "run_ended": (_w("run {run} has already ended ({status})", "研究 {run} 已结束（{status_zh}）"),
+                  _w("start a new analysis if you want another", "如需再次研究，请开始新的分析")),
+    "run_live_clock": (_w("run {run} researches the live market, but this workspace is open as of {now}",
+                          "研究 {run} 针对实时行情，但此工作区以 {now} 的时点打开"),
+                       _w("resume it without {option}", "请不带 {option} 继续它")),
+    "run_past_clock": (_w("run {run} researches the market as of {as_of}: it continues only on that clock",
+                          "研究 {run} 针对 {as_of} 时点的行情，只能在该时点继续"),
+                       _w("{command}", "{command}")),
+    "no_report": (_w("there is no report '{report}'", "没有报告“{report}”"),
+                  _w("list them with: {command}", "查看报告：{command}")),
+    "report_tampered": (_w("report {report} is not as it was published: {problem}",
+                           "报告 {report} 已不是发布时的样子：{problem}"),
+                        _w("see every problem with: {command}", "查看全部问题：{command}")),
+    "report_tampered.plan": (_w("report {report} is not as it was published: {problem}",
+                                "报告 {report} 已不是发布时的样子：{problem}"),
+                             _w("its plan is not used; restore the workspace from a backup, or run a new analysis",
+                                "不采用它的计划；请从备份恢复工作区，或重新分析")),
 }  # fmt: skip
 
 # Refusals that wrap the first problem (RuleViolation.key); {problem} is that problem's message.
@@ -152,6 +227,9 @@ VALUES: dict[str, Words] = {
     "phase.preopen_wait": _w("preopen wait", "集合竞价后等待开盘"), "phase.continuous": _w("continuous", "连续竞价"),
     "phase.lunch_break": _w("lunch break", "午间休市"), "phase.closing_auction": _w("closing auction", "收盘集合竞价"),
     "phase.after_hours_fixed_price": _w("after hours fixed price", "盘后固定价格交易"),
+    "status.published": _w("published", "已发布"), "status.failed": _w("failed", "已失败"),
+    "status.stopped": _w("stopped", "已停止"),
+    "caveat.unconfirmed": _w(" (cage rule unconfirmed)", "（价格笼子规则尚未确认）"),
 }  # fmt: skip
 
 
@@ -181,6 +259,14 @@ def said(found: Problem, language: Language) -> tuple[str, str]:
         return found.message, found.fix
 
 
+def user_error(kind: type[E], key: str, /, **params: object) -> E:
+    """A user error of class `kind` worded by ERRORS[key] in English, carrying the key and parameters so that
+    `error_words` says it in Chinese too."""
+    message, hint = ERRORS[key]
+    values = {name: str(value) for name, value in params.items()}
+    return kind(message.en.format(**values), hint.en.format(**values), key=key, params=tuple(sorted(values.items())))
+
+
 def refusal(key: str, problems: Sequence[Problem], **params: object) -> RuleViolation:
     """A RuleViolation whose message is REFUSALS[key] around the first problem's message (said again per language
     by `error_words`)."""
@@ -191,12 +277,21 @@ def refusal(key: str, problems: Sequence[Problem], **params: object) -> RuleViol
 
 
 def error_words(error: UserError, language: Language) -> tuple[str, str]:
-    """(message, hint) of a user error in `language`: a refusal from the catalogue in its words, the rest as
-    raised (English) until it moves here."""
-    if language == "en" or not isinstance(error, RuleViolation) or error.key not in REFUSALS or not error.problems:
+    """(message, hint) of a user error in `language`: a refusal or an error of the catalogue in its words, the rest
+    as raised (English) until it moves here."""
+    if language == "en":
         return error.message, error.hint
-    message, fix = said(error.problems[0], language)
-    return REFUSALS[error.key].zh.format(problem=message, **dict(error.params)), fix
+    values = dict(error.params)
+    if error.key in ERRORS:
+        message, hint = ERRORS[error.key]
+        try:
+            return message.zh.format(**values), hint.zh.format(**values)
+        except (KeyError, IndexError):  # a field the Chinese needs and the error lacks: the English is still right
+            return error.message, error.hint
+    if not isinstance(error, RuleViolation) or error.key not in REFUSALS or not error.problems:
+        return error.message, error.hint
+    first, fix = said(error.problems[0], language)
+    return REFUSALS[error.key].zh.format(problem=first, **values), fix
 
 
 def language_of_locale(environ: Mapping[str, str] | None = None) -> Language:

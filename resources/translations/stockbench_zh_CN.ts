@@ -2029,7 +2029,7 @@
     </message>
     <message>
         <source>The model: &apos;offline&apos; is the rules model, which needs no key</source>
-        <translation>模型：&apos;offline&apos; 为规则模型，无需密钥</translation>
+        <translation type="vanished">模型：&apos;offline&apos; 为规则模型，无需密钥</translation>
     </message>
     <message>
         <source>(no account)</source>
@@ -2038,6 +2038,10 @@
     <message>
         <source>Cost ceiling</source>
         <translation>费用上限</translation>
+    </message>
+    <message>
+        <source>The model: the offline rules model needs no key; or type a model&apos;s name</source>
+        <translation>模型：离线规则模型无需密钥；也可输入模型名称</translation>
     </message>
     <message>
         <source>The account whose holdings, cash and orders the research reads</source>
@@ -2086,6 +2090,10 @@
     <message>
         <source>The plan conflicts with current data: a full analysis is recommended.</source>
         <translation>计划与当前数据冲突：建议做一次完整分析。</translation>
+    </message>
+    <message>
+        <source>offline rules model</source>
+        <translation>离线规则模型</translation>
     </message>
     <message>
         <source>{0} reads the account {1}</source>
