@@ -210,6 +210,21 @@ ERRORS: dict[str, tuple[Words, Words]] = {
                                 "不采用它的计划；请从备份恢复工作区，或重新分析")),
 }  # fmt: skip
 
+# Notes: the engine's words about a finding, neither a problem nor an error (the scan's reasons).
+NOTES: dict[str, Words] = {
+    "scan.trend": _w("trend {trend} ({slope} 20-day line slope)", "趋势{trend_zh}（20 日均线斜率 {slope}）"),
+    "scan.trend_only": _w("trend {trend}", "趋势{trend_zh}"),
+    "scan.rs": _w("relative strength: {ret} return, ranks {rank} of {n} symbols",
+                  "相对强度：收益 {ret}，在 {n} 只证券中排在 {rank} 分位"),
+    "scan.surge": _w("volume surge: recent volume {surge}x the longer average",
+                     "放量：近期成交量为较长期均量的 {surge} 倍"),
+    "scan.valuation": _w("valuation: {metric} at the {pct} percentile of its history",
+                         "估值：{metric_zh}处于历史 {pct} 分位"),
+    "scan.zone": _w("close {zone} (buy zone based on {basis})", "收盘价{zone_zh}（买入区间依据 {basis}）"),
+    "scan.st": _w("flagged ST: special treatment (risk warning)", "ST：特别处理（风险警示）"),
+    "scan.star_st": _w("flagged *ST: delisting risk warning", "*ST：退市风险警示"),
+}  # fmt: skip
+
 # Refusals that wrap the first problem (RuleViolation.key); {problem} is that problem's message.
 REFUSALS: dict[str, Words] = {
     "fill_not_recorded": _w("the fill was not recorded: {problem}", "成交未记录：{problem}"),
@@ -229,6 +244,17 @@ VALUES: dict[str, Words] = {
     "phase.after_hours_fixed_price": _w("after hours fixed price", "盘后固定价格交易"),
     "status.published": _w("published", "已发布"), "status.failed": _w("failed", "已失败"),
     "status.stopped": _w("stopped", "已停止"),
+    "trend.strong_up": _w("strong_up", "强势上行"), "trend.up": _w("up", "上行"), "trend.range": _w("range", "震荡"),
+    "trend.down": _w("down", "下行"), "trend.strong_down": _w("strong_down", "强势下行"),
+    "trend.unknown": _w("unknown", "未知"),
+    "zone.stop_hit": _w("at or under the stop", "触及或跌破止损位"),
+    "zone.below_buy": _w("below the buy zone", "低于买入区间"),
+    "zone.in_buy": _w("in the buy zone", "位于买入区间"),
+    "zone.between": _w("between the buy and sell zones", "位于买卖区间之间"),
+    "zone.in_sell": _w("in the sell zone", "位于卖出区间"),
+    "zone.above_sell": _w("above the sell zone", "高于卖出区间"),
+    "metric.PE TTM": _w("PE TTM", "滚动市盈率"), "metric.PB": _w("PB", "市净率"),
+    "metric.PS TTM": _w("PS TTM", "滚动市销率"),
     "caveat.unconfirmed": _w(" (cage rule unconfirmed)", "（价格笼子规则尚未确认）"),
 }  # fmt: skip
 
@@ -257,6 +283,27 @@ def said(found: Problem, language: Language) -> tuple[str, str]:
         return entry[0].zh.format(**values), entry[1].zh.format(**values)
     except (KeyError, IndexError):  # a field the Chinese needs and the problem lacks: the English is still right
         return found.message, found.fix
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A note of the catalogue (NOTES[key]) with the values its words are filled from; `text` says it."""
+
+    key: str
+    params: tuple[tuple[str, str], ...] = ()
+    suffix: str = ""  # appended as it is in both languages (a score's points, say)
+
+    def text(self, language: Language) -> str:
+        words = NOTES[self.key]
+        try:
+            return words.text(language).format(**dict(self.params)) + self.suffix
+        except (KeyError, IndexError):  # a field the Chinese needs and the note lacks: the English is still right
+            return words.en.format(**dict(self.params)) + self.suffix
+
+
+def note(key: str, /, *, suffix: str = "", **params: object) -> Note:
+    """The note `key` with its values (each said in English and, as name_zh, in Chinese where VALUES knows it)."""
+    return Note(key, tuple(sorted((name, str(value)) for name, value in params.items())), suffix)
 
 
 def user_error(kind: type[E], key: str, /, **params: object) -> E:

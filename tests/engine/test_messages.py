@@ -17,6 +17,7 @@ from stockbench.market.order_rules import tick_problem
 from stockbench.market.tables import load_tables
 from stockbench.messages import (
     ERRORS,
+    NOTES,
     PROBLEMS,
     REFUSALS,
     VALUES,
@@ -43,6 +44,7 @@ def _entries() -> list[tuple[str, Words]]:
     ]
     found += [(f"error.{k}.message", m) for k, (m, _) in ERRORS.items()]
     found += [(f"error.{k}.hint", h) for k, (_, h) in ERRORS.items()]
+    found += [(f"note.{k}", w) for k, w in NOTES.items()]
     return found + [(f"refusal.{k}", w) for k, w in REFUSALS.items()] + [(f"value.{k}", w) for k, w in VALUES.items()]
 
 

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench.events import Event
-from stockbench.llm.models import OFFLINE
 from stockbench.research.events import RunEnded, RunPaused, StageFinished
 from stockbench.research.outcomes import PlanCheckResult, QuickOutcome, RunDetails, RunOutcome
 from stockbench.research.records import RunRecord
@@ -50,7 +49,7 @@ from ui.screens.research.run_model import (
 TICK_MS = 1000
 DUE_POLL_MS = 30_000
 DECIMAL_PATTERN = r"^\d{0,9}(\.\d{0,4})?$"
-OFFLINE_MODEL = OFFLINE  # the rules model, shown in words
+OFFLINE_MODEL = "offline"  # the rules model's name (stockbench.llm.models.OFFLINE), shown in words
 AUTOMATIC = "\x00automatic"  # the account box's data for "choose for me" (no account name holds a NUL)
 # A "planned" or "running" run that is not executing here was interrupted (the app closed, or a step raised):
 # its journal lets it continue where it stopped, like a paused one.
