@@ -148,6 +148,19 @@ PROBLEMS: dict[str, tuple[Words, Words]] = {
                            "委托将等待，不能立即成交"),
                         _w("sell at {matchable} or higher to be matchable now",
                            "卖出价不低于 {matchable} 才能立即成交")),
+    # the research plan (research/plan.py)
+    "unknown_tool.plan": (_w("the plan names the unknown tool '{tool}'", "计划中有未知的工具“{tool}”"),
+                     _w("remove it from the plan", "请把它从计划中去掉")),
+    "unknown_stage": (_w("the plan names the unknown stage '{stage}'", "计划中有未知的阶段“{stage}”"),
+                      _w("remove it", "请去掉它")),
+    "price_unknown": (_w("the price of model '{model}' is unknown, so the plan cannot be held to a ceiling of "
+                         "{ceiling}", "模型“{model}”的价格未知，无法把计划控制在费用上限 {ceiling} 之内"),
+                      _w("add the model's prices, or run without {option}",
+                         "请补充该模型的价格，或不带 {option} 运行")),
+    "over_ceiling": (_w("the plan's estimated cost {cost} exceeds the ceiling {ceiling}",
+                        "计划的预估费用 {cost} 超过了费用上限 {ceiling}"),
+                     _w("raise {option} or approve the plan with {approve}",
+                        "请提高 {option}，或用 {approve} 批准该计划")),
     # the publication gates (evidence/gates.py)
     "section_missing": (_w("the report has no '{section}' section", "报告缺少“{section}”部分"),
                         _w("write the {section} section", "请写出“{section}”部分")),
