@@ -2092,7 +2092,8 @@
         <translation>计划与当前数据冲突：建议做一次完整分析。</translation>
     </message>
     <message>
-        <source>offline rules model</source>
+        <source>offline</source>
+        <comment>the built-in rules model</comment>
         <translation>离线规则模型</translation>
     </message>
     <message>
