@@ -55,6 +55,9 @@ def create_app(argv: Sequence[str] | None = None) -> QApplication:
     # The GUI thread gives up the GIL inside most Qt calls and must win it back from engine threads each time;
     # a shorter switch interval bounds that wait (bench/ui_stall.py measures the effect on stalls).
     sys.setswitchinterval(GIL_SWITCH_S)
+    # Qt's own file dialogs on every system: they speak the interface language (a native one speaks the
+    # system's), and on Linux the "native" one is the Qt widget dialog anyway.
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_DontUseNativeDialogs, True)
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
         return existing

@@ -27,7 +27,9 @@ log = logging.getLogger(__name__)
 def error_text(error: BaseException, secrets: Iterable[str | None] = ()) -> str:
     """One line about `error` that is safe to show: a user error's message, else its type and text; `secrets`
     (a key being typed, say) and anything shaped like a key are redacted."""
-    text = error.message if isinstance(error, UserError) else f"{type(error).__name__}: {error}"
+    text = (
+        error_words(error, engine_language())[0] if isinstance(error, UserError) else f"{type(error).__name__}: {error}"
+    )
     return redact(text, secrets)
 
 

@@ -422,6 +422,57 @@
     </message>
 </context>
 <context>
+    <name>EvidenceKinds</name>
+    <message>
+        <source>computation</source>
+        <translation>程序计算</translation>
+    </message>
+    <message>
+        <source>quote</source>
+        <translation>行情</translation>
+    </message>
+    <message>
+        <source>ledger snapshot</source>
+        <translation>账本快照</translation>
+    </message>
+    <message>
+        <source>earlier report</source>
+        <translation>此前的报告</translation>
+    </message>
+    <message>
+        <source>earlier plan</source>
+        <translation>此前的计划</translation>
+    </message>
+    <message>
+        <source>announcement list</source>
+        <translation>公告列表</translation>
+    </message>
+    <message>
+        <source>announcement titles</source>
+        <translation>公告标题</translation>
+    </message>
+    <message>
+        <source>announcement text</source>
+        <translation>公告正文</translation>
+    </message>
+    <message>
+        <source>data gates</source>
+        <translation>数据关卡</translation>
+    </message>
+    <message>
+        <source>data gate reasons</source>
+        <translation>数据关卡的原因</translation>
+    </message>
+    <message>
+        <source>search results</source>
+        <translation>搜索结果</translation>
+    </message>
+    <message>
+        <source>money flow</source>
+        <translation>资金流向</translation>
+    </message>
+</context>
+<context>
     <name>EvidenceView</name>
     <message>
         <source>Click an evidence id, a number in a claim or a quote to see its source.</source>
@@ -1788,6 +1839,17 @@
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
     <name>ReasonDialog</name>
     <message>
         <source>e.g. entered twice</source>
@@ -1987,7 +2049,7 @@
     </message>
     <message>
         <source>The model: &apos;offline&apos; is the rules model, which needs no key</source>
-        <translation>模型：&apos;offline&apos; 为规则模型，无需密钥</translation>
+        <translation type="vanished">模型：&apos;offline&apos; 为规则模型，无需密钥</translation>
     </message>
     <message>
         <source>(no account)</source>
@@ -1996,6 +2058,10 @@
     <message>
         <source>Cost ceiling</source>
         <translation>费用上限</translation>
+    </message>
+    <message>
+        <source>The model: the offline rules model needs no key; or type a model&apos;s name</source>
+        <translation>模型：离线规则模型无需密钥；也可输入模型名称</translation>
     </message>
     <message>
         <source>The account whose holdings, cash and orders the research reads</source>
@@ -2044,6 +2110,11 @@
     <message>
         <source>The plan conflicts with current data: a full analysis is recommended.</source>
         <translation>计划与当前数据冲突：建议做一次完整分析。</translation>
+    </message>
+    <message>
+        <source>offline</source>
+        <comment>the built-in rules model</comment>
+        <translation>离线规则模型</translation>
     </message>
     <message>
         <source>{0} reads the account {1}</source>

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from stockbench.analytics.zones import ZoneParams, candidate_levels, position_ex
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError, InvalidInput
 from stockbench.market.registry import is_st_name, strip_day_prefix
+from stockbench.messages import Note, note, value_word
 
 ZONE_TABLES_FILE = "zone_tables.toml"
 ATR_N = 14
@@ -41,7 +42,7 @@ ZONE_TEXT = {
     "in_sell": "in the sell zone",
     "above_sell": "above the sell zone",
 }
-ST_TEXT = {"*ST": "flagged *ST: delisting risk warning", "ST": "flagged ST: special treatment (risk warning)"}
+ST_NOTE = {"*ST": "scan.star_st", "ST": "scan.st"}
 
 
 @functools.cache
@@ -71,9 +72,14 @@ class Pick:
 
     symbol: str
     score: float
-    reasons: tuple[str, ...]
+    notes: tuple[Note, ...]
     name: str | None = None
     st: str | None = None
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """The reasons in English (the CLI's and the JSON's words; `notes` says them in either language)."""
+        return tuple(n.text("en") for n in self.notes)
 
 
 @dataclass(frozen=True)
@@ -276,24 +282,27 @@ def _join_valuation(out: pl.DataFrame, valuation: pl.DataFrame | None) -> pl.Dat
     return out.join(chosen, on="symbol", how="left")
 
 
-def _reasons(row: Mapping[str, Any], n: int) -> tuple[str, ...]:
-    texts = {
-        "p_trend": f"trend {row['trend']} ({row['ma20_slope']:+.1%} 20-day line slope)"
-        if row["ma20_slope"] is not None
-        else f"trend {row['trend']}",
-        "p_rs": f"relative strength: {row['ret']:+.1%} return, ranks {row['rs_rank']:.0%} of {n} symbols"
-        if row["ret"] is not None
-        else "",
-        "p_surge": f"volume surge: recent volume {row['surge']:.1f}x the longer average" if row["surge"] else "",
-        "p_valuation": f"valuation: {row['valuation_metric']} at the {row['valuation_pct']:.0%} percentile of its "
-        "history"
-        if row["valuation_pct"] is not None
-        else "",
-        "p_zone": f"close {ZONE_TEXT.get(row['zone'], '')} (buy zone based on {row['buy_basis_name']})",
-    }
-    parts = sorted(((row[k], k) for k in texts if row[k]), key=lambda item: (-item[0], item[1]))
-    flag = (ST_TEXT[row["st"]],) if row.get("st") else ()
-    return flag + tuple(f"{texts[k]} ({points:+g})" for points, k in parts)
+def _notes(row: Mapping[str, Any], n: int) -> tuple[Note, ...]:
+    """Why a row scored: each part with its points, best first, a special-treatment flag before them."""
+    notes: dict[str, Note] = {}
+    trend = {"trend": row["trend"], "trend_zh": value_word("trend", row["trend"], "zh")}
+    if row["ma20_slope"] is not None:
+        notes["p_trend"] = note("scan.trend", slope=f"{row['ma20_slope']:+.1%}", **trend)
+    else:
+        notes["p_trend"] = note("scan.trend_only", **trend)
+    if row["ret"] is not None:
+        notes["p_rs"] = note("scan.rs", ret=f"{row['ret']:+.1%}", rank=f"{row['rs_rank']:.0%}", n=n)
+    if row["surge"]:
+        notes["p_surge"] = note("scan.surge", surge=f"{row['surge']:.1f}")
+    if row["valuation_pct"] is not None:
+        metric = row["valuation_metric"]
+        notes["p_valuation"] = note("scan.valuation", metric=metric, pct=f"{row['valuation_pct']:.0%}",
+                                    metric_zh=value_word("metric", metric, "zh"))  # fmt: skip
+    notes["p_zone"] = note("scan.zone", zone=ZONE_TEXT.get(row["zone"], ""), basis=row["buy_basis_name"],
+                           zone_zh=value_word("zone", row["zone"], "zh"))  # fmt: skip
+    parts = sorted(((row[k], k) for k in notes if row[k]), key=lambda item: (-item[0], item[1]))
+    flag = (note(ST_NOTE[row["st"]]),) if row.get("st") else ()
+    return flag + tuple(replace(notes[k], suffix=f" ({points:+g})") for points, k in parts)
 
 
 def ranked(table: pl.DataFrame, scan: Table | None = None) -> pl.DataFrame:
@@ -318,7 +327,7 @@ def shortlist(
         order = order.filter(pl.col("st").is_null())
     n = table.filter(pl.col("quality") == "ok").height
     rows = order.head(top).iter_rows(named=True)
-    return tuple(Pick(r["symbol"], float(r["score"]), _reasons(r, n), r["name"], r["st"]) for r in rows)
+    return tuple(Pick(r["symbol"], float(r["score"]), _notes(r, n), r["name"], r["st"]) for r in rows)
 
 
 def run_scan(

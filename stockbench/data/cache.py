@@ -38,6 +38,7 @@ from stockbench.data.records import Adjust, Announcement, Bar, FinancialItem, Mo
 from stockbench.errors import InternalError, InvalidInput
 from stockbench.market.instruments import EXCHANGE_MARKET as _EXCHANGE_MARKET
 from stockbench.market.instruments import identify
+from stockbench.messages import user_error
 from stockbench.store.database import Database
 from stockbench.store.settings import SOURCE_PREFERENCE, Settings
 
@@ -423,11 +424,11 @@ class MarketDataCache:
         clock, backward-adjusted ones at the source's first bar. Volume and amount are never adjusted.
         """
         if start is not None and end is not None and start > end:
-            raise InvalidInput(f"the period {start}..{end} ends before it starts", "give the earlier date first")
+            raise user_error(InvalidInput, "period_reversed", start=start, end=end)
         if adjust == "none":
             return self._day_rows("bars", BAR_COLUMNS, symbol, start, end, source=source)
         if adjust not in ("forward", "backward"):
-            raise InvalidInput(f"unknown adjustment {adjust!r}", "use none, forward or backward")
+            raise user_error(InvalidInput, "unknown_adjustment", adjust=adjust, choices="none, forward, backward")
         window = self._day_rows("bars", ("day", "source"), symbol, start, end, source=source)
         if window.is_empty():
             return self._day_rows("bars", BAR_COLUMNS, symbol, start, end, source=source)

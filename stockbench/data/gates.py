@@ -23,6 +23,7 @@ from stockbench.market.instruments import Instrument, rule_board
 from stockbench.market.service import MarketRules
 from stockbench.market.sessions import phase_at
 from stockbench.market.tables import RuleTables, in_force
+from stockbench.messages import user_error
 
 GateStatus = Literal["pass", "gap"]
 GATE_NAMES = ("fresh_quote", "daily_bars", "financials", "announcements", "money_flow", "valuation_history")
@@ -407,5 +408,5 @@ def evaluate(ctx: GateContext, names: Sequence[str] = GATE_NAMES) -> list[GateRe
     """Run the named gates that apply to the instrument (all, in the table's order, by default)."""
     unknown = [n for n in names if n not in GATES]
     if unknown:
-        raise InvalidInput(f"unknown data gate(s): {', '.join(unknown)}", f"use {', '.join(GATE_NAMES)}")
+        raise user_error(InvalidInput, "unknown_data_gates", gates=", ".join(unknown), choices=", ".join(GATE_NAMES))
     return [GATES[name](ctx) for name in names if applicable(ctx, name)]

@@ -56,6 +56,7 @@ from stockbench.data.indices import RebuildReport, rebuild
 from stockbench.errors import InvalidInput, UserError
 from stockbench.market.instruments import identify
 from stockbench.market.registry import strip_day_prefix
+from stockbench.messages import user_error
 from stockbench.store.database import Database
 
 ImportFormat = Literal["auto", "community", "generic"]
@@ -77,6 +78,7 @@ COMMUNITY_COLUMNS = {
 }
 CAPS = ("float_mcap", "total_mcap")
 REQUIRED = ("symbol", "date", "open", "high", "low", "close", "prev_close", "volume")
+GENERIC_HEADER = ",".join(REQUIRED) + "[,amount][,name]"
 PRICES = ("open", "high", "low", "close", "prev_close")
 VOLUME_SLACK = 0.001  # float noise in the community files (875376394.9999999 shares) is rounded away
 SAMPLES = 10
@@ -117,7 +119,7 @@ def _csv_head(path: Path) -> list[str]:
         with path.open(encoding="utf-8-sig") as handle:
             return [handle.readline().strip() for _ in range(12)]
     except UnicodeDecodeError:
-        raise InvalidInput(f"{path.name} is not UTF-8 text", "save the file as UTF-8 (CSV UTF-8)") from None
+        raise user_error(InvalidInput, "import_not_utf8", file=path.name) from None
 
 
 def detect_format(path: Path) -> Literal["community", "generic"]:
@@ -131,17 +133,14 @@ def detect_format(path: Path) -> Literal["community", "generic"]:
         return "community"
     if "symbol" in [c.strip().lower() for c in header.split(",")]:
         return "generic"
-    raise InvalidInput(
-        f"{path.name} is neither the community A-share format nor the generic CSV",
-        "the generic CSV needs a header: symbol,date,open,high,low,close,prev_close,volume[,amount][,name]",
-    )
+    raise user_error(InvalidInput, "import_unknown_layout", file=path.name, columns=GENERIC_HEADER)
 
 
 def _read_csv(path: Path, skip: int) -> pl.DataFrame:
     try:
         return pl.read_csv(path, skip_rows=skip, infer_schema=False, encoding="utf8", truncate_ragged_lines=True)
     except pl.exceptions.PolarsError as error:
-        raise InvalidInput(f"cannot read {path.name}: {error}", "give a UTF-8, comma-separated file") from None
+        raise user_error(InvalidInput, "import_unreadable", file=path.name, error=error) from None
 
 
 def read_raw(path: Path, fmt: Literal["community", "generic"]) -> tuple[pl.DataFrame, int]:
@@ -162,10 +161,8 @@ def read_raw(path: Path, fmt: Literal["community", "generic"]) -> tuple[pl.DataF
         frame = frame.rename({"code": "symbol"})
     missing = [c for c in REQUIRED if c not in frame.columns]
     if missing:
-        raise InvalidInput(
-            f"{path.name} lacks the column(s) {', '.join(missing)}",
-            "the generic CSV needs: symbol,date,open,high,low,close,prev_close,volume[,amount][,name]",
-        )
+        raise user_error(InvalidInput, "import_missing_columns", file=path.name, missing=", ".join(missing),
+                         columns=GENERIC_HEADER)  # fmt: skip
     return frame, first_line
 
 
@@ -325,10 +322,10 @@ def _files(path: Path) -> list[Path]:
     if path.is_dir():
         found = sorted(p for p in path.iterdir() if p.suffix.lower() in {".csv", ".parquet"})
         if not found:
-            raise InvalidInput(f"{path} holds no .csv or .parquet files", "give a file, or a folder of them")
+            raise user_error(InvalidInput, "import_no_files", path=path)
         return found
     if not path.is_file():
-        raise InvalidInput(f"{path} does not exist", "give the path of a .csv or .parquet file")
+        raise user_error(InvalidInput, "import_missing_path", path=path)
     return [path]
 
 
@@ -370,7 +367,7 @@ def _import_file(cache: MarketDataCache, db: Database, path: Path, fmt: ImportFo
 def import_path(cache: MarketDataCache, db: Database, path: Path, fmt: ImportFormat = "auto") -> ImportReport:
     """Import a file, or every .csv/.parquet file of a folder, and report what was read, stored and rejected."""
     if fmt not in FORMATS:
-        raise InvalidInput(f"unknown import format {fmt!r}", f"use one of {', '.join(FORMATS)}")
+        raise user_error(InvalidInput, "import_unknown_format", format=fmt, choices=", ".join(FORMATS))
     started = time.perf_counter()
     files = _files(path)
     tally = _Tally()

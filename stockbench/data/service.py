@@ -37,6 +37,7 @@ from stockbench.errors import CalendarUnknown, InvalidInput
 from stockbench.events import EventBus, Progress
 from stockbench.market.instruments import Instrument
 from stockbench.market.service import MarketRules
+from stockbench.messages import user_error
 from stockbench.store.database import Database
 from stockbench.store.settings import SOURCE_PREFERENCE, Settings
 
@@ -108,7 +109,7 @@ def _call(provider: Provider, what: DataKind, symbol: str, period: tuple[date, d
         return [q for q in provider.quotes([symbol]) if q.symbol == symbol]
     if what in ("bars", "announcements"):
         if period is None:
-            raise InvalidInput(f"a {what} fetch needs a period")
+            raise user_error(InvalidInput, "fetch_needs_period", what=what)
         method = provider.daily_bars if what == "bars" else provider.announcements
         return list(method(symbol, *period))
     methods: dict[str, Callable[[str], Sequence[Any]]] = {
@@ -296,7 +297,9 @@ class DataService:
         kinds = list(dict.fromkeys(what))
         unknown = [k for k in kinds if k not in FETCH_KINDS]
         if unknown:
-            raise InvalidInput(f"unknown data kind(s): {', '.join(unknown)}", f"use {', '.join(FETCH_KINDS)}")
+            raise user_error(
+                InvalidInput, "unknown_data_kinds", kinds=", ".join(unknown), choices=", ".join(FETCH_KINDS)
+            )
         symbol = self.instrument(symbol).symbol
         window = self.window(symbol)
         done: list[FetchOutcome] = []

@@ -18,6 +18,7 @@ from stockbench.evidence.documents import ActionChoice, ActionRule, GateContext,
 from stockbench.evidence.levels import level_problems, order_problems
 from stockbench.evidence.numbers import ground_numbers
 from stockbench.evidence.quotes import normalise, quote_problem, quoted_spans
+from stockbench.messages import problem, value_word
 
 Gate = Callable[[ReportDraft, GateContext], list[Problem]]
 
@@ -28,37 +29,27 @@ def structure(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
     for key in ctx.required_sections:
         section = draft.section(key)
         if section is None or not section.text.strip():
-            problems.append(
-                Problem("section_missing", f"the report has no '{key}' section", f"write the {key} section", key)
-            )
+            problems.append(problem("section_missing", section=key, location=key))
     for kind in ctx.required_judgments:
         if not str(draft.judgments.get(kind, "")).strip():
-            problems.append(
-                Problem("judgment_missing", f"no '{kind}' judgment was submitted", f"submit the {kind} judgment", kind)
-            )
+            problems.append(problem("judgment_missing", kind=kind, location=kind))
     return problems
 
 
-def _cites(ids: tuple[str, ...], ctx: GateContext, what: str, location: str) -> list[Problem]:
+def _cites(ids: tuple[str, ...], ctx: GateContext, what: str, n: int, location: str) -> list[Problem]:
+    """Problems of the evidence ids that statement `n` (1-based) of kind `what` (claim, risk) cites."""
+    cited = {"what": what, "what_zh": value_word("cited", what, "zh"), "n": n}
     if not ids:
-        return [Problem("evidence_missing", f"{what} cites no evidence", "cite the evidence ids it rests on", location)]
-    return [
-        Problem(
-            "evidence_unknown",
-            f"{what} cites {evidence_id}, which is not evidence of run {ctx.run_id}",
-            "cite only evidence ids returned by this run's tools",
-            location,
-        )
-        for evidence_id in ids
-        if evidence_id not in ctx.evidence
-    ]
+        return [problem("evidence_missing", location=location, **cited)]
+    return [problem("evidence_unknown", location=location, evidence=evidence_id, run=ctx.run_id, **cited)
+            for evidence_id in ids if evidence_id not in ctx.evidence]  # fmt: skip
 
 
 def evidence(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
     """Every claim cites existing evidence of this run."""
     problems: list[Problem] = []
     for i, claim in enumerate(draft.claims):
-        problems += _cites(claim.evidence, ctx, f"claim {i + 1}", f"claims[{i}]")
+        problems += _cites(claim.evidence, ctx, "claim", i + 1, f"claims[{i}]")
     return problems
 
 
@@ -149,23 +140,16 @@ def quotation_problems(
     attaches to it (a negation, a condition): it is checked against the source like the quote itself."""
     holders = [quote for text, quote in registered if span in text]
     if not holders:
-        return [
-            Problem(
-                "quote_unregistered",
-                f"the quotation «{span}» in {location} is not a submitted quote",
-                "submit it as a quote citing the document it comes from, or say it without quotation marks",
-                location,
-            )
-        ]
+        return [problem("quote_unregistered", span=span, where=location, location=location)]
     found: list[Problem] = []
     for quote in holders:
         source = ctx.evidence.get(quote.evidence_id)
-        problem = quote_problem(
+        refused = quote_problem(
             span, quote.evidence_id, source.kind if source else None, source.body if source else None, location
         )
-        if problem is None:
+        if refused is None:
             return []
-        found.append(problem)
+        found.append(refused)
     return found[:1]
 
 
@@ -173,9 +157,9 @@ def risk_evidence(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
     """Every risk statement has evidence of this run."""
     problems: list[Problem] = []
     if not draft.risks:
-        problems.append(Problem("risks_missing", "the report states no risks", "state the main risks with evidence"))
+        problems.append(problem("risks_missing"))
     for i, risk in enumerate(draft.risks):
-        problems += _cites(risk.evidence, ctx, f"risk {i + 1}", f"risks[{i}]")
+        problems += _cites(risk.evidence, ctx, "risk", i + 1, f"risks[{i}]")
     return problems
 
 
@@ -186,19 +170,11 @@ def method_coverage(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
     for step in ctx.required_steps:
         found = steps.get(step)
         if found is None:
-            problems.append(
-                Problem("step_missing", f"method step '{step}' was neither done nor skipped", f"do {step}", step)
-            )
+            problems.append(problem("step_missing", step=step, location=step))
         elif found.status == "skipped" and not found.reason.strip():
-            problems.append(
-                Problem(
-                    "skip_unexplained", f"method step '{step}' was skipped without a reason", "give the reason", step
-                )
-            )
+            problems.append(problem("skip_unexplained", step=step, location=step))
         elif found.status not in {"done", "skipped"}:
-            problems.append(
-                Problem("step_status", f"method step '{step}' has status '{found.status}'", "done or skipped")
-            )
+            problems.append(problem("step_status", step=step, status=found.status, done="done", skipped="skipped"))
     return problems
 
 
@@ -213,70 +189,45 @@ def zone_anchors(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
             continue
         problems += _anchor_problems(name, band.anchors, (band.low, band.high), ctx)
         if band.low > band.high:
-            problems.append(
-                Problem(
-                    "zone_inverted",
-                    f"the {name} zone's low {band.low} is above its high {band.high}",
-                    "swap the bounds",
-                    f"zones.{name}",
-                )
-            )
+            problems.append(problem("zone_inverted", low=band.low, high=band.high, location=f"zones.{name}",
+                                    **_zone_name(name)))  # fmt: skip
     if zones.stop is not None:
         problems += _anchor_problems("stop", zones.stop_anchors, (zones.stop,), ctx)
     if zones.buy and zones.sell and zones.buy.high > zones.sell.low:
-        problems.append(
-            Problem("zones_overlap", "the buy zone reaches above the sell zone", "use the program's zones", "zones")
-        )
+        problems.append(problem("zones_overlap", location="zones"))
     return problems
 
 
 def _anchor_problems(
     name: str, anchors: tuple[str, ...], levels: tuple[Decimal, ...], ctx: GateContext
 ) -> list[Problem]:
-    location = f"zones.{name}"
+    location, named = f"zones.{name}", _zone_name(name)
     if not anchors:
-        return [Problem("zone_unanchored", f"the {name} zone names no anchors", "cite the program's anchors", location)]
+        return [problem("zone_unanchored", location=location, **named)]
     unknown = [a for a in anchors if a not in ctx.anchors and a not in ctx.anchor_widths]
     if unknown:
-        return [
-            Problem(
-                "zone_anchor_unknown",
-                f"the {name} zone cites anchor '{a}', which the program did not compute",
-                f"use one of: {', '.join(sorted(ctx.anchors)) or 'none'}",
-                location,
-            )
-            for a in unknown
-        ]
+        known = ", ".join(sorted(ctx.anchors))
+        return [problem("zone_anchor_unknown", anchor=a, anchors=known or "none", anchors_zh=known or "无",
+                        location=location, **named) for a in unknown]  # fmt: skip
     computed = ctx.zone_bounds.get(name)
     if computed is not None:
         if tuple(levels) != tuple(computed):
             shown = "..".join(str(v) for v in computed)
-            return [
-                Problem(
-                    "zone_off_anchor",
-                    f"the {name} levels {', '.join(map(str, levels))} are not the program's ({shown})",
-                    "take the bounds from the program's zones",
-                    location,
-                )
-            ]
+            return [problem("zone_off_anchor", levels=", ".join(map(str, levels)), shown=shown, location=location,
+                            **named)]  # fmt: skip
         return []
     prices = {ctx.anchors[a] for a in anchors if a in ctx.anchors}
     if not prices:
-        return [
-            Problem("zone_unanchored", f"the {name} zone cites only widths, no level", "cite a level anchor", location)
-        ]
+        return [problem("zone_unanchored.widths", location=location, **named)]
     width = sum((ctx.anchor_widths[a] for a in anchors if a in ctx.anchor_widths), Decimal(0))
     low, high = min(prices) - width, max(prices) + width
     off = [level for level in levels if not (low * Decimal("0.98") <= level <= high * Decimal("1.02"))]
-    return [
-        Problem(
-            "zone_off_anchor",
-            f"the {name} level {level} is not at its anchors ({low}..{high})",
-            "take the bounds from the program's zones",
-            location,
-        )
-        for level in off
-    ]
+    return [problem("zone_off_anchor.level", level=level, low=low, high=high, location=location, **named)
+            for level in off]  # fmt: skip
+
+
+def _zone_name(name: str) -> dict[str, str]:
+    return {"name": name, "name_zh": value_word("zone_name", name, "zh")}
 
 
 def probability(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
@@ -286,37 +237,24 @@ def probability(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
     problems = []
     total = sum((s.probability for s in draft.scenarios), Decimal(0))
     if abs(total - 1) > Decimal("0.001"):
-        problems.append(
-            Problem(
-                "probabilities_sum", f"scenario probabilities sum to {total}, not 1", "make them sum to 1", "scenarios"
-            )
-        )
+        problems.append(problem("probabilities_sum", total=total, location="scenarios"))
     names = [s.name for s in draft.scenarios]
     for name in sorted({n for n in names if names.count(n) > 1}):
-        message = f"scenario '{name}' is given {names.count(name)} times"
-        problems.append(Problem("scenario_duplicate", message, "give each scenario once", f"scenarios.{name}"))
+        problems.append(problem("scenario_duplicate", name=name, count=names.count(name), location=f"scenarios.{name}"))
     for name in ctx.calibrated:
         if name not in names:
-            message = f"the calibrated scenario '{name}' is missing"
-            problems.append(Problem("scenario_missing", message, "give every scenario of the table", "scenarios"))
+            problems.append(problem("scenario_missing", name=name, location="scenarios"))
     for s in draft.scenarios:
         where = f"scenarios.{s.name}"
         if not Decimal(0) <= s.probability <= Decimal(1):
-            message = f"scenario '{s.name}' has probability {s.probability}"
-            problems.append(Problem("probability_range", message, "use a value between 0 and 1", where))
+            problems.append(problem("probability_range", name=s.name, probability=s.probability, location=where))
         calibrated = ctx.calibrated.get(s.name)
         if calibrated is None:
-            fix = f"use the table's scenarios: {', '.join(ctx.calibrated)}"
-            problems.append(
-                Problem("scenario_unknown", f"scenario '{s.name}' is not in the calibrated table", fix, where)
-            )
+            problems.append(problem("scenario_unknown", name=s.name, names=", ".join(ctx.calibrated), location=where))
         elif abs(s.probability - calibrated) > ctx.probability_tolerance:
-            message = (
-                f"scenario '{s.name}' has probability {s.probability}; the calibrated table gives {calibrated} "
-                f"(tolerance {ctx.probability_tolerance})"
-            )
-            fix = "stay within the tolerance of the calibrated value; argue any difference in the text"
-            problems.append(Problem("probability_off_table", message, fix, where))
+            off = {"calibrated": calibrated, "tolerance": ctx.probability_tolerance}
+            problems.append(problem("probability_off_table", name=s.name, probability=s.probability, location=where,
+                                    **off))  # fmt: skip
     return problems
 
 
@@ -326,14 +264,8 @@ BUYING = re.compile(r"(?<![不勿别未])(?:分批)?(?:买入|加仓|建仓)|(?<
 
 def buy_paths(statements: Iterable[Statement]) -> list[Problem]:
     """The paths whose action buys or adds (under avoid there may be none)."""
-    fix = "under avoid a path watches or re-examines, never buys; or choose wait, which may plan a buy"
-    return [
-        Problem(
-            "avoid_with_buy_path", f"the action is avoid, but the path {s.location} buys: {s.text}", fix, s.location
-        )
-        for s in statements
-        if s.kind == "path" and s.location.endswith(".action") and BUYING.search(s.text)
-    ]
+    buying = [s for s in statements if s.kind == "path" and s.location.endswith(".action") and BUYING.search(s.text)]
+    return [problem("avoid_with_buy_path", where=s.location, text=s.text, location=s.location) for s in buying]
 
 
 def choice_problems(
@@ -344,13 +276,16 @@ def choice_problems(
     allowed = ", ".join(a for a, rule in rules.items() if not rule.problems)
     rule = rules.get(choice.action)
     if rule is None:
-        return [Problem("action_unknown", f"'{choice.action}' is not an action", f"one of: {allowed}", "action")]
+        return [problem("action_unknown", action=choice.action, allowed=allowed, location="action")]
     problems = [replace(p, fix=f"{p.fix} (allowed now: {allowed})", location="action") for p in rule.problems]
     if not problems and choice.position_state and choice.position_state not in rule.states:
-        states = " or ".join(rule.states) or "none now"
-        message = f"{choice.action} goes with the position state {states}, not {choice.position_state}"
-        fix = f"submit position_state {rule.states[0]} with {choice.action}" if rule.states else f"one of: {allowed}"
-        problems.append(Problem("action_state_mismatch", message, fix, "position_state"))
+        said = {"action": choice.action, "action_zh": value_word("action", choice.action, "zh"),
+                "states": " or ".join(rule.states) or "none now", "states_zh": " 或 ".join(rule.states) or "目前没有",
+                "state": choice.position_state}  # fmt: skip
+        if rule.states:
+            problems.append(problem("action_state_mismatch", first=rule.states[0], location="position_state", **said))
+        else:
+            problems.append(problem("action_state_mismatch.none", allowed=allowed, location="position_state", **said))
     if choice.action == "avoid":
         problems += buy_paths(statements)
     return problems
@@ -371,25 +306,14 @@ EXECUTABLE = frozenset({"new", "modify", "keep"})
 
 def orders(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
     """Orders are legal under the market rules and the ledger; a report with gaps carries none."""
-    problems = [
-        Problem(
-            "order_action_unknown",
-            f"order {i + 1} has action '{o.action}'",
-            "new, modify, keep or cancel",
-            f"orders[{i}]",
-        )
-        for i, o in enumerate(draft.orders)
-        if o.action not in ORDER_ACTIONS
-    ]
+    problems = [problem("order_action_unknown", n=i + 1, action=o.action, choices="new, modify, keep or cancel",
+                        choices_zh="new、modify、keep 或 cancel", location=f"orders[{i}]")
+                for i, o in enumerate(draft.orders) if o.action not in ORDER_ACTIONS]  # fmt: skip
     executable = [o for o in draft.orders if o.action in EXECUTABLE]
     if draft.gaps and executable:
-        names = ", ".join(g.name for g in draft.gaps)
-        message = f"the report discloses data gaps ({names}) but carries executable orders"
-        fix = "drop the orders, or close the gaps and run again"
-        problems.append(Problem("orders_with_gaps", message, fix, "orders"))
+        problems.append(problem("orders_with_gaps", names=", ".join(g.name for g in draft.gaps), location="orders"))
     if executable and ctx.check_order is None:
-        message = "the report carries executable orders but no order check against the rules and the ledger was given"
-        problems.append(Problem("orders_unchecked", message, "check the orders against the ledger snapshot", "orders"))
+        problems.append(problem("orders_unchecked", location="orders"))
     if ctx.check_order is not None:
         for order in executable:
             problems += ctx.check_order(order)

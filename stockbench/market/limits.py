@@ -162,23 +162,16 @@ def cage_note(
         return None
     cage = rows[0]
     tick = tick_size(instrument, ref, day, tables)
-    caveat = " (cage rule unconfirmed)" if cage.unconfirmed else ""
+    caveat = {"caveat": value_word("caveat", "unconfirmed", "en") if cage.unconfirmed else "",
+              "caveat_zh": value_word("caveat", "unconfirmed", "zh") if cage.unconfirmed else ""}  # fmt: skip
     if side == "buy":
         bound = max(ref * cage.buy_pct, ref + cage.ticks * tick)
         if price > bound:
-            return Problem(
-                "price_cage",
-                f"a buy at {price} is above the price cage ({bound.normalize()} from reference {ref}){caveat}: "
-                "it waits instead of matching",
-                f"buy at {floor_to(bound, tick)} or lower to be matchable now",
-            )
+            return problem("price_cage.buy", price=price, bound=bound.normalize(), ref=ref,
+                           matchable=floor_to(bound, tick), **caveat)  # fmt: skip
     else:
         bound = min(ref * cage.sell_pct, ref - cage.ticks * tick)
         if price < bound:
-            return Problem(
-                "price_cage",
-                f"a sell at {price} is below the price cage ({bound.normalize()} from reference {ref}){caveat}: "
-                "it waits instead of matching",
-                f"sell at {ceil_to(bound, tick)} or higher to be matchable now",
-            )
+            return problem("price_cage.sell", price=price, bound=bound.normalize(), ref=ref,
+                           matchable=ceil_to(bound, tick), **caveat)  # fmt: skip
     return None

@@ -26,6 +26,7 @@ from stockbench.clock import MARKET_TZ
 from stockbench.errors import InvalidInput, NotFound, Problem
 from stockbench.evidence.documents import ReportDraft
 from stockbench.market.instruments import identify, parse_symbol
+from stockbench.messages import user_error
 from stockbench.research.levels import ZoneLevels
 from stockbench.research.outcomes import ReportListing, ReportRecord
 from stockbench.research.summary import ReportPlan, ReportSummary
@@ -209,7 +210,7 @@ class ReportArchive:
         """The stored report `report_id`, as it is stored (see `seal_problems` for whether it is as published)."""
         row = report_row(self.db.cursor(), report_id)
         if row is None:
-            raise NotFound(f"there is no report '{report_id}'", "list them with: stockbench reports list")
+            raise user_error(NotFound, "no_report", report=report_id, command="stockbench reports list")
         return ReportRecord.from_row(row)
 
     def of_run(self, run_id: str) -> ReportRecord | None:
@@ -231,7 +232,7 @@ class ReportArchive:
         """The typed summary of a stored report."""
         stored = self.db.scalar("SELECT summary FROM reports WHERE report_id = ?", [report_id])
         if stored is None:
-            raise NotFound(f"there is no report '{report_id}'", "list them with: stockbench reports list")
+            raise user_error(NotFound, "no_report", report=report_id, command="stockbench reports list")
         return ReportSummary.from_json(json.loads(stored))
 
     def plan(self, report_id: str) -> ReportPlan:
@@ -242,13 +243,10 @@ class ReportArchive:
             [report_id],
         )
         if row is None:
-            raise NotFound(f"there is no report '{report_id}'", "list them with: stockbench reports list")
+            raise user_error(NotFound, "no_report", report=report_id, command="stockbench reports list")
         tampered = self.seal_problems(report_id)
         if tampered:
-            raise InvalidInput(
-                f"report {report_id} is not as it was published: {tampered[0].message}",
-                "its plan is not used; restore the workspace from a backup, or run a new analysis",
-            )
+            raise user_error(InvalidInput, "report_tampered.plan", report=report_id, problem=tampered[0].message)
         rid, run_id, symbol, published, action, kind, account, created = row
         summary, blocks = self.summary(report_id), self._blocks(str(run_id))
         quote = blocks.get("quote", {})

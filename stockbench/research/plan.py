@@ -18,6 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from stockbench.errors import Problem
+from stockbench.messages import problem
 from stockbench.research.stages import STAGE_TOOLS, TOOL_NAMES
 from stockbench.research.wording.entry import Language, language_of
 
@@ -158,32 +159,12 @@ def build_plan(
 
 def plan_problems(plan: Plan, ceiling: Decimal | None, approved: bool) -> list[Problem]:
     """Why a plan may not run (empty when it may)."""
-    problems = [
-        Problem("unknown_tool", f"the plan names the unknown tool '{t}'", "remove it from the plan")
-        for t in plan.tools
-        if t not in TOOL_NAMES
-    ]
-    problems += [
-        Problem("unknown_stage", f"the plan names the unknown stage '{s}'", "remove it")
-        for s in plan.stages
-        if s not in WHY
-    ]
+    problems = [problem("unknown_tool.plan", tool=t) for t in plan.tools if t not in TOOL_NAMES]
+    problems += [problem("unknown_stage", stage=s) for s in plan.stages if s not in WHY]
     if ceiling is not None:
         if plan.estimated_cost is None:
-            problems.append(
-                Problem(
-                    "price_unknown",
-                    f"the price of model '{plan.model}' is unknown, so the plan cannot "
-                    f"be held to a ceiling of {ceiling}",
-                    "add the model's prices, or run without --max-cost",
-                )
-            )
+            problems.append(problem("price_unknown", model=plan.model, ceiling=ceiling, option="--max-cost"))
         elif plan.estimated_cost > ceiling and not approved:
-            problems.append(
-                Problem(
-                    "over_ceiling",
-                    f"the plan's estimated cost {plan.estimated_cost} exceeds the ceiling {ceiling}",
-                    "raise --max-cost or approve the plan with --approve-plan",
-                )
-            )
+            problems.append(problem("over_ceiling", cost=plan.estimated_cost, ceiling=ceiling, option="--max-cost",
+                                    approve="--approve-plan"))  # fmt: skip
     return problems

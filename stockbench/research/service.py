@@ -14,6 +14,7 @@ from stockbench.events import EventBus
 from stockbench.evidence.frozen import verify
 from stockbench.evidence.store import EvidenceStore
 from stockbench.market.instruments import parse_symbol
+from stockbench.messages import user_error, value_word
 from stockbench.research.archive import ReportArchive, render_markdown
 from stockbench.research.compose import Publisher, publish
 from stockbench.research.engine import ResearchEngine
@@ -85,7 +86,7 @@ class Research:
     def model(self, name: str) -> ModelPort:
         if name not in self._ports:
             if self._llm is None:
-                raise NotFound(f"model '{name}' is not configured", "add it with: stockbench models add ...")
+                raise user_error(NotFound, "model_not_configured", name=name, command="stockbench models add ...")
             self._ports[name] = self._llm(name)
         return self._ports[name]
 
@@ -149,8 +150,9 @@ class Research:
         """The report language of a new run: `named` (zh or en) when given, else `report_language()`."""
         try:
             return language_of(named) if named else self.report_language()
-        except ValueError as error:
-            raise InvalidInput(str(error), "use --language zh or --language en") from None
+        except ValueError:
+            raise user_error(InvalidInput, "report_language_unknown", language=named, choices="zh or en",
+                             option="--language") from None  # fmt: skip
 
     def record(self, run_id: str) -> RunRecord:
         return self.journal.record(run_id)
@@ -183,15 +185,10 @@ class Research:
         if self.on_its_clock(run):
             return
         if run.as_of is None:
-            raise InvalidInput(
-                f"run {run.run_id} researches the live market, but this workspace is open as of "
-                f"{self.clock.now().isoformat()}",
-                "resume it without --as-of",
-            )
-        raise InvalidInput(
-            f"run {run.run_id} researches the market as of {run.as_of.isoformat()}: it continues only on that clock",
-            f"stockbench --as-of {run.as_of.isoformat()} runs resume {run.run_id}",
-        )
+            raise user_error(InvalidInput, "run_live_clock", run=run.run_id, now=self.clock.now().isoformat(),
+                             option="--as-of")  # fmt: skip
+        raise user_error(InvalidInput, "run_past_clock", run=run.run_id, as_of=run.as_of.isoformat(),
+                         command=f"stockbench --as-of {run.as_of.isoformat()} runs resume {run.run_id}")  # fmt: skip
 
     def analyze(self, symbol: str, **options: Any) -> RunOutcome:
         return self.execute(self.start(symbol, **options).run_id)
@@ -199,14 +196,15 @@ class Research:
     def resume(self, run_id: str) -> RunOutcome:
         status = self.journal.status(run_id)
         if status is not None and status.status == "stopped":
-            raise InvalidInput(f"run {run_id} was stopped", "start a new analysis")
+            raise user_error(InvalidInput, "run_stopped", run=run_id)
         return self.execute(run_id)
 
     def stop(self, run_id: str) -> RunOutcome:
         self.record(run_id)
         status = self.journal.status(run_id)
         if status is not None and status.status in {"published", "failed"}:
-            raise InvalidInput(f"run {run_id} has already ended ({status.status})")
+            raise user_error(InvalidInput, "run_ended", run=run_id, status=status.status,
+                             status_zh=value_word("status", status.status, "zh"))  # fmt: skip
         self.journal.set_status(run_id, "stopped", status.stage if status else "prepare", "stopped by the user")
         return self.outcome(run_id)
 
@@ -347,10 +345,8 @@ class Research:
         found = self.report(report_id)
         tampered = self.archive.seal_problems(report_id)
         if tampered:
-            raise InvalidInput(
-                f"report {report_id} is not as it was published: {tampered[0].message}",
-                "see every problem with: stockbench reports verify " + report_id,
-            )
+            raise user_error(InvalidInput, "report_tampered", report=report_id, problem=tampered[0].message,
+                             command=f"stockbench reports verify {report_id}")  # fmt: skip
         target.parent.mkdir(parents=True, exist_ok=True)
         if target.suffix.lower() == ".json":
             text = json.dumps(found.document(), ensure_ascii=False, indent=2, default=str)

@@ -7,6 +7,7 @@ import re
 import string
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,8 @@ from stockbench.market.lots import check_quantity
 from stockbench.market.order_rules import tick_problem
 from stockbench.market.tables import load_tables
 from stockbench.messages import (
+    ERRORS,
+    NOTES,
     PROBLEMS,
     REFUSALS,
     VALUES,
@@ -27,8 +30,8 @@ from stockbench.messages import (
 )
 
 # English words of three letters or more, leaving out the commands and options a person types as they are
-ENGLISH_WORD = re.compile(r"(?<![-\w])(?!stockbench\b|ledger\b|list\b|fetch\b|data\b|order\b|account\b|ISO\b)"
-                          r"[A-Za-z]{3,}\b")  # fmt: skip
+ENGLISH_WORD = re.compile(r"(?<![-.\w])(?!stockbench\b|ledger\b|list\b|fetch\b|data\b|order\b|account\b|ISO\b|UTF\b|"
+                          r"CSV\b)[A-Za-z]{3,}\b")  # fmt: skip
 
 
 def _fields(text: str) -> set[str]:
@@ -39,6 +42,9 @@ def _entries() -> list[tuple[str, Words]]:
     found = [(f"{k}.message", m) for k, (m, _) in PROBLEMS.items()] + [
         (f"{k}.fix", f) for k, (_, f) in PROBLEMS.items()
     ]
+    found += [(f"error.{k}.message", m) for k, (m, _) in ERRORS.items()]
+    found += [(f"error.{k}.hint", h) for k, (_, h) in ERRORS.items()]
+    found += [(f"note.{k}", w) for k, w in NOTES.items()]
     return found + [(f"refusal.{k}", w) for k, w in REFUSALS.items()] + [(f"value.{k}", w) for k, w in VALUES.items()]
 
 
@@ -85,10 +91,52 @@ def test_a_price_off_the_tick_is_said_in_chinese() -> None:
     assert found is not None and said(found, "zh")[0] == "1650.001 不符合 600519.SH 的最小价格变动单位"
 
 
+def test_a_price_cage_problem_is_said_in_chinese_with_its_stable_code() -> None:
+    from stockbench.market.limits import cage_note
+
+    tables = load_tables()
+    instrument, day = parse_symbol("688981.SH"), date(2024, 1, 2)
+    buy = cage_note(instrument, "buy", Decimal("60.00"), Decimal("50.00"), day, tables=tables)
+    sell = cage_note(instrument, "sell", Decimal("40.00"), Decimal("50.00"), day, tables=tables)
+    assert buy is not None and sell is not None
+    assert buy.code == sell.code == "price_cage"
+    assert buy.message.startswith("a buy at 60.00 is above the price cage (51")
+    assert buy.fix == "buy at 51.00 or lower to be matchable now"
+    assert said(buy, "zh")[0].startswith("买入价 60.00 高于价格笼子上限（以参考价 50.00 计为 51")
+    assert said(buy, "zh")[1] == "买入价不高于 51.00 才能立即成交"
+    assert said(sell, "zh")[1] == "卖出价不低于 49.00 才能立即成交"
+    for found in (buy, sell):
+        assert not ENGLISH_WORD.findall("".join(said(found, "zh")))
+
+
+def test_a_user_error_of_the_catalogue_is_said_in_chinese_and_keeps_its_code(tmp_path: Path) -> None:
+    from stockbench.data.importer import detect_format
+    from stockbench.errors import InvalidInput
+
+    odd = tmp_path / "odd.csv"
+    odd.write_text("a,b\n1,2\n", encoding="utf-8")
+    with pytest.raises(InvalidInput) as raised:
+        detect_format(odd)
+    error = raised.value
+    assert error.message == "odd.csv is neither the community A-share format nor the generic CSV"
+    assert error.as_dict()["code"] == "invalid_input" and error.key == "import_unknown_layout"
+    message, hint = error_words(error, "zh")
+    assert message == "odd.csv 既不是社区 A 股格式，也不是通用 CSV 格式"
+    assert hint.startswith("通用 CSV 需要表头：symbol,date,")
+    assert error_words(error, "en") == (error.message, error.hint)
+
+
+def test_a_user_error_outside_the_catalogue_keeps_its_english_in_both_languages() -> None:
+    from stockbench.errors import NotFound
+
+    legacy = NotFound("no such thing", "look elsewhere")
+    assert error_words(legacy, "zh") == error_words(legacy, "en") == ("no such thing", "look elsewhere")
+
+
 def test_a_problem_outside_the_catalogue_keeps_its_english_in_both_languages() -> None:
     from stockbench.errors import Problem
 
-    legacy = Problem("price_cage", "a buy at 10 is above the price cage", "")
+    legacy = Problem("zone_inverted", "the buy zone's low 10 is above its high 9", "")
     assert said(legacy, "zh") == said(legacy, "en") == (legacy.message, legacy.fix)
 
 

@@ -17,7 +17,7 @@ from stockbench.research.wording import say
 from tests.ui.conftest import REPORTS_BANK, REPORTS_HK, REPORTS_TIMEOUT
 from ui.context import AppContext
 from ui.screens.reports.report_links import link_report
-from ui.screens.reports.report_view import ReportView
+from ui.screens.reports.report_view import ReportView, kind_word
 from ui.screens.reports.reports_model import ReportRow
 from ui.screens.reports.reports_panel import ReportsPanel
 
@@ -107,7 +107,7 @@ def test_clicking_an_evidence_id_shows_its_source_and_hash(qtbot: QtBot, panel: 
     stored = ctx.bench.research.store.get(evidence_id)
     assert [d.evidence_id for d in shown.args[0]] == [evidence_id]
     text = panel.evidence_view.text()
-    assert stored.source in text and stored.sha256 in text and stored.kind in text
+    assert stored.source in text and stored.sha256 in text and kind_word(stored.kind) in text
 
 
 def test_clicking_a_number_in_a_claim_shows_the_passage_around_it(qtbot: QtBot, panel: ReportsPanel) -> None:
@@ -219,3 +219,33 @@ def test_claim_numbers_and_ids_become_links() -> None:
     assert f"\\[[ev-{'a' * 24}](evidence:ev-{'a' * 24})\\]" in linked.markdown
     assert [r.number for r in linked.links] == ["-0.07%", "37"]
     assert linked.request("number", "5") is None and linked.request("mailto", "x") is None
+
+
+def test_the_evidence_pane_speaks_the_interface_language_and_follows_a_switch(
+    qtbot: QtBot, panel: ReportsPanel
+) -> None:
+    import re
+
+    from ui.i18n.language import Translations
+
+    select(qtbot, panel, BANK)
+    numbers = [a for a in panel.view.anchors() if a.startswith("number:")]
+    with qtbot.waitSignal(panel.evidence_shown, timeout=TIMEOUT) as shown:
+        panel.view.anchorClicked.emit(QUrl(numbers[-1]))
+    detail = shown.args[0][0]
+    number = panel.view.linked.request("number", numbers[-1].removeprefix("number:")).number  # type: ignore[union-attr]
+    assert f"Where {number} comes from" in panel.evidence_view.text()
+    translations = Translations()
+    try:
+        translations.install("zh_CN")
+        qtbot.waitUntil(lambda: "的来源" in panel.evidence_view.text(), timeout=2_000)
+        text = panel.evidence_view.text()
+        assert f"{number} 的来源" in text and "comes from" not in text
+        table = text.split(detail.passage[:20])[0] if detail.passage else text
+        for value in (detail.source, detail.sha256, detail.where, detail.evidence_id, number or ""):
+            table = table.replace(value, "")
+        assert not re.findall(r"[A-Za-z]{3,}", table.replace("SHA-256", "")), table
+    finally:
+        translations.install("en")
+        translations.uninstall()
+    qtbot.waitUntil(lambda: f"Where {number} comes from" in panel.evidence_view.text(), timeout=2_000)

@@ -36,8 +36,10 @@ from stockbench.clock import MARKET_TZ
 from stockbench.errors import Problem, UserError
 from stockbench.ledger.entries import Fill
 from stockbench.market.instruments import parse_symbol
+from stockbench.messages import error_words
 from stockbench.workbench import Workbench
 from ui.context import AppContext
+from ui.i18n.language import engine_language
 
 T = TypeVar("T")
 MIN_WIDTH, MIN_HEIGHT = 760, 520
@@ -70,7 +72,7 @@ def check_file(
     try:
         result = bench.ledger.import_fills(path, account, dry_run=not write, expected_digest=digest)
     except UserError as error:
-        return ImportCheck(account, path, 0, (), ((None, Problem("bad_file", error.message, error.hint)),))
+        return ImportCheck(account, path, 0, (), ((None, Problem("bad_file", *error_words(error, engine_language()))),))
     except OSError as error:
         problem = Problem("unreadable", f"{path.name} cannot be read: {error.strerror or error}")
         return ImportCheck(account, path, 0, (), ((None, problem),))

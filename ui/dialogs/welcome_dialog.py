@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench.config import WorkspacePaths
+from ui.errors import error_text
 from ui.workspace_opener import OpenKind, WorkspaceOpener
 
 
@@ -173,5 +174,7 @@ class WelcomeDialog(QDialog):
         from stockbench.errors import UserError
 
         self._busy(False)
-        self.error = error.message if isinstance(error, UserError) else self.tr("The workspace could not be opened.")
+        self.error = (
+            error_text(error) if isinstance(error, UserError) else self.tr("The workspace could not be opened.")
+        )
         self.status.setText(self.error)

@@ -23,6 +23,7 @@ from stockbench.data.demo.seed import DemoSeed, load_seed
 from stockbench.data.demo.writer import PIN_SETTING, SOURCE, write_market
 from stockbench.errors import InvalidInput
 from stockbench.market.tables import RuleTables, load_tables
+from stockbench.messages import user_error
 from stockbench.store.database import Database
 from stockbench.store.settings import DEMO_BUILD, PINNED_AS_OF
 from stockbench.store.workspace import Workspace
@@ -90,10 +91,8 @@ def build_demo(db: Database, seed: DemoSeed | None = None, tables: RuleTables | 
 def ensure_demo(workspace: Workspace) -> DemoSummary:
     """Build the demo market in a demo workspace unless it already holds this build (idempotent)."""
     if workspace.kind != "demo":
-        raise InvalidInput(
-            f"{workspace.home} is a {workspace.kind} workspace, not the demo market's",
-            "give the demo a folder of its own: stockbench demo --home NEW_FOLDER",
-        )
+        raise user_error(InvalidInput, "demo_needs_demo_workspace", home=workspace.home,
+                         command="stockbench demo --home NEW_FOLDER")  # fmt: skip
     seed, tables = load_seed(), load_tables()
     built = workspace.settings.get(DEMO_BUILD) != fingerprint(seed, tables)
     if built:

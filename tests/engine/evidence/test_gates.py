@@ -307,3 +307,27 @@ def test_a_report_with_gaps_carries_no_executable_orders(draft: ReportDraft, che
 def test_orders_without_an_order_check_are_blocked(draft: ReportDraft, ctx: GateContext) -> None:
     assert codes(gates.orders(replace(draft, orders=(order(),)), ctx)) == ["orders_unchecked"]
     assert gates.orders(replace(draft, orders=(order(action="cancel"),)), ctx) == []
+
+
+# ---- the gates' words in Chinese (issue 19.2) ------------------------------------------------------------------
+def test_every_problem_of_a_broken_draft_is_said_in_chinese(draft: ReportDraft, ctx: GateContext) -> None:
+    import re
+
+    from stockbench.messages import said
+
+    broken = replace(
+        draft, sections=(), judgments={}, risks=(), claims=(Claim("收于1,469.00元", ()), Claim("上涨", ("ev-nope",))),
+        zones=ZonePlan(ZoneBand(D("1455"), D("1440"), ("box_low", "nope")), ZoneBand(D("1400"), D("1400"), ()),
+                       D("1398"), ("atr",)),
+        scenarios=(ScenarioPlan("bull", D("1.3")), ScenarioPlan("bull", D("0.1")), ScenarioPlan("odd", D("0.2"))),
+        method=(MethodStep("quote", "maybe"),),
+    )  # fmt: skip
+    found = gates.blocking(gates.run_gates(broken, ctx))
+    assert len({p.code for p in found}) >= 10
+    for p in found:
+        assert p.key, f"{p.code} is not in the message catalogue"
+        message, fix = said(p, "zh")
+        plain = message + fix
+        for value in sorted((v for _, v in p.params), key=len, reverse=True):  # codes and values, not words
+            plain = plain.replace(value, "")
+        assert (message, fix) != (p.message, p.fix) and not re.findall(r"[A-Za-z]{3,}", plain), (p.code, message, fix)

@@ -86,6 +86,11 @@ def test_a_plan_over_its_ceiling_is_refused_unless_approved(lab: Lab) -> None:
         research.start(DEMO_SYMBOL, model="deep", max_cost=Decimal("0.01"))
     [problem] = refused.value.problems
     assert problem.code == "over_ceiling"
+    from stockbench.messages import said
+
+    message, fix = said(problem, "zh")  # the plan approval dialog's words in the Chinese interface
+    assert message.startswith("计划的预估费用 ") and "超过了费用上限 0.01" in message
+    assert fix == "请提高 --max-cost，或用 --approve-plan 批准该计划"
     [(reason,)] = lab.db.fetchall("SELECT reason FROM run_status WHERE status = 'failed'")
     assert reason.startswith("plan refused: ") and "0.01" in reason
     assert lab.server.chats == []  # refused before anything ran

@@ -204,7 +204,7 @@ def test_a_locked_workspace_is_refused_in_the_language_asked_for(home: Path) -> 
         holder.wait(timeout=30)
         holder.stdout.close()
     message, hint = error_words(caught.value, "zh")
-    assert message.startswith(f"工作区 {home} 正被 Stock Workbench 进程 {holder.pid} 使用") and "holder-test" in message
+    assert message.startswith(f"工作区 {home} 正被股票研究工作台进程 {holder.pid} 使用") and "holder-test" in message
     assert "打开工作区" in hint and "--home" in hint
     assert error_words(caught.value, "en") == (caught.value.message, caught.value.hint)
 

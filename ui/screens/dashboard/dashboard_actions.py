@@ -15,6 +15,7 @@ from stockbench.ledger.entries import Position
 from stockbench.research.outcomes import ReportListing
 from stockbench.research.summary import ReportSummary
 from stockbench.workbench import Workbench
+from ui.i18n.language import engine_language
 from ui.screens.dashboard.dashboard_model import AccountRow, AlertRow, OrderRow, PickRow, PositionRow
 
 CENT = Decimal("0.01")
@@ -121,7 +122,9 @@ def watch(bench: Workbench, top: int = SHORTLIST) -> Watch:
         scan = bench.analytics.scan(listed if listed else "all", top=top)
     except UserError as error:
         return Watch(tuple(alerts), (), 0, None, universe, (*problems, error.message))
-    picks = tuple(PickRow(p.symbol, _name(bench, p.symbol), p.score, "; ".join(p.reasons)) for p in scan.shortlist)
+    language = engine_language()
+    picks = tuple(PickRow(p.symbol, _name(bench, p.symbol), p.score, "; ".join(n.text(language) for n in p.notes))
+                  for p in scan.shortlist)  # fmt: skip
     return Watch(tuple(alerts), picks, scan.scanned, scan.as_of, universe, tuple(problems))
 
 

@@ -10,7 +10,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QUrl, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QUrl, Signal, Slot
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from stockbench.evidence.records import EvidenceDetail, EvidenceRequest
@@ -19,6 +19,27 @@ from ui.screens.reports.report_links import LinkedReport, link_report
 from ui.screens.reports.reports_model import ReportRow
 
 MARK_STYLE = "background-color:rgba(255,196,0,0.45);font-weight:bold;"
+KIND_CONTEXT = "EvidenceKinds"
+# The engine's evidence kinds (the `kind` its stores write), in words; a kind outside the table shows as stored.
+KIND_WORDS: dict[str, str] = {
+    "computation": str(QT_TRANSLATE_NOOP("EvidenceKinds", "computation")),
+    "quote": str(QT_TRANSLATE_NOOP("EvidenceKinds", "quote")),
+    "ledger": str(QT_TRANSLATE_NOOP("EvidenceKinds", "ledger snapshot")),
+    "report": str(QT_TRANSLATE_NOOP("EvidenceKinds", "earlier report")),
+    "report_text": str(QT_TRANSLATE_NOOP("EvidenceKinds", "earlier plan")),
+    "announcement_list": str(QT_TRANSLATE_NOOP("EvidenceKinds", "announcement list")),
+    "announcement_titles": str(QT_TRANSLATE_NOOP("EvidenceKinds", "announcement titles")),
+    "announcement_text": str(QT_TRANSLATE_NOOP("EvidenceKinds", "announcement text")),
+    "data_gates": str(QT_TRANSLATE_NOOP("EvidenceKinds", "data gates")),
+    "data_gates_text": str(QT_TRANSLATE_NOOP("EvidenceKinds", "data gate reasons")),
+    "search_result": str(QT_TRANSLATE_NOOP("EvidenceKinds", "search results")),
+    "money_flow": str(QT_TRANSLATE_NOOP("EvidenceKinds", "money flow")),
+}
+
+
+def kind_word(kind: str) -> str:
+    """An evidence kind in the interface language."""
+    return QCoreApplication.translate(KIND_CONTEXT, KIND_WORDS[kind]) if kind in KIND_WORDS else kind
 
 
 class ReportView(QTextBrowser):
@@ -81,13 +102,29 @@ class EvidenceView(QTextBrowser):
         self.setObjectName("evidenceView")
         self.setOpenLinks(False)
         self.details: Sequence[EvidenceDetail] = ()
+        self.request: EvidenceRequest | None = None
+        self._set_placeholder()
+
+    def _set_placeholder(self) -> None:
         self.setPlaceholderText(self.tr("Click an evidence id, a number in a claim or a quote to see its source."))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        """On a language switch, say what is shown again in the new language."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._set_placeholder()
+            if self.request is not None:
+                self.show_details(self.request, self.details)
 
     def loadResource(self, kind: int, name: QUrl | str) -> Any:  # noqa: N802
         return None
 
+    def clear(self) -> None:
+        self.request, self.details = None, ()
+        super().clear()
+
     def show_details(self, request: EvidenceRequest, details: Sequence[EvidenceDetail]) -> None:
-        self.details = details
+        self.request, self.details = request, details
         parts = [self._heading(request)] + [self._detail(d, request) for d in details]
         self.setHtml("".join(parts))
 
@@ -107,7 +144,7 @@ class EvidenceView(QTextBrowser):
         rows = [
             (self.tr("Evidence"), detail.evidence_id),
             (self.tr("Source"), detail.source),
-            (self.tr("Kind"), detail.kind),
+            (self.tr("Kind"), kind_word(detail.kind)),
             (self.tr("SHA-256"), detail.sha256 + ("" if detail.intact else "  " + self.tr("(body altered!)"))),
             (self.tr("Fetched"), detail.fetched_at.isoformat(timespec="seconds") if detail.fetched_at else ""),
             (self.tr("Location"), detail.where),

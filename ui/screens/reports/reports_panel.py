@@ -30,10 +30,12 @@ from shiboken6 import isValid
 
 from stockbench.errors import Problem, UserError
 from stockbench.evidence.records import EvidenceDetail, EvidenceRequest
+from stockbench.messages import said
 from stockbench.research.events import ReportPublished
 from stockbench.research.review_records import Review
 from ui.context import AppContext
 from ui.i18n.action_words import action_word
+from ui.i18n.language import engine_language
 from ui.screens.reports import reports_actions as actions
 from ui.screens.reports.report_compare import compare_sections, comparison_html
 from ui.screens.reports.report_view import EvidenceView, ReportView
@@ -337,7 +339,8 @@ class ReportsPanel(QWidget):
     def _on_verified(self, result: tuple[str, list[Problem]]) -> None:
         report_id, problems = result
         if problems:
-            lines = "\n".join(f"• {p.message}" for p in problems[:10])
+            language = engine_language()
+            lines = "\n".join(f"• {said(p, language)[0]}" for p in problems[:10])
             self.status_label.setText(self.tr("{0} does not verify:").format(report_id) + "\n" + lines)
         else:
             self.status_label.setText(

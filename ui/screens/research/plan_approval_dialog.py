@@ -7,7 +7,9 @@ from decimal import Decimal
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
+from stockbench.messages import said
 from stockbench.research.plan import Plan
+from ui.i18n.language import engine_language
 from ui.screens.research.research_actions import PlanRefusal
 from ui.screens.research.run_model import format_cost, stage_title
 
@@ -46,7 +48,7 @@ class PlanApprovalDialog(QDialog):
         estimate = self.estimated_cost()
         if estimate is None:
             text = self.tr("The plan for {symbol} was refused: {reason}").format(
-                symbol=request.symbol, reason=self.refusal.problems[0].message
+                symbol=request.symbol, reason=said(self.refusal.problems[0], engine_language())[0]
             )
         else:
             text = self.tr(

@@ -53,6 +53,7 @@ from ui.screens.research.run_model import (
 TICK_MS = 1000
 DUE_POLL_MS = 30_000
 DECIMAL_PATTERN = r"^\d{0,9}(\.\d{0,4})?$"
+OFFLINE_MODEL = "offline"  # the rules model's name (stockbench.llm.models.OFFLINE), shown in words
 AUTOMATIC = "\x00automatic"  # the account box's data for "choose for me" (no account name holds a NUL)
 # A "planned" or "running" run that is not executing here was interrupted (the app closed, or a step raised):
 # its journal lets it continue where it stopped, like a paused one.
@@ -109,7 +110,10 @@ class ResearchPanel(QWidget):
         """Set every text in the current language in place (the table keeps its rows, columns and selection)."""
         self.symbol_edit.setPlaceholderText(self.tr("Symbol, e.g. 600519"))
         self.question_edit.setPlaceholderText(self.tr("Your question (optional)"))
-        self.model_combo.setToolTip(self.tr("The model: 'offline' is the rules model, which needs no key"))
+        self.model_combo.setToolTip(self.tr("The model: the offline rules model needs no key; or type a model's name"))
+        for index in range(self.model_combo.count()):  # the built-in model's words follow the language
+            if self.model_combo.itemData(index):
+                self.model_combo.setItemText(index, self._model_label(str(self.model_combo.itemData(index))))
         self.account_combo.setToolTip(self.tr("The account whose holdings, cash and orders the research reads"))
         self.ceiling_edit.setPlaceholderText(self.tr("Cost ceiling"))
         self.analyze_button.setText(self.tr("Analyze"))
@@ -129,7 +133,7 @@ class ResearchPanel(QWidget):
         self.question_edit = QLineEdit(self)
         self.model_combo = QComboBox(self)
         self.model_combo.setEditable(True)
-        self.model_combo.addItem("offline")
+        self.model_combo.addItem(self._model_label(OFFLINE_MODEL), OFFLINE_MODEL)
         self.account_combo = QComboBox(self)
         self._fill_accounts([])
         self.ceiling_edit = QLineEdit(self)
@@ -274,8 +278,15 @@ class ResearchPanel(QWidget):
         """The report's language: the interface's (a report is read in the language the user works in)."""
         return "zh" if chosen_language(self.ctx.settings) == "zh_CN" else "en"
 
+    def _model_label(self, name: str) -> str:
+        """A model as the list shows it: the built-in rules model in words, any other by its name."""
+        return self.tr("offline", "the built-in rules model") if name == OFFLINE_MODEL else name
+
     def _model_name(self) -> str | None:
-        return self.model_combo.currentText().strip() or None
+        """The model chosen from the list (by name), or the name typed in."""
+        text = self.model_combo.currentText().strip()
+        at = self.model_combo.findText(text)
+        return str(self.model_combo.itemData(at)) if at >= 0 and self.model_combo.itemData(at) else text or None
 
     def _ceiling(self) -> Decimal | None:
         text = self.ceiling_edit.text().strip()
@@ -428,10 +439,12 @@ class ResearchPanel(QWidget):
         self.ctx.op(lambda bench: [a.name for a in bench.ledger.accounts()], self._on_accounts, parent=self)
 
     def _on_models(self, choice: actions.ModelChoice) -> None:
-        current = self.model_combo.currentText()
+        current = self._model_name()
         self.model_combo.clear()
-        self.model_combo.addItems(list(choice.names))
-        self.model_combo.setCurrentText(current if current in choice.names and current != "offline" else choice.default)
+        for name in choice.names:
+            self.model_combo.addItem(self._model_label(name), name)
+        chosen = current if current in choice.names and current != OFFLINE_MODEL else choice.default
+        self.model_combo.setCurrentText(self._model_label(chosen))
 
     def _on_accounts(self, names: list[str]) -> None:
         self._fill_accounts(names)

@@ -26,10 +26,12 @@ from PySide6.QtWidgets import (
 
 from stockbench.clock import MARKET_TZ
 from stockbench.errors import UserError
+from stockbench.messages import error_words
 from stockbench.research.events import ReportPublished
 from stockbench.research.track_summary import OFFICIAL_BENCHMARKS, Benchmark, Calibration, CostSummary
 from ui.charts.palette import candle_scheme, chart_colors
 from ui.context import AppContext
+from ui.i18n.language import engine_language
 from ui.models.record_table import ROW_ROLE
 from ui.screens.track_record import track_record_actions as actions
 from ui.screens.track_record.track_record_actions import RecordView
@@ -183,7 +185,8 @@ class TrackRecordPanel(QWidget):
         if generation != self._generation:
             return
         if isinstance(error, UserError):
-            self.status_label.setText(f"{error.message}\n{error.hint}" if error.hint else error.message)
+            message, hint = error_words(error, engine_language())
+            self.status_label.setText(f"{message}\n{hint}" if hint else message)
         else:
             self.status_label.clear()
             self.ctx.presenter.present(error)

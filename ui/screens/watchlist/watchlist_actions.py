@@ -12,6 +12,7 @@ from stockbench.clock import MARKET_TZ
 from stockbench.errors import UserError
 from stockbench.watchlist import InstrumentHit, WatchItem
 from stockbench.workbench import Workbench
+from ui.errors import error_text
 from ui.screens.watchlist.watchlist_model import WatchRow
 
 CENT = Decimal("0.01")
@@ -50,7 +51,7 @@ def last_price(bench: Workbench, symbol: str) -> Price:
     try:
         quote = bench.data.quote(symbol, fetch=False)
     except UserError as error:
-        return Price(None, None, "none", error.message)
+        return Price(None, None, "none", error_text(error))
     return Price(quote.price, quote.prev_close, quote.label, quote.note)
 
 
@@ -101,7 +102,7 @@ def zone_positions(bench: Workbench, symbols: list[str], report: Callable[[ZoneF
         try:
             found = bench.analytics.zones(symbol)
         except UserError as error:
-            report((symbol, None, error.message))
+            report((symbol, None, error_text(error)))
             continue
         report((symbol, found.position, "; ".join(found.flags)))
     return len(symbols)
