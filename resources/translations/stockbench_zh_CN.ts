@@ -519,6 +519,10 @@
         <translation>位置</translation>
     </message>
     <message>
+        <source>exchange time</source>
+        <translation>交易所时间</translation>
+    </message>
+    <message>
         <source>The quote leaves out “%1” of its clause here, so it does not hold; the clause is shown.</source>
         <translation>这段引文在此处略去了所在分句中的“%1”，因此不成立；下面显示该分句。</translation>
     </message>
@@ -2142,7 +2146,7 @@
     </message>
     <message>
         <source>exchange time</source>
-        <translation type="vanished">交易所时间</translation>
+        <translation>交易所时间</translation>
     </message>
     <message>
         <source>Paused: {reason}. Automatic resume at {when}, or press Continue.</source>

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QDate, Qt, QUrl
 from pytestqt.qtbot import QtBot
 
+from stockbench.clock import MARKET_TZ
 from stockbench.evidence.lookup import report_citations
 from stockbench.research.review_records import REASONS, SCORES
 from stockbench.research.wording import say
@@ -108,6 +109,9 @@ def test_clicking_an_evidence_id_shows_its_source_and_hash(qtbot: QtBot, panel: 
     assert [d.evidence_id for d in shown.args[0]] == [evidence_id]
     text = panel.evidence_view.text()
     assert stored.source in text and stored.sha256 in text and kind_word(stored.kind) in text
+    fetched = shown.args[0][0].fetched_at
+    assert fetched is not None and "+00:00" not in text  # exchange time, the zone named
+    assert f"{fetched.astimezone(MARKET_TZ['CN']):%Y-%m-%d %H:%M:%S} exchange time" in text
 
 
 def test_clicking_a_number_in_a_claim_shows_the_passage_around_it(qtbot: QtBot, panel: ReportsPanel) -> None:

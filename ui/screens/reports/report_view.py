@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QUrl, Signal, Slot
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from stockbench.clock import MARKET_TZ, Market
+from stockbench.errors import UserError
 from stockbench.evidence.records import EvidenceDetail, EvidenceRequest
+from stockbench.market.instruments import parse_symbol
 from ui.screens.reports.report_export import MARKDOWN_FEATURES, with_line_breaks
 from ui.screens.reports.report_links import LinkedReport, link_report
 from ui.screens.reports.reports_model import ReportRow
@@ -103,6 +107,7 @@ class EvidenceView(QTextBrowser):
         self.setOpenLinks(False)
         self.details: Sequence[EvidenceDetail] = ()
         self.request: EvidenceRequest | None = None
+        self.market: Market = "CN"
         self._set_placeholder()
 
     def _set_placeholder(self) -> None:
@@ -123,8 +128,11 @@ class EvidenceView(QTextBrowser):
         self.request, self.details = None, ()
         super().clear()
 
-    def show_details(self, request: EvidenceRequest, details: Sequence[EvidenceDetail]) -> None:
+    def show_details(self, request: EvidenceRequest, details: Sequence[EvidenceDetail], symbol: str = "") -> None:
+        """The evidence of `request`; times in the exchange zone of `symbol` (the report's), named."""
         self.request, self.details = request, details
+        if symbol:
+            self.market = _market(symbol)
         parts = [self._heading(request)] + [self._detail(d, request) for d in details]
         self.setHtml("".join(parts))
 
@@ -146,7 +154,7 @@ class EvidenceView(QTextBrowser):
             (self.tr("Source"), detail.source),
             (self.tr("Kind"), kind_word(detail.kind)),
             (self.tr("SHA-256"), detail.sha256 + ("" if detail.intact else "  " + self.tr("(body altered!)"))),
-            (self.tr("Fetched"), detail.fetched_at.isoformat(timespec="seconds") if detail.fetched_at else ""),
+            (self.tr("Fetched"), self._time(detail.fetched_at) if detail.fetched_at else ""),
             (self.tr("Location"), detail.where),
         ]
         table = "".join(f"<tr><td><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>" for k, v in rows if v)
@@ -154,6 +162,11 @@ class EvidenceView(QTextBrowser):
         note = f"<p><i>{html.escape(why)}</i></p>" if why else ""
         passage = f"<pre style='white-space:pre-wrap'>{_marked(detail.passage, detail.highlight)}</pre>"
         return f"<hr/><table cellpadding='2'>{table}</table>{note}{passage}"
+
+    def _time(self, when: datetime) -> str:
+        """An instant as people read it here: the exchange's time, the zone named."""
+        local, zone = when.astimezone(MARKET_TZ[self.market]), self.tr("exchange time")
+        return f"{local:%Y-%m-%d %H:%M:%S} {zone}"
 
     def _note(self, detail: EvidenceDetail, request: EvidenceRequest) -> str:
         """Why the number or quote is not shown as found here ("" when it is, or nothing was asked)."""
@@ -168,6 +181,13 @@ class EvidenceView(QTextBrowser):
 
     def text(self) -> str:
         return self.toPlainText()
+
+
+def _market(symbol: str) -> Market:
+    try:
+        return parse_symbol(symbol).market
+    except UserError:
+        return "CN"
 
 
 def _marked(passage: str, highlight: str) -> str:

@@ -314,7 +314,7 @@ class ReportsPanel(QWidget):
 
     def _on_evidence(self, found: tuple[EvidenceRequest, tuple[EvidenceDetail, ...]]) -> None:
         request, details = found
-        self.evidence_view.show_details(request, details)
+        self.evidence_view.show_details(request, details, self.view.row.symbol if self.view.row else "")
         self.evidence_shown.emit(details)
 
     def compare_with_previous(self) -> None:

@@ -529,7 +529,8 @@ class ResearchPanel(QWidget):
         if not row.reason:
             return ""
         if row.status == "paused" and row.resume_at is not None:
-            when = f"{self._exchange_time(row):%Y-%m-%d %H:%M} {self.tr('exchange time')}"
+            zone = self.tr("exchange time")  # (lupdate does not read a tr() inside an f-string)
+            when = f"{self._exchange_time(row):%Y-%m-%d %H:%M} {zone}"
             return self.tr("Paused: {reason}. Automatic resume at {when}, or press Continue.").format(
                 reason=row.reason, when=when
             )
