@@ -1841,6 +1841,10 @@
         <source>unknown</source>
         <translation>未知</translation>
     </message>
+    <message>
+        <source>Stages</source>
+        <translation>阶段</translation>
+    </message>
 </context>
 <context>
     <name>QFileDialog</name>
@@ -2715,6 +2719,10 @@
     <message>
         <source>Add: code or name, e.g. 600519 or 茅台</source>
         <translation>添加：代码或名称，例如 600519 或 茅台</translation>
+    </message>
+    <message>
+        <source>(no data yet)</source>
+        <translation>（尚无数据）</translation>
     </message>
 </context>
 <context>

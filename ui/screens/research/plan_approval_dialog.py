@@ -74,7 +74,7 @@ class PlanApprovalDialog(QDialog):
         ]
         head = "".join(f"<tr><td><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>" for k, v in facts)
         notes = "".join(f"<li>{html.escape(n)}</li>" for n in plan.notes)
-        return (
-            f"<table cellpadding='3'>{head}</table><h4>{html.escape(self.tr('Stages'))}</h4>"
-            f"<table cellpadding='3'>{rows}</table>" + (f"<ul>{notes}</ul>" if notes else "")
+        stages = html.escape(self.tr("Stages"))  # outside the f-string, where lupdate finds it
+        return f"<table cellpadding='3'>{head}</table><h4>{stages}</h4><table cellpadding='3'>{rows}</table>" + (
+            f"<ul>{notes}</ul>" if notes else ""
         )

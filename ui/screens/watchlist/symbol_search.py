@@ -54,8 +54,9 @@ class SymbolSearch(QLineEdit):
         if generation != self._generation:
             return
         self.hits.clear()
+        no_data = self.tr("(no data yet)")  # outside the f-string, where lupdate finds it
         for hit in hits:
-            label = f"{hit.symbol}  {hit.name or self.tr('(no data yet)')}"
+            label = f"{hit.symbol}  {hit.name or no_data}"
             item = QStandardItem(label)
             item.setData(hit.symbol, Qt.ItemDataRole.UserRole)
             self.hits.appendRow(item)
