@@ -170,10 +170,11 @@ class Workbench:
 
     @functools.cached_property
     def search(self) -> SearchSettings:
-        """The web search research may use (a SearXNG instance), and a test of it."""
+        """The web search research may use (a SearXNG instance, or the Brave Search API with its key in the key
+        store), and a test of it."""
         from stockbench.research.search_provider import SearchSettings
 
-        return SearchSettings(self.workspace.settings)
+        return SearchSettings(self.workspace.settings, self.models.keys)
 
     @functools.cached_property
     def evidence(self) -> EvidenceLookup:
@@ -189,7 +190,8 @@ class Workbench:
         from stockbench.research.facts import ProgramFacts
         from stockbench.research.service import Research
 
-        facts = ProgramFacts(self.workspace.db, self.clock, self.market, self.data, self.analytics, self.ledger)
+        facts = ProgramFacts(self.workspace.db, self.clock, self.market, self.data, self.analytics, self.ledger,
+                             self.search)  # fmt: skip
         return Research(self.workspace.db, self.clock, self.events, facts, self._llm_factory())
 
     @functools.cached_property

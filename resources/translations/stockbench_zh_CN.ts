@@ -2456,11 +2456,35 @@
     </message>
     <message>
         <source>Research may search the web through a SearXNG instance (its JSON format enabled). Results are only candidates: research reads a page in full before quoting it. Without one, reports say that no search was run.</source>
-        <translation>研究可通过 SearXNG 实例（需启用其 JSON 格式）搜索网页。搜索结果只是候选：研究会先完整读取网页再引用。未设置时，报告会注明未进行搜索。</translation>
+        <translation type="vanished">研究可通过 SearXNG 实例（需启用其 JSON 格式）搜索网页。搜索结果只是候选：研究会先完整读取网页再引用。未设置时，报告会注明未进行搜索。</translation>
+    </message>
+    <message>
+        <source>Brave Search API address (blank: Brave&apos;s own)</source>
+        <translation>Brave Search API 地址（留空：Brave 官方地址）</translation>
+    </message>
+    <message>
+        <source>stored: leave blank to keep it</source>
+        <translation>已保存：留空则沿用</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
     </message>
     <message>
         <source>SearXNG address</source>
         <translation>SearXNG 地址</translation>
+    </message>
+    <message>
+        <source>Search provider</source>
+        <translation>搜索服务</translation>
+    </message>
+    <message>
+        <source>Brave Search API key (kept in the key store, never in the workspace)</source>
+        <translation>Brave Search API 密钥（保存在密钥库中，从不写入工作区）</translation>
+    </message>
+    <message>
+        <source>Research may search the web through a SearXNG instance (its JSON format enabled) or the Brave Search API (with its key). Results are only candidates: research reads a page in full before quoting it. Without one, reports say that no search was run.</source>
+        <translation>研究可通过 SearXNG 实例（需启用其 JSON 格式）或 Brave Search API（需其密钥）搜索网页。搜索结果只是候选：研究会先完整读取网页再引用。未设置时，报告会注明未进行搜索。</translation>
     </message>
     <message>
         <source>Saved: research searches through %1.</source>
@@ -2505,6 +2529,26 @@
     <message>
         <source>the answer has no results; give the address of a SearXNG instance</source>
         <translation>应答中没有结果列表；请填写 SearXNG 实例的地址</translation>
+    </message>
+    <message>
+        <source>the key was refused; check it in the Brave Search API dashboard and save it again</source>
+        <translation>密钥被拒绝；请在 Brave Search API 控制台核对后重新保存</translation>
+    </message>
+    <message>
+        <source>rate limited; wait a moment and try again, or raise the plan&apos;s limit</source>
+        <translation>请求受限（频率过高）；请稍候再试，或提高套餐限额</translation>
+    </message>
+    <message>
+        <source>no key; type the Brave Search API key</source>
+        <translation>没有密钥；请输入 Brave Search API 密钥</translation>
+    </message>
+    <message>
+        <source>the server answered HTTP %1; check the address of the Brave Search API</source>
+        <translation>服务器返回 HTTP %1；请检查 Brave Search API 的地址</translation>
+    </message>
+    <message>
+        <source>the answer is not a Brave Search API answer; check the address</source>
+        <translation>返回的不是 Brave Search API 的应答；请检查地址</translation>
     </message>
     <message>
         <source>Not accepted: %1</source>

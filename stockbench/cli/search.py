@@ -1,11 +1,16 @@
-"""`stockbench search ...`: the web search research may use (a SearXNG instance): set, show, test, clear.
+"""`stockbench search ...`: the web search research may use: set, show, test, clear.
 
-Only SearXNG is supported: its JSON API needs no key, and research treats every result as a candidate that it
-must fetch and read before quoting. `search test` exits 1 when the provider gives no usable answer.
+Two providers: a SearXNG instance (its JSON API needs no key), or the Brave Search API, whose key is read from
+standard input (never echoed) into the key store the models use (the OS keyring or the encrypted key file), or
+given in STOCKBENCH_KEY_SEARCH_BRAVE; it is never printed, stored in the workspace or logged. Research treats every
+result as a candidate that it must fetch and read before quoting. `search test` exits 1 when the provider gives
+no usable answer.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -23,34 +28,83 @@ def _search(cli: CliContext) -> SearchSettings:
     return cli.bench().search
 
 
+NAMES = {"searxng": "SearXNG", "brave": "Brave Search API"}
+KEY_WORDS = {"environment": "from STOCKBENCH_KEY_SEARCH_BRAVE", "keyring": "stored in the OS keyring",
+             "file": "stored in the encrypted key file", "missing": "missing (store it: stockbench search set --brave)",
+             "keyring_unavailable": "cannot be read: the key store is unavailable"}  # fmt: skip
+
+
 def _emit_config(cli: CliContext, config: SearchConfig) -> None:
-    cli.emit({"provider": config.provider, "url": config.url, "configured": config.configured}, _config_human)
+    cli.emit({"provider": config.provider, "url": config.url, "base_url": config.base_url,
+              "key_source": config.key_source, "configured": config.configured}, _config_human)  # fmt: skip
 
 
 def _config_human(d: dict[str, Any]) -> str:
     if d["url"] is None:
         return "no search provider: research discloses that no search was run (set one: stockbench search set)"
-    return f"search provider: SearXNG at {d['url']}"
+    shown = f"search provider: {NAMES.get(d['provider'], d['provider'])} at {d['base_url']}"
+    if d["key_source"] is not None:
+        shown += f"\n  key {KEY_WORDS.get(d['key_source'], d['key_source'])}"
+    return shown
 
 
 def _probe_human(d: dict[str, Any]) -> str:
     if d["ok"]:
-        return f"ok: SearXNG at {d['url']} answered {d['results']} results in {d['latency_ms']} ms"
+        name = NAMES.get(d["provider"], d["provider"])
+        return f"ok: {name} at {d['url']} answered {d['results']} results in {d['latency_ms']} ms"
     return f"failed: {d['reason']}\n  {d['hint']}"
 
 
 @click.group()
 def search() -> None:
-    """The web search research may use: a SearXNG instance (its JSON API)."""
+    """The web search research may use: a SearXNG instance (its JSON API) or the Brave Search API (with a key)."""
 
 
 @search.command("set")
-@click.option("--searxng", "url", required=True, metavar="URL",
+@click.option("--searxng", "url", metavar="URL",
               help="The SearXNG instance's address, e.g. https://searx.example.org (JSON format enabled).")  # fmt: skip
+@click.option("--brave", is_flag=True,
+              help="Use the Brave Search API; its key is read from standard input (asked without echo on a "
+                   "terminal), unless STOCKBENCH_KEY_SEARCH_BRAVE gives it.")  # fmt: skip
+@click.option("--base-url", metavar="URL",
+              help="With --brave: another address of the API (a proxy, or a test server; http only to this "
+                   "machine). Default https://api.search.brave.com.")  # fmt: skip
 @pass_cli
-def set_provider(cli: CliContext, url: str) -> None:
-    """Let research query the SearXNG instance at URL (test it with: stockbench search test)."""
-    _emit_config(cli, _search(cli).set_searxng(url))
+def set_provider(cli: CliContext, url: str | None, brave: bool, base_url: str | None) -> None:
+    """Let research query the SearXNG instance at URL, or the Brave Search API (test it with: stockbench search
+    test)."""
+    from stockbench.errors import InvalidInput
+
+    if brave == (url is not None):
+        raise InvalidInput("give one provider", "stockbench search set --searxng URL, or stockbench search set --brave")
+    if url is not None:
+        if base_url is not None:
+            raise InvalidInput("--base-url goes with --brave", "give the SearXNG address with --searxng alone")
+        _emit_config(cli, _search(cli).set_searxng(url))
+        return
+    _emit_config(cli, _search(cli).set_brave(_brave_key(), base_url))
+
+
+def _brave_key() -> str | None:
+    """The Brave key from standard input (asked without echo on a terminal); None when the environment gives it
+    and nothing is piped in."""
+    from stockbench.errors import InvalidInput
+    from stockbench.llm.keys import env_name
+    from stockbench.research.search_provider import BRAVE_KEY
+
+    tty = sys.stdin.isatty()
+    if os.environ.get(env_name(BRAVE_KEY), "").strip() and tty:
+        return None
+    text = click.prompt("Brave Search API key (not shown)", hide_input=True, err=True) if tty else sys.stdin.read()
+    key = str(text).strip()
+    if not key and os.environ.get(env_name(BRAVE_KEY), "").strip():
+        return None
+    if not key:
+        fix = f"pipe it in, e.g.: stockbench search set --brave < key.txt (or set {env_name(BRAVE_KEY)})"
+        raise InvalidInput("no API key on standard input", fix)
+    if any(ch.isspace() for ch in key):
+        raise InvalidInput("the API key contains spaces or several lines", "give the key alone")
+    return key
 
 
 @search.command("show")
@@ -72,5 +126,5 @@ def test(cli: CliContext) -> int:
 @search.command("clear")
 @pass_cli
 def clear(cli: CliContext) -> None:
-    """Use no search provider."""
+    """Use no search provider (Brave's stored key is deleted too)."""
     _emit_config(cli, _search(cli).clear())

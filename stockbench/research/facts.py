@@ -28,6 +28,7 @@ from stockbench.research.handbook import Handbook
 from stockbench.research.plan import Plan
 from stockbench.research.records import EvidenceItem, RunRecord
 from stockbench.research.results import ToolResult, rejected
+from stockbench.research.search_provider import SearchSettings
 from stockbench.research.state import Accepted, RunState
 from stockbench.store.database import Database
 from stockbench.store.settings import SEARCH_URL, SECTOR_MAP, Settings
@@ -67,6 +68,7 @@ class ProgramFacts:
         data: DataService,
         analytics: Analytics,
         ledger: Ledger,
+        search: SearchSettings | None = None,
     ) -> None:
         self.db, self.clock, self.market, self.data, self.analytics, self.ledger = (
             db,
@@ -77,6 +79,7 @@ class ProgramFacts:
             ledger,
         )
         self.settings = Settings(db)
+        self.search_settings = search or SearchSettings(self.settings)
 
     # ---- prompts -----------------------------------------------------------------------------------
     def system_prompt(self, handbook: Handbook) -> str:
@@ -493,9 +496,14 @@ class ProgramFacts:
         )
 
     def search(self, state: RunState, terms: Sequence[str]) -> ToolResult:
-        from stockbench.research.search import search
+        from stockbench.research.search import SearchFailed, search
 
-        return search(self.settings.get(SEARCH_URL), list(terms), self.clock)
+        try:
+            target = self.search_settings.target()
+        except SearchFailed as error:  # the Brave key cannot be read: the search fails, as a disclosed gap
+            return rejected([Problem("search_failed", f"the search failed: {error.message}",
+                                     "disclose the failed search as a gap")])  # fmt: skip
+        return search(target, list(terms), self.clock)
 
     # ---- analytics ---------------------------------------------------------------------------------
     def compute_analytics(self, symbol: str, account: str | None, scene: j.Scene | None, facts: RunFacts) -> Block:

@@ -1,13 +1,16 @@
-"""Search: a pluggable provider (a SearXNG instance's JSON API). Results are candidates only.
+"""Search: a pluggable provider (a SearXNG instance's JSON API, or the Brave Search API with its key). Results are
+candidates only.
 
 A result becomes evidence only when its full document is fetched (SSRF-guarded) and stored. Without a
-configured provider the tool says it is unavailable, and the plan and report disclose it.
+configured provider the tool says it is unavailable, and the plan and report disclose it. The Brave key travels
+only in the request's X-Subscription-Token header: never in a result, an evidence body or an error text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from stockbench.clock import Clock
 from stockbench.errors import Problem, UserError, redact
@@ -16,12 +19,36 @@ from stockbench.research.results import ToolResult, rejected
 
 MAX_RESULTS = 8
 TIMEOUT_S = 15
+BRAVE_API = "https://api.search.brave.com"
+BRAVE_PATH = "/res/v1/web/search"
+BRAVE_MAX_COUNT = 20  # the most results one Brave request may ask for
+Provider = Literal["searxng", "brave"]
+
+
+@dataclass(frozen=True)
+class SearchTarget:
+    """Where research searches: `provider` at `url` (a SearXNG root, or the Brave API's base URL), with the Brave
+    `key` read from the key store for this use (never shown: it is left out of the record's repr)."""
+
+    provider: Provider
+    url: str
+    key: str | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One result as research sees it: a candidate to fetch and read, never evidence by itself."""
+
+    title: str
+    url: str
+    snippet: str
 
 
 class SearchFailed(UserError):
     """The search provider gave no usable answer; the message says why. `kind` sorts the cause: timeout,
-    unreachable, forbidden (SearXNG's JSON format is off), status (another HTTP status, in `status`), not_json,
-    no_results (JSON without a results list)."""
+    unreachable, forbidden (SearXNG's JSON format is off), refused (Brave refused the key: HTTP 401 or 403),
+    rate_limited (HTTP 429), no_key (Brave with no key stored), status (another HTTP status, in `status`),
+    not_json, no_results (JSON without a results list)."""
 
     code = "search_failed"
 
@@ -30,21 +57,18 @@ class SearchFailed(UserError):
         self.kind, self.status = kind, status
 
 
+def query(target: SearchTarget, text: str, *, count: int = MAX_RESULTS, timeout: float = TIMEOUT_S) -> list[SearchHit]:
+    """The results `target` answers for `text` (SearchFailed says why there are none)."""
+    if target.provider == "brave":
+        return query_brave(target.url, target.key or "", text, count=count, timeout=timeout)
+    found = query_searxng(target.url, text, timeout=timeout)
+    return [SearchHit(str(r.get("title", "")), str(r.get("url", "")), str(r.get("content", ""))) for r in found]
+
+
 def query_searxng(url: str, query: str, *, timeout: float = TIMEOUT_S) -> list[dict[str, Any]]:
     """The result objects a SearXNG instance at `url` answers for `query` (its `/search?format=json`).
     SearchFailed says why there is no answer."""
-    import httpx
-
-    try:
-        with httpx.Client(timeout=timeout, trust_env=False) as client:
-            response = client.get(f"{url.rstrip('/')}/search", params={"q": query, "format": "json"})
-    except httpx.TimeoutException:
-        raise SearchFailed(f"no answer from {url} within {timeout:g} s", "check the address, or try later",
-                           "timeout") from None  # fmt: skip
-    except httpx.HTTPError as error:
-        reason = redact(str(error)) or type(error).__name__
-        raise SearchFailed(f"could not reach {url}: {reason}", "check the address and that the server runs",
-                           "unreachable") from None  # fmt: skip
+    response = _get(url, f"{url.rstrip('/')}/search", {"q": query, "format": "json"}, {}, timeout=timeout)
     status = response.status_code
     if status == 403:
         fix = "enable it in SearXNG's settings.yml: search: formats: [html, json]"
@@ -52,20 +76,80 @@ def query_searxng(url: str, query: str, *, timeout: float = TIMEOUT_S) -> list[d
     if status != 200:
         raise SearchFailed(f"{url} answered HTTP {status}", "check the address (the SearXNG root)", "status", status)
     not_searxng = "give the address of a SearXNG instance"
-    try:
-        payload = response.json()
-    except ValueError:
-        raise SearchFailed(f"the answer of {url} is not JSON", not_searxng, "not_json", status) from None
+    payload = _json(url, response, not_searxng)
     found = payload.get("results") if isinstance(payload, dict) else None
     if not isinstance(found, list):
         raise SearchFailed(f"the answer of {url} has no results list", not_searxng, "no_results", status)
     return [r for r in found if isinstance(r, dict)]
 
 
-def search(url: Any, terms: Sequence[str], clock: Clock) -> ToolResult:
-    """Query the configured SearXNG instance; results are stored as `search_result` evidence (candidates only).
-    The instance is the user's own choice, so a loopback address (a SearXNG on this machine) is allowed."""
-    if not url:
+def query_brave(
+    url: str, key: str, query: str, *, count: int = MAX_RESULTS, timeout: float = TIMEOUT_S
+) -> list[SearchHit]:
+    """The web results the Brave Search API at `url` answers for `query` (GET /res/v1/web/search?q=&count=, the
+    key in X-Subscription-Token; results in `web.results[]` with title, url, description). SearchFailed says why
+    there is no answer: the key refused (401/403), rate limited (429), another status, not a Brave answer."""
+    if not key:
+        fix = "store it: stockbench search set --brave (or set STOCKBENCH_KEY_SEARCH_BRAVE)"
+        raise SearchFailed("no Brave Search API key is stored", fix, "no_key")
+    headers = {"Accept": "application/json", "X-Subscription-Token": key}
+    params = {"q": query, "count": str(max(1, min(count, BRAVE_MAX_COUNT)))}
+    response = _get(url, url.rstrip("/") + BRAVE_PATH, params, headers, timeout=timeout, secret=key)
+    status = response.status_code
+    if status in (401, 403):
+        raise SearchFailed(f"the key was refused (HTTP {status})",
+                           "check the key in the Brave Search API dashboard, then store it again: "
+                           "stockbench search set --brave", "refused", status)  # fmt: skip
+    if status == 429:
+        raise SearchFailed("rate limited (HTTP 429)", "wait a moment and try again, or raise the plan's limit",
+                           "rate_limited", status)  # fmt: skip
+    if status != 200:
+        raise SearchFailed(f"{url} answered HTTP {status}", "check the address of the Brave Search API", "status",
+                           status)  # fmt: skip
+    return _brave_hits(url, _json(url, response, "give the address of the Brave Search API"), status)
+
+
+def _brave_hits(url: str, payload: Any, status: int) -> list[SearchHit]:
+    web = payload.get("web") if isinstance(payload, dict) else None
+    if web is None and isinstance(payload, dict) and payload.get("type") == "search":
+        return []  # Brave leaves `web` out when nothing was found
+    found = web.get("results") if isinstance(web, dict) else None
+    if not isinstance(found, list):
+        raise SearchFailed(f"the answer of {url} has no web results list", "give the address of the Brave Search API",
+                           "no_results", status)  # fmt: skip
+    return [SearchHit(str(r.get("title", "")), str(r.get("url", "")), str(r.get("description", "")))
+            for r in found if isinstance(r, dict)]  # fmt: skip
+
+
+def _get(
+    url: str, address: str, params: Mapping[str, str], headers: Mapping[str, str], *, timeout: float, secret: str = ""
+) -> Any:
+    """The answer of GET `address` (the provider at `url`); SearchFailed when it cannot be had."""
+    import httpx
+
+    try:
+        with httpx.Client(timeout=timeout, trust_env=False) as client:
+            return client.get(address, params=params, headers=headers)
+    except httpx.TimeoutException:
+        raise SearchFailed(f"no answer from {url} within {timeout:g} s", "check the address, or try later",
+                           "timeout") from None  # fmt: skip
+    except httpx.HTTPError as error:
+        reason = redact(str(error), [secret]) or type(error).__name__
+        raise SearchFailed(f"could not reach {url}: {reason}", "check the address and that the server runs",
+                           "unreachable") from None  # fmt: skip
+
+
+def _json(url: str, response: Any, fix: str) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        raise SearchFailed(f"the answer of {url} is not JSON", fix, "not_json", response.status_code) from None
+
+
+def search(target: SearchTarget | None, terms: Sequence[str], clock: Clock) -> ToolResult:
+    """Query the configured provider; results are stored as `search_result` evidence (candidates only).
+    The provider is the user's own choice, so a loopback address (a SearXNG on this machine) is allowed."""
+    if target is None:
         return rejected(
             [
                 Problem(
@@ -75,23 +159,20 @@ def search(url: Any, terms: Sequence[str], clock: Clock) -> ToolResult:
                 )
             ]
         )
-    query = " ".join(t.strip() for t in terms if t.strip())
-    if not query:
+    text = " ".join(t.strip() for t in terms if t.strip())
+    if not text:
         return rejected([Problem("search_empty", "no search terms were given", "give one or more terms")])
     try:
-        payload = query_searxng(str(url), query)
+        hits = query(target, text)
     except SearchFailed as error:
         return rejected([Problem("search_failed", f"the search failed: {error.message}",
                                  "disclose the failed search as a gap")])  # fmt: skip
-    results = [
-        {"title": str(r.get("title", "")), "url": str(r.get("url", "")), "snippet": str(r.get("content", ""))}
-        for r in payload[:MAX_RESULTS]
-    ]
-    item = EvidenceItem("search_result", str(url), {"query": query, "results": results}, f"search: {query}")
+    results = [{"title": h.title, "url": h.url, "snippet": h.snippet} for h in hits[:MAX_RESULTS]]
+    item = EvidenceItem("search_result", target.url, {"query": text, "results": results}, f"search: {text}")
     return ToolResult(
         {
             "accepted": True,
-            "query": query,
+            "query": text,
             "results": results,
             "note": "snippets are candidates: read a document in full before quoting it",
         },

@@ -7,21 +7,29 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """The web search research may use: `provider` "searxng" at `url`, or None for none."""
+    """The web search research may use: `provider` "searxng" or "brave" at `url`, or None for none. For Brave,
+    `key_source` says where its key comes from (environment, keyring, file, missing or keyring_unavailable);
+    None for SearXNG, which needs no key. The key itself is never here."""
 
     provider: str | None
     url: str | None
+    key_source: str | None = None
 
     @property
     def configured(self) -> bool:
         return self.url is not None
+
+    @property
+    def base_url(self) -> str | None:
+        """The address requests go to (the SearXNG root, or the Brave Search API's base URL)."""
+        return self.url
 
 
 @dataclass(frozen=True)
 class SearchProbe:
     """One test query to the provider: `ok` with how many results came back and how fast, or the `reason` it gave
     no usable answer, what to do (`hint`), and the cause's kind (`failure`: timeout, unreachable, forbidden,
-    status, not_json, no_results) with the HTTP `status` when there was one."""
+    refused, rate_limited, no_key, status, not_json, no_results) with the HTTP `status` when there was one."""
 
     provider: str
     url: str

@@ -110,7 +110,22 @@ SECTOR_MAP: Setting[dict[str, Any]] = declare(
     )
 )
 SEARCH_URL: Setting[str | None] = declare(
-    Setting("search.url", str, None, "The web search service (a SearXNG address) research may query (unset: none).")
+    Setting(
+        "search.url",
+        str,
+        None,
+        "The web search service research may query: a SearXNG address, or the Brave Search API's base URL "
+        "(unset: none).",
+    )
+)
+SEARCH_PROVIDER: Setting[str | None] = declare(
+    Setting(
+        "search.provider",
+        str,
+        None,
+        "Which service search.url is: searxng or brave (unset with search.url set: searxng). Brave's key lives in "
+        "the key store as search-brave, never here.",
+    )
 )
 KEY_STORE: Setting[str] = declare(
     Setting(

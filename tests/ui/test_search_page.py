@@ -1,14 +1,18 @@
-"""Settings → Search: the SearXNG address is tested in the background against a loopback SearXNG-like server (the
-window keeps answering meanwhile), saved, cleared, and a failure is said in the interface's language."""
+"""Settings → Search: the SearXNG address, or Brave with its key, is tested in the background against a loopback
+SearXNG-like or Brave-like server (the window keeps answering meanwhile), saved (Brave's key into the key store,
+never the workspace), cleared, and a failure is said in the interface's language."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+import keyring
 import pytest
+from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
-from stockbench.store.settings import SEARCH_URL
+from stockbench.store.settings import SEARCH_PROVIDER, SEARCH_URL
+from tests.brave_server import BraveServer
 from tests.search_server import SearchServer
 from ui.context import AppContext
 from ui.dialogs.settings.settings_dialog import SettingsDialog
@@ -108,3 +112,75 @@ def test_an_address_typed_while_the_saved_one_loads_is_kept(ctx: AppContext, qtb
     qtbot.addWidget(untouched)
     qtbot.waitUntil(lambda: untouched.search.config is not None, timeout=TIMEOUT)
     assert untouched.search.url.text() == "http://127.0.0.1:9/saved"
+
+
+BRAVE_KEY = "BSApageTestKey0123456789"
+BRAVE_RESULTS = [{"title": "示例", "url": "https://news.example.cn/a/1", "description": "片段"}]
+
+
+@pytest.fixture
+def brave() -> Iterator[BraveServer]:
+    server = BraveServer(BRAVE_KEY, BRAVE_RESULTS).start()
+    yield server
+    server.stop()
+
+
+def test_brave_is_tested_saved_with_its_key_in_the_key_store_and_cleared(
+    dialog: SettingsDialog, ctx: AppContext, qtbot: QtBot, brave: BraveServer
+) -> None:
+    page = dialog.search
+    page.provider.setCurrentIndex(page.provider.findData("brave"))
+    page.provider.activated.emit(page.provider.currentIndex())
+    assert page.key.isVisibleTo(page) and page.key.echoMode() == QLineEdit.EchoMode.Password
+    page.url.setText(brave.url)
+    page.key.setText("BSAwrongKey000000")
+    page.test_button.click()
+    qtbot.waitUntil(lambda: page.result.text().startswith("Failed:"), timeout=TIMEOUT)
+    assert "the key was refused" in page.result.text() and "(the key was refused (HTTP 401))" in page.result.text()
+    brave.rate_limited = True
+    page.key.setText(BRAVE_KEY)
+    page.test_button.click()
+    qtbot.waitUntil(lambda: "rate limited" in page.result.text(), timeout=TIMEOUT)
+    brave.rate_limited = False
+    page.test_button.click()
+    qtbot.waitUntil(lambda: page.result.text().startswith("OK:"), timeout=TIMEOUT)
+    assert page.result.text().startswith(f"OK: {brave.url} answered 1 results in ")
+    assert brave.headers[-1]["x-subscription-token"] == BRAVE_KEY
+    assert keyring.get_password("stockbench", "search-brave") is None  # a test stores nothing
+
+    page.save_button.click()
+    assert page.key.text() == ""  # the key left the widget as Save was pressed
+    qtbot.waitUntil(lambda: page.result.text().startswith("Saved"), timeout=TIMEOUT)
+    assert keyring.get_password("stockbench", "search-brave") == BRAVE_KEY
+    settings = ctx.bench.workspace.settings
+    assert (settings.get(SEARCH_URL), settings.get(SEARCH_PROVIDER)) == (brave.url, "brave")
+    rows = ctx.bench.workspace.db.fetchall("SELECT key, value FROM settings")
+    assert all(BRAVE_KEY not in f"{k} {v}" for k, v in rows)
+    assert page.key.placeholderText() == "stored: leave blank to keep it"
+    page.test_button.click()  # blank key: the stored one is used
+    qtbot.waitUntil(lambda: page.result.text().startswith("OK:"), timeout=TIMEOUT)
+
+    page.clear_button.click()
+    qtbot.waitUntil(lambda: page.result.text().startswith("Cleared"), timeout=TIMEOUT)
+    assert settings.get(SEARCH_URL) is None and keyring.get_password("stockbench", "search-brave") is None
+
+
+def test_brave_in_chinese(ctx: AppContext, qtbot: QtBot, brave: BraveServer) -> None:
+    from ui.i18n.language import Translations
+
+    ctx.bench.search.set_brave("BSAwrongKey000000", brave.url)
+    translations = Translations()
+    try:
+        assert translations.install("zh_CN")
+        made = SettingsDialog(ctx)
+        qtbot.addWidget(made)
+        page = made.search
+        qtbot.waitUntil(lambda: page.config is not None, timeout=TIMEOUT)
+        assert page.choice == "brave" and page.url.text() == brave.url
+        assert page.address_label.text() == "Brave Search API 地址（留空：Brave 官方地址）"
+        page.test_button.click()
+        qtbot.waitUntil(lambda: page.result.text().startswith("失败："), timeout=TIMEOUT)
+        assert "密钥被拒绝" in page.result.text()
+    finally:
+        translations.install("en")
+        translations.uninstall()

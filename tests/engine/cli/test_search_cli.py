@@ -1,21 +1,26 @@
-"""`stockbench search set|show|test|clear` against a SearXNG-like server on loopback: the address is checked and
-stored, the test reports ok with the result count or the failure's reason, and research reads the same setting."""
+"""`stockbench search set|show|test|clear` against a SearXNG-like and a Brave-API-like server on loopback: the
+address is checked and stored, Brave's key goes to the key store (never the workspace), the test reports ok with
+the result count or the failure's reason, and research reads the same settings."""
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import keyring
 import pytest
 
 from stockbench.cli.main import run
 from stockbench.store.settings import SEARCH_URL
 from stockbench.workbench import Workbench
+from tests.brave_server import BraveServer
 from tests.search_server import SearchServer
 
 RESULTS = [{"title": "示例", "url": "https://news.example.cn/a/1", "content": "片段"}]
+NONE = {"provider": None, "url": None, "base_url": None, "key_source": None, "configured": False}
 
 
 @pytest.fixture
@@ -26,8 +31,10 @@ def searxng() -> Iterator[SearchServer]:
 
 
 @pytest.fixture
-def call(home: Path, capsys: pytest.CaptureFixture[str]) -> Any:
-    def invoke(*args: str, code: int = 0) -> Any:
+def call(home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
+    def invoke(*args: str, code: int = 0, stdin: str | None = None) -> Any:
+        if stdin is not None:
+            monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
         result = run([*args, "--json"])
         captured = capsys.readouterr()
         assert result == code, captured.err
@@ -37,9 +44,10 @@ def call(home: Path, capsys: pytest.CaptureFixture[str]) -> Any:
 
 
 def test_set_show_test_clear(call: Any, searxng: SearchServer, home: Path) -> None:
-    assert call("search", "show") == {"provider": None, "url": None, "configured": False}
+    assert call("search", "show") == NONE
     assert call("search", "set", "--searxng", f"{searxng.url}/search/") == {
-        "provider": "searxng", "url": searxng.url, "configured": True}  # fmt: skip
+        "provider": "searxng", "url": searxng.url, "base_url": searxng.url, "key_source": None,
+        "configured": True}  # fmt: skip
     assert call("search", "show")["url"] == searxng.url
     tested = call("search", "test")
     assert (tested["ok"], tested["results"], tested["reason"], tested["url"]) == (True, 1, None, searxng.url)
@@ -47,7 +55,7 @@ def test_set_show_test_clear(call: Any, searxng: SearchServer, home: Path) -> No
     assert searxng.queries[-1]["format"] == ["json"] and searxng.queries[-1]["q"] == [tested["query"]]
     with Workbench.open(home) as bench:  # research reads the same setting
         assert bench.workspace.settings.get(SEARCH_URL) == searxng.url
-    assert call("search", "clear") == {"provider": None, "url": None, "configured": False}
+    assert call("search", "clear") == NONE
     refused = call("search", "test", code=1)["error"]
     assert refused["message"] == "no search provider is configured"
     assert refused["hint"] == "set one: stockbench search set --searxng URL"
@@ -76,3 +84,85 @@ def test_an_address_is_checked_before_it_is_stored(call: Any) -> None:
     ):
         assert call("search", "set", "--searxng", bad, code=1)["error"]["message"] == message
     assert call("search", "show")["configured"] is False
+
+
+# ---- the Brave Search API --------------------------------------------------------------------------------------
+BRAVE_KEY = "BSAloopbackTestKey0123456789"
+BRAVE_RESULTS = [{"title": "贵州茅台公告", "url": "https://www.example.cn/n/1", "description": "年度报告摘要"},
+                 {"title": "白酒行业", "url": "https://www.example.cn/n/2", "description": "行业动态"}]  # fmt: skip
+
+
+@pytest.fixture
+def brave() -> Iterator[BraveServer]:
+    server = BraveServer(BRAVE_KEY, BRAVE_RESULTS).start()
+    yield server
+    server.stop()
+
+
+def test_brave_set_show_test_clear(call: Any, brave: BraveServer, home: Path) -> None:
+    shown = call("search", "set", "--brave", "--base-url", f"{brave.url}/res/v1/web/search", stdin=f"{BRAVE_KEY}\n")
+    assert shown == {"provider": "brave", "url": brave.url, "base_url": brave.url, "key_source": "keyring",
+                     "configured": True}  # fmt: skip
+    assert keyring.get_password("stockbench", "search-brave") == BRAVE_KEY
+    assert call("search", "show") == shown
+    tested = call("search", "test")
+    assert (tested["ok"], tested["provider"], tested["results"], tested["url"]) == (True, "brave", 2, brave.url)
+    headers, query = brave.headers[-1], brave.queries[-1]
+    assert headers["x-subscription-token"] == BRAVE_KEY and headers["accept"] == "application/json"
+    assert query["q"] == [tested["query"]] and query["count"] == ["8"]
+    with Workbench.open(home) as bench:  # research searches through Brave, with the stored key
+        target = bench.search.target()
+        assert target is not None and (target.provider, target.url, target.key) == ("brave", brave.url, BRAVE_KEY)
+        assert BRAVE_KEY not in repr(target)
+    assert call("search", "clear") == NONE
+    assert keyring.get_password("stockbench", "search-brave") is None
+
+
+def test_brave_refused_key_and_rate_limit_say_why(call: Any, brave: BraveServer) -> None:
+    call("search", "set", "--brave", "--base-url", brave.url, stdin="BSAwrongKey0000\n")
+    refused = call("search", "test", code=1)
+    assert (refused["ok"], refused["reason"], refused["failure"], refused["status"]) == (
+        False, "the key was refused (HTTP 401)", "refused", 401)  # fmt: skip
+    assert refused["hint"].startswith("check the key in the Brave Search API dashboard")
+    call("search", "set", "--brave", "--base-url", brave.url, stdin=BRAVE_KEY)
+    brave.rate_limited = True
+    limited = call("search", "test", code=1)
+    assert (limited["reason"], limited["failure"], limited["status"]) == (
+        "rate limited (HTTP 429)",
+        "rate_limited",
+        429,
+    )
+
+
+def test_brave_key_from_the_environment(call: Any, brave: BraveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STOCKBENCH_KEY_SEARCH_BRAVE", BRAVE_KEY)
+    shown = call("search", "set", "--brave", "--base-url", brave.url, stdin="")
+    assert shown["key_source"] == "environment" and keyring.get_password("stockbench", "search-brave") is None
+    assert call("search", "test")["ok"] is True and brave.headers[-1]["x-subscription-token"] == BRAVE_KEY
+
+
+def test_brave_needs_a_key_and_a_safe_address(call: Any) -> None:
+    assert call("search", "set", "--brave", stdin="", code=1)["error"]["message"] == "no API key on standard input"
+    unencrypted = call("search", "set", "--brave", "--base-url", "http://proxy.example.org", stdin=BRAVE_KEY, code=1)
+    assert unencrypted["error"]["message"] == "the Brave key would travel unencrypted"
+    assert keyring.get_password("stockbench", "search-brave") is None  # nothing stored when refused
+    both = call("search", "set", "--brave", "--searxng", "https://searx.example.org", stdin=BRAVE_KEY, code=1)
+    assert both["error"]["message"] == "give one provider"
+    assert call("search", "set", code=1)["error"]["message"] == "give one provider"
+    assert call("search", "show") == NONE
+    default = call("search", "set", "--brave", stdin=BRAVE_KEY)  # no --base-url: Brave's own address
+    assert default["base_url"] == "https://api.search.brave.com"
+
+
+def test_the_brave_key_never_lands_in_the_workspace(call: Any, brave: BraveServer, home: Path) -> None:
+    call("search", "set", "--brave", "--base-url", brave.url, stdin=BRAVE_KEY)
+    call("search", "test")
+    brave.key = "BSAanotherKey9999"
+    call("search", "test", code=1)  # a refused key's failure is stored nowhere either
+    with Workbench.open(home) as bench:
+        rows = bench.workspace.db.fetchall("SELECT key, value FROM settings")
+        assert rows and all(BRAVE_KEY not in f"{k} {v}" for k, v in rows)
+    files = [p for p in home.rglob("*") if p.is_file()]
+    assert any(p.suffix == ".duckdb" for p in files)
+    for path in files:
+        assert BRAVE_KEY.encode() not in path.read_bytes(), path

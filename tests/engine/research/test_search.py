@@ -92,3 +92,32 @@ def test_without_a_provider_search_is_unavailable_and_disclosed(lab: Lab) -> Non
     assert "search_result" not in kinds
     markdown = lab.bench.research.report(outcome.report_id or "").markdown
     assert "搜索" in markdown and "未配置" in markdown  # the report discloses that no search was run
+
+
+BRAVE_KEY = "BSAresearchKey0123456789"
+
+
+def test_research_searches_through_brave_with_the_stored_key(lab: Lab) -> None:
+    from tests.brave_server import BraveServer
+
+    brave = BraveServer(BRAVE_KEY, [{"title": r["title"], "url": r["url"], "description": r["content"]}
+                                    for r in RESULTS]).start()  # fmt: skip
+    try:
+        lab.bench.search.set_brave(BRAVE_KEY, brave.url)
+        lab.add_model()
+        lab.model.on("analyze", calls(search_call()))
+        outcome = lab.research().analyze(DEMO_SYMBOL, model="scripted")
+    finally:
+        brave.stop()
+    assert outcome.status == "published", outcome
+    assert lab.bench.research.record(outcome.run_id).plan.search
+    [query] = brave.queries
+    assert query["q"] == [" ".join(TERMS)] and brave.headers[0]["x-subscription-token"] == BRAVE_KEY
+    [(_, request, result), *_] = lab.tool_results(outcome.run_id, "analyze/main/tool/")
+    assert request["name"] == "search" and result["accepted"] is True
+    assert [(r["title"], r["url"], r["snippet"]) for r in result["results"]] == [
+        (r["title"], r["url"], r["content"]) for r in RESULTS]  # fmt: skip
+    [found] = [e for e in lab.bench.research.store.for_run(outcome.run_id) if e.kind == "search_result"]
+    assert found.source == brave.url and BRAVE_KEY not in found.body
+    journal = lab.db.fetchall("SELECT * FROM run_events")
+    assert journal and BRAVE_KEY not in json.dumps([list(map(str, row)) for row in journal])

@@ -112,6 +112,23 @@ def test_search(ctx: AppContext, parent: QWidget, url: str, success: Success, fa
     return ctx.op(lambda bench: bench.search.test_address(url), success, failure=failure, parent=parent)
 
 
+def save_brave(
+    ctx: AppContext, parent: QWidget, key: str, base_url: str, success: Success, *, failure: Failure
+) -> EngineOp:
+    """Let research query the Brave Search API at `base_url` (blank: Brave's own), storing `key` in the key store
+    (blank: the key already had)."""
+    return ctx.op(lambda bench: bench.search.set_brave(key or None, base_url or None), success, failure=failure,
+                  parent=parent)  # fmt: skip
+
+
+def test_brave(
+    ctx: AppContext, parent: QWidget, key: str, base_url: str, success: Success, *, failure: Failure
+) -> EngineOp:
+    """One query to the Brave Search API with `key` as typed (never stored; blank: the stored key)."""
+    return ctx.op(lambda bench: bench.search.test_brave(key, base_url or None), success, failure=failure,
+                  parent=parent)  # fmt: skip
+
+
 # ---- data sources ------------------------------------------------------------------------------------------------
 def load_sources(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
     """The data sources in the order reads prefer them."""
