@@ -10,8 +10,8 @@
 - Quote: push2 `qt/stock/get` (fltt=2: plain decimals, "-" when absent): f43 last, f44 high, f45 low, f46 open,
   f47 volume (A: lots), f48 amount, f51/f52 limit up/down, f57 code, f58 name, f60 previous close, f86 quote
   time (Unix seconds), f168 turnover %; f59/f152 the number of decimals. Without fltt=2 (or with fltt=1) the prices
-  are integers to be divided by 10^f59 (00700 at 478800): the adapter asks fltt=2 and refuses integer prices that
-  f59 says are scaled (or, without f59, that the sanity rule finds 1000x off amount / volume). `rc` other than 0
+  are integers to be divided by 10^f59 (00700 at 478800): the adapter asks fltt=2 and refuses scaled integers: the sanity
+  rule finds them 10^f59 off amount / volume, and before any trade, integer prices with f59 > 0 are refused. `rc` other than 0
   (102 with `data: null` while throttled, for valid codes) is a service error, never an unknown code. The service
   has no board-lot field that we could confirm: board_lot
   stays None (A-share lots are a rule; Hong Kong lots come from Tencent).
@@ -209,10 +209,17 @@ def parse_quote(payload: Any, inst: Instrument) -> Quote:
 
 
 def _check_decimals(data: dict[str, Any]) -> None:
-    """Refuse integer prices that f59 (or f152) says carry decimals: an answer not asked with fltt=2."""
+    """Refuse integer prices that f59 (or f152) says carry decimals (an answer not asked with fltt=2) when nothing
+    traded yet: with a volume and an amount, check_quote's average price tells a scaled answer from a plain one
+    whose prices happen to be whole (a plain answer may write 10.00 as 10)."""
     decimals = optional_number(data.get("f59", data.get("f152")), "decimals (f59)")
     prices = [data[name] for name in _PRICE_FIELDS if isinstance(data.get(name), int | float)]
-    if decimals and decimals > 0 and prices and all(isinstance(value, int) for value in prices):
+    traded = bool(optional_number(data.get("f47"), "volume (f47)")) and bool(
+        optional_number(data.get("f48"), "amount (f48)")
+    )
+    if traded or not decimals or decimals <= 0:
+        return
+    if prices and all(isinstance(value, int) for value in prices):
         raise PayloadError(
             f"the prices are integers (f43 {data.get('f43')}) to be divided by 10^{decimals} (f59): "
             "decimals not applied (the answer was not asked with fltt=2)"

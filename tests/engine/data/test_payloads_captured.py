@@ -260,9 +260,12 @@ def test_eastmoney_unscaled_integers_are_refused(shared_data: Path) -> None:
     with pytest.raises(PayloadError) as caught:  # no f59 in the capture: the sanity rule finds amount / volume off
         eastmoney.parse_quote(data, parse_symbol("00700.HK"))
     assert "decimals were not applied" in caught.value.reason and "478800" in caught.value.reason
-    with pytest.raises(PayloadError) as scaled:  # with f59 (now asked for), the integers are refused outright
-        eastmoney.parse_quote({**data, "data": {**data["data"], "f59": 3}}, parse_symbol("00700.HK"))
+    untraded = {**data["data"], "f59": 3, "f47": 0, "f48": 0}  # with f59 (now asked for) and nothing traded yet
+    with pytest.raises(PayloadError) as scaled:
+        eastmoney.parse_quote({**data, "data": untraded}, parse_symbol("00700.HK"))
     assert "10^3" in scaled.value.reason
+    plain = {**data["data"], "f59": 3, "f43": 478, "f44": 483, "f45": 475, "f46": 479, "f60": 479}
+    assert eastmoney.parse_quote({**data, "data": plain}, parse_symbol("00700.HK")).last == D(478)  # whole, plain
 
 
 def test_eastmoney_rc102_is_a_service_error_not_an_unknown_code(
