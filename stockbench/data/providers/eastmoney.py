@@ -12,9 +12,9 @@
   time (Unix seconds), f168 turnover %; f59/f152 the number of decimals. Without fltt=2 (or with fltt=1) the prices
   are integers to be divided by 10^f59 (00700 at 478800): the adapter asks fltt=2 and refuses scaled integers:
   the sanity rule finds them 10^f59 off amount / volume, and before any trade integer prices with f59 > 0 are
-  refused. `rc` other than 0 (102 with `data: null` while throttled, for valid codes) is a service error, never an unknown code. The service
-  has no board-lot field that we could confirm: board_lot
-  stays None (A-share lots are a rule; Hong Kong lots come from Tencent).
+  refused. `rc` other than 0 (102 with `data: null` while throttled, for valid codes) is a service error, never
+  an unknown code. The service has no board-lot field that we could confirm: board_lot stays None (A-share lots
+  are a rule; Hong Kong lots come from Tencent).
 - Money flow: push2his `qt/stock/fflow/daykline/get` (lmt=0, klt=101, fields2 f51..f65): date, main net,
   small, medium, large, super-large net (yuan), then their shares %, close, change %.
 - Valuation: data center report RPT_VALUEANALYSIS_DET by SECURITY_CODE (TRADE_DATE, CLOSE_PRICE,
