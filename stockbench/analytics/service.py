@@ -235,7 +235,9 @@ class Analytics:
             limits = self._limits(found, day, Decimal(str(found.last["close"])))
         except NotFound:
             pass
-        return size_order(instrument, plan, book, TradeDate(day, limits), self._market.tables)
+        quote = self._data.cache.latest_quote(instrument.symbol)
+        status = quote.status if quote is not None else "trading"
+        return size_order(instrument, plan, book, TradeDate(day, limits, status), self._market.tables)
 
     def position_facts(self, account: str, symbol: str, as_of: date | None = None) -> PositionFacts:
         """The ledger's quantity and sellable quantity of `symbol`, and where its price sits against the zones."""

@@ -1,6 +1,8 @@
 """Order sizing and the pre-trade check: the quantity a plan (side, entry, stop) allows in an account, or every
 reason it is refused. Defaults come from the `sizing` rule table (resources/rule_tables.toml).
 
+- Status: a name whose latest quote says it is suspended, delisted or not yet listed is not sized at all.
+
 - Prices: the entry is rounded to a valid tick in the cautious direction (a buy down, a sell up) and kept inside
   the trade day's limits (a buy above limit-up goes in at limit-up, a sell below limit-down at limit-down; a buy
   below limit-down or a sell above limit-up cannot trade that day and is refused). The stop is rounded down, so
@@ -24,6 +26,7 @@ from decimal import ROUND_CEILING, Decimal
 from typing import Literal
 
 from stockbench.analytics.rule_tables import Table
+from stockbench.data.records import HALTED, TradingStatus
 from stockbench.errors import InvalidInput, Problem
 from stockbench.market.fees import FeeBreakdown, FeeSettings, break_even_price, order_fees
 from stockbench.market.instruments import Exchange, Instrument
@@ -31,6 +34,7 @@ from stockbench.market.limits import PriceLimits
 from stockbench.market.lots import board_lot, check_quantity
 from stockbench.market.tables import RuleTables
 from stockbench.market.ticks import round_to_tick, tick_size
+from stockbench.messages import problem
 
 Side = Literal["buy", "sell"]
 Bound = Literal["risk", "cash", "weight", "sellable"]
@@ -67,10 +71,12 @@ class AccountView:
 
 @dataclass(frozen=True, slots=True)
 class TradeDate:
-    """The session the order would be placed in and its price limits (None: unknown or no limit)."""
+    """The session the order would be placed in, its price limits (None: unknown or no limit) and the trading status
+    the latest quote gives (a halted name cannot trade: nothing is sized)."""
 
     day: date
     limits: PriceLimits | None
+    status: TradingStatus = "trading"
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,6 +419,8 @@ def size_order(
 ) -> SizeResult:
     """Size `plan` for `instrument` in `book` on the trade date, or refuse it with every problem found."""
     problems = _check_plan(instrument, plan, book)
+    if trade.status in HALTED:
+        problems.insert(0, problem(f"halted.{trade.status}", symbol=instrument.symbol))
     lot = board_lot(instrument, tables)
     if lot is None:
         problems.append(

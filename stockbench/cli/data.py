@@ -166,10 +166,18 @@ def quote(cli: CliContext, symbol: str, no_fetch: bool) -> None:
         "date": view.day,
         "source": view.source,
         "phase": view.phase,
+        "status": view.status,
+        "delay_minutes": view.delay_minutes,
         "note": view.note,
         "as_of": _as_of(bench),
     }
-    cli.emit(result, lambda d: f"{d['symbol']} {d['price'] or '-'} ({d['label']}, {d['date']}, {d['source']})")
+    cli.emit(result, _quote_human)
+
+
+def _quote_human(d: dict[str, Any]) -> str:
+    status = f", {d['status']}" if d["status"] not in (None, "trading") else ""
+    delay = f", {d['delay_minutes']} min late" if d["delay_minutes"] else ""
+    return f"{d['symbol']} {d['price'] or '-'} ({d['label']}{status}{delay}, {d['date']}, {d['source']})"
 
 
 def _kinds(text: str) -> list[DataKind]:

@@ -284,6 +284,8 @@ class MarketDataCache:
                 "pe": q.pe,
                 "pb": q.pb,
                 "turnover_pct": q.turnover_pct,
+                "status": q.status,
+                "delay_minutes": q.delay_minutes,
                 "source": q.source,
             }
             for q in quotes
@@ -299,6 +301,8 @@ class MarketDataCache:
             "currency": pl.String,
             **dict.fromkeys(("pe", "pb"), PRICE),
             "turnover_pct": pl.Decimal(12, 6),
+            "status": pl.String,
+            "delay_minutes": pl.Int32,
             "source": pl.String,
         }
         frame = self._stamp(pl.DataFrame(rows, schema=schema), fetched_at)

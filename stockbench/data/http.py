@@ -91,6 +91,7 @@ DEFAULT_POLICIES: dict[str, HostPolicy] = {
     "datacenter-web.eastmoney.com": _EASTMONEY,
     "qt.gtimg.cn": HostPolicy(min_interval=0.3),
     "web.ifzq.gtimg.cn": HostPolicy(min_interval=0.5),
+    "proxy.finance.qq.com": HostPolicy(min_interval=0.5),
     "hq.sinajs.cn": HostPolicy(min_interval=0.3),
     "vip.stock.finance.sina.com.cn": HostPolicy(min_interval=1.0),
     "www.cninfo.com.cn": HostPolicy(min_interval=1.0),
@@ -125,7 +126,17 @@ def looks_like_page(text: str) -> bool:
 
 
 def decode_body(body: bytes, encoding: Encoding) -> str:
-    """Decode bytes as the service really encodes them (GB18030 covers GBK); raises ValueError with the reason."""
+    """Decode bytes as the service really encodes them; raises ValueError with the reason.
+
+    "gbk" services (Sina, Tencent) have also been seen answering in UTF-8 (hq.sinajs.cn, 2026-09): bytes that
+    decode strictly as UTF-8 are UTF-8 (Chinese GBK text practically never does: its second bytes fall outside
+    UTF-8's continuation range), the rest GB18030, which covers GBK. Decoding UTF-8 bytes as GB18030 would give
+    mojibake names without any error."""
+    if encoding == "gbk":
+        try:
+            return body.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            pass
     codec = "gb18030" if encoding == "gbk" else "utf-8-sig"
     try:
         return body.decode(codec)
@@ -296,6 +307,8 @@ class HttpClient:
         except httpx.TransportError as exc:
             return target.failure("network", f"{type(exc).__name__}: {exc}", url=url), None
         status = response.status_code
+        if status == 501:  # Not Implemented: the endpoint is gone (fqkline since 2026-10); asking again cannot help
+            raise target.failure("http_status", "HTTP 501 (the endpoint is not served)", url=url, status=status)
         if status == 429 or status >= 500:
             retry_after = response.headers.get("retry-after", "")
             return target.failure(

@@ -13,6 +13,8 @@ from typing import Literal
 
 DataKind = Literal["bars", "quote", "money_flow", "valuation", "financials", "announcements", "instrument"]
 Adjust = Literal["none", "forward", "backward"]
+TradingStatus = Literal["trading", "suspended", "delisted", "not_listed"]
+HALTED: frozenset[TradingStatus] = frozenset({"suspended", "delisted", "not_listed"})  # no order can trade
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +39,11 @@ class Bar:
 
 @dataclass(frozen=True, slots=True)
 class Quote:
-    """A quote snapshot. `at` is the quote's own time (exchange zone), not when it was fetched."""
+    """A quote snapshot. `at` is the quote's own time (exchange zone), not when it was fetched.
+
+    `status` is the trading status the source states (a suspended or delisted name keeps its previous close as
+    `last`, with no open, high or low); `delay_minutes` is how late the source publishes (0: real time, as far as
+    the source says; Tencent's Hong Kong quotes are 15 minutes late)."""
 
     symbol: str
     at: datetime
@@ -57,6 +63,8 @@ class Quote:
     pe: Decimal | None = None
     pb: Decimal | None = None
     turnover_pct: Decimal | None = None
+    status: TradingStatus = "trading"
+    delay_minutes: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from stockbench.data.gates import (
 )
 from stockbench.data.importer import ImportFormat, ImportReport, import_path
 from stockbench.data.indices import RebuildReport, rebuild
-from stockbench.data.records import Adjust, Bar, DataKind, FetchFailure, Quote
+from stockbench.data.records import Adjust, Bar, DataKind, FetchFailure, Quote, TradingStatus
 from stockbench.errors import CalendarUnknown, InvalidInput
 from stockbench.events import EventBus, Progress
 from stockbench.market.instruments import Instrument
@@ -92,6 +92,8 @@ class QuoteView:
     source: str | None
     phase: str
     note: str = ""
+    status: TradingStatus | None = None  # as the latest quote of that session says (None: no quote of it stored)
+    delay_minutes: int = 0  # how late the live quote's source publishes
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,8 +360,9 @@ class DataService:
                 self.fetch(symbol, ["quote"])
             found = self.cache.latest_quote(symbol)
             if found is not None:
+                note = f"{found.source} quotes are {found.delay_minutes} minutes late" if found.delay_minutes else ""
                 return QuoteView(symbol, "live", found.last, found.prev_close, found.at, found.at.date(),
-                                 found.source, window.phase)  # fmt: skip
+                                 found.source, window.phase, note, found.status, found.delay_minutes)  # fmt: skip
             return QuoteView(symbol, "none", None, None, None, None, None, window.phase, "no quote could be had")
         last = self._last_close(symbol, window)
         if fetch and (last is None or last.day != window.last_session) and window.last_session is not None:
@@ -369,8 +372,10 @@ class DataService:
             note = window.problem or "no close is stored; import or fetch daily bars"
             return QuoteView(symbol, "none", None, None, None, None, None, window.phase, note)
         note = "" if last.day == window.last_session else f"the last session was {window.last_session}"
+        stored = self.cache.latest_quote(symbol)
+        status = stored.status if stored is not None and stored.at.date() == last.day else None
         return QuoteView(symbol, "last_close", last.close, last.prev_close, None, last.day, last.source,
-                         window.phase, note)  # fmt: skip
+                         window.phase, note, status)  # fmt: skip
 
     # ---- gates and checks -------------------------------------------------------------------------------
 

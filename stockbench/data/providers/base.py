@@ -7,18 +7,33 @@ fetching methods that call them; a kind the service does not offer raises FetchE
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from stockbench.data.http import FailureKind, FetchError, HttpClient, Target
-from stockbench.data.records import Announcement, Bar, DataKind, FinancialItem, MoneyFlowDay, Quote, ValuationDay
+from stockbench.data.records import (
+    HALTED,
+    Announcement,
+    Bar,
+    DataKind,
+    FinancialItem,
+    MoneyFlowDay,
+    Quote,
+    ValuationDay,
+)
 from stockbench.market.instruments import Board, Exchange, Instrument, SecurityType, parse_symbol
 
 T = TypeVar("T")
 _MISSING = {"", "-", "--", "null", "None"}
 A_SHARE_LOT = 100  # shares per lot in the services' A-share volumes (a unit of the data, not a trading rule)
 AVERAGE_SLACK_LOW, AVERAGE_SLACK_HIGH = Decimal("0.98"), Decimal("1.02")
+# A quote price outside this multiple of the previous close cannot be right (a daily limit is at most +-30%;
+# unlimited first days and US moves stay far inside); amount / volume outside this multiple of the last price
+# means the decimals (or the volume unit) were not applied: such errors are powers of ten.
+PRICE_BAND = (Decimal("0.01"), Decimal("100"))
+AVERAGE_BAND = (Decimal("0.1"), Decimal("10"))
 
 
 @runtime_checkable
@@ -178,6 +193,43 @@ def moment(text: str, formats: Sequence[str], tz: Any, what: str) -> datetime:
         except ValueError:
             continue
     raise PayloadError(f"{what} is not a time: {text[:30]!r}")
+
+
+def check_quote(quote: Quote, inst: Instrument) -> Quote:
+    """The one sanity rule every parsed quote passes, whatever its source: a quote whose numbers cannot be right is
+    a PayloadError with the reason, never a quote. A halted (suspended, delisted) quote keeps the previous close as
+    its last price and has no session: its zero open, high and low become None."""
+    if quote.prev_close <= 0:
+        raise PayloadError(f"previous close {quote.prev_close} is not positive")
+    if quote.status in HALTED:
+
+        def session(price: Decimal | None) -> Decimal | None:
+            return None if price == 0 else price
+
+        return replace(quote, open=session(quote.open), high=session(quote.high), low=session(quote.low))
+    if quote.last <= 0:
+        raise PayloadError(f"no last price ({quote.last}): not traded yet", "empty")
+    zero = [name for name in ("open", "high", "low") if getattr(quote, name) == 0]
+    if zero:
+        raise PayloadError(
+            f"{'/'.join(zero)} 0 with a last price of {quote.last} and no suspension flag: not a traded quote"
+        )
+    low, high = PRICE_BAND
+    for name in ("last", "open", "high", "low"):
+        price = getattr(quote, name)
+        if price is not None and not low <= price / quote.prev_close <= high:
+            raise PayloadError(
+                f"{name} {price} is outside {low}x-{high}x of the previous close {quote.prev_close}: "
+                "the prices or their decimals are wrong"
+            )
+    if inst.security_type is not SecurityType.INDEX and quote.volume and quote.amount and quote.amount > 0:
+        average = quote.amount / quote.volume
+        if not AVERAGE_BAND[0] <= quote.last / average <= AVERAGE_BAND[1]:
+            raise PayloadError(
+                f"last {quote.last} against an average price (amount / volume) of {average:.4f}: "
+                "the decimals were not applied, or the volume unit is wrong"
+            )
+    return quote
 
 
 def check_bar_shape(bar: Bar) -> Bar:

@@ -5,8 +5,11 @@
 - List: POST form to /new/hisAnnouncement/query (stock=CODE,ORGID, seDate=FROM~TO, column=szse,
   tabName=fulltext, pageSize=30, pageNum=N ...); the answer has totalAnnouncement, hasMore and `announcements`
   (announcementId, announcementTitle with <em> highlights, announcementTime in ms, announcementType,
-  adjunctUrl). A period with no announcements is a real, empty answer; a firewall page instead of JSON is a
-  failure of kind "blocked", never "no announcements".
+  adjunctUrl). The query is sent with the Origin header the site's own page sends (a peer reports that without
+  it the answer is silently empty). A period with no announcements is a real, empty answer only in the full
+  shape (totalAnnouncement 0, announcements null or [], hasMore false); an answer missing any of those keys, or
+  announcing rows it does not hold, is a failure, and a firewall page instead of JSON is "blocked": never
+  "no announcements".
 - Text: static.cninfo.com.cn/ + adjunctUrl, fetched through the guarded document fetch.
 """
 
@@ -30,7 +33,12 @@ from stockbench.market.instruments import Instrument
 SOURCE = "cninfo"
 PAGE_SIZE = 30
 MAX_PAGES = 200
-AJAX = {"X-Requested-With": "XMLHttpRequest", "Referer": "https://www.cninfo.com.cn/new/disclosure"}
+AJAX = {
+    "X-Requested-With": "XMLHttpRequest",
+    "Origin": "https://www.cninfo.com.cn",
+    "Referer": "https://www.cninfo.com.cn/new/disclosure",
+}
+_PAGE_KEYS = ("totalAnnouncement", "announcements", "hasMore")
 _TAG = re.compile(r"<[^>]+>")
 
 
@@ -68,12 +76,19 @@ class AnnouncementPage:
 
 def parse_announcement_page(payload: Any, inst: Instrument, static: str) -> AnnouncementPage:
     """One page of hisAnnouncement/query; `announcements: null` with a total of 0 is a genuine empty page."""
-    if not isinstance(payload, dict) or "totalAnnouncement" not in payload:
-        raise PayloadError("the answer has no 'totalAnnouncement'")
-    total = int(payload.get("totalAnnouncement") or 0)
-    rows = payload.get("announcements") or []
+    if not isinstance(payload, dict):
+        raise PayloadError("the answer is not an announcement page")
+    missing = [key for key in _PAGE_KEYS if key not in payload]
+    if missing:
+        raise PayloadError(f"the answer has no {', '.join(repr(key) for key in missing)}: not a full page")
+    total = payload["totalAnnouncement"]
+    if not isinstance(total, int) or isinstance(total, bool) or total < 0:
+        raise PayloadError(f"'totalAnnouncement' is not a count: {str(total)[:20]!r}")
+    rows = payload["announcements"] or []
     if not isinstance(rows, list):
         raise PayloadError("'announcements' is not a list")
+    if not rows and (total or payload["hasMore"]):
+        raise PayloadError(f"no rows on the page though {total} announcements are announced")
     items = [_announcement(row, inst, static) for row in rows if _same_company(row, inst)]
     return AnnouncementPage(items, len(rows), total, bool(payload.get("hasMore")))
 

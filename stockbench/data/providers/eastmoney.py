@@ -9,8 +9,12 @@
   recording of 601872 is one) and is refused.
 - Quote: push2 `qt/stock/get` (fltt=2: plain decimals, "-" when absent): f43 last, f44 high, f45 low, f46 open,
   f47 volume (A: lots), f48 amount, f51/f52 limit up/down, f57 code, f58 name, f60 previous close, f86 quote
-  time (Unix seconds), f168 turnover %. The service has no board-lot field that we could confirm: board_lot
-  stays None (A-share lots are a rule; Hong Kong lots come from Tencent).
+  time (Unix seconds), f168 turnover %; f59/f152 the number of decimals. Without fltt=2 (or with fltt=1) the prices
+  are integers to be divided by 10^f59 (00700 at 478800): the adapter asks fltt=2 and refuses scaled integers:
+  the sanity rule finds them 10^f59 off amount / volume, and before any trade integer prices with f59 > 0 are
+  refused. `rc` other than 0 (102 with `data: null` while throttled, for valid codes) is a service error, never
+  an unknown code. The service has no board-lot field that we could confirm: board_lot stays None (A-share lots
+  are a rule; Hong Kong lots come from Tencent).
 - Money flow: push2his `qt/stock/fflow/daykline/get` (lmt=0, klt=101, fields2 f51..f65): date, main net,
   small, medium, large, super-large net (yuan), then their shares %, close, change %.
 - Valuation: data center report RPT_VALUEANALYSIS_DET by SECURITY_CODE (TRADE_DATE, CLOSE_PRICE,
@@ -35,6 +39,7 @@ from stockbench.data.providers.base import (
     PayloadError,
     ProviderBase,
     check_bar_shape,
+    check_quote,
     check_unadjusted,
     day,
     instrument,
@@ -53,7 +58,8 @@ SOURCE = "eastmoney"
 KLINE_UT = "7eea3edcaed734bea9cbfc24409ed989"
 QUOTE_UT = "fa5fd1943c7b386f172d6893dbfba10b"
 FLOW_UT = "b2884a393a59ad64002292a3e90d46a5"
-QUOTE_FIELDS = "f43,f44,f45,f46,f47,f48,f51,f52,f57,f58,f60,f86,f168"
+QUOTE_FIELDS = "f43,f44,f45,f46,f47,f48,f51,f52,f57,f58,f59,f60,f86,f152,f168"
+_PRICE_FIELDS = ("f43", "f44", "f45", "f46", "f60")
 US_MARKETS = ("105", "106", "107")
 MAX_PAGES = 50
 VALUATION_PAGE = 5000
@@ -111,11 +117,21 @@ def secid_markets(inst: Instrument) -> tuple[str, ...]:
 def _data(payload: Any) -> Any:
     if not isinstance(payload, dict) or "data" not in payload:
         raise PayloadError("the answer has no 'data'")
+    if _service_error(payload):
+        raise PayloadError(
+            f"service error rc {payload.get('rc')!r} (throttled or failing; not an unknown code): try again later",
+            "http_status",
+        )
     if payload["data"] is None:
         raise PayloadError("data is null: the service does not know this code", "unknown_symbol")
     if not isinstance(payload["data"], dict):
         raise PayloadError("'data' is not an object")
     return payload["data"]
+
+
+def _service_error(payload: Any) -> bool:
+    """An answer with a return code other than 0 (102 while throttled): its `data: null` says nothing of the code."""
+    return isinstance(payload, dict) and payload.get("rc", 0) not in (0, None)
 
 
 def _lines(data: dict[str, Any], inst: Instrument, width: int) -> list[list[str]]:
@@ -166,12 +182,13 @@ def parse_quote(payload: Any, inst: Instrument) -> Quote:
     data = _data(payload)
     if str(data.get("f57", "")) != inst.code:
         raise PayloadError(f"the answer is for code {data.get('f57')!r}, not {inst.code}")
+    _check_decimals(data)
     last = optional_number(data.get("f43"), "last (f43)")
     if last is None or last <= 0:
         raise PayloadError("no last price (f43): not traded yet or suspended", "empty")
     volume = optional_number(data.get("f47"), "volume (f47)")
     shares = whole(volume, "volume (f47)") if volume is not None else None
-    return Quote(
+    quote = Quote(
         symbol=inst.symbol,
         at=_unix_time(data.get("f86"), inst),
         last=last,
@@ -188,6 +205,25 @@ def parse_quote(payload: Any, inst: Instrument) -> Quote:
         currency=inst.currency,
         turnover_pct=optional_number(data.get("f168"), "turnover (f168)"),
     )
+    return check_quote(quote, inst)
+
+
+def _check_decimals(data: dict[str, Any]) -> None:
+    """Refuse integer prices that f59 (or f152) says carry decimals (an answer not asked with fltt=2) when nothing
+    traded yet: with a volume and an amount, check_quote's average price tells a scaled answer from a plain one
+    whose prices happen to be whole (a plain answer may write 10.00 as 10)."""
+    decimals = optional_number(data.get("f59", data.get("f152")), "decimals (f59)")
+    prices = [data[name] for name in _PRICE_FIELDS if isinstance(data.get(name), int | float)]
+    traded = bool(optional_number(data.get("f47"), "volume (f47)")) and bool(
+        optional_number(data.get("f48"), "amount (f48)")
+    )
+    if traded or not decimals or decimals <= 0:
+        return
+    if prices and all(isinstance(value, int) for value in prices):
+        raise PayloadError(
+            f"the prices are integers (f43 {data.get('f43')}) to be divided by 10^{decimals} (f59): "
+            "decimals not applied (the answer was not asked with fltt=2)"
+        )
 
 
 def _unix_time(value: Any, inst: Instrument) -> datetime:
@@ -349,7 +385,11 @@ class EastmoneyProvider(ProviderBase):
             known = self._us_market.get(inst.code)
         for market in (known,) if known else markets:
             payload = self.http.get_json(target, url, params={**params, "secid": f"{market}.{inst.code}"})
-            if len(markets) == 1 or (isinstance(payload, dict) and payload.get("data") is not None):
+            if (
+                len(markets) == 1
+                or _service_error(payload)
+                or (isinstance(payload, dict) and payload.get("data") is not None)
+            ):
                 if len(markets) > 1:
                     with self._lock:
                         self._us_market[inst.code] = market

@@ -1,14 +1,17 @@
 """Sina: quotes for A-shares and Hong Kong (hq.sinajs.cn) and daily money flow for A-shares (MoneyFlow API).
 
-Quote answer, GBK, one `var hq_str_CODE="f0,f1,...";` line per code; the Referer header
-https://finance.sina.com.cn/ is required (HTTP 403 otherwise). A-share fields: 0 name, 1 open, 2 previous
-close, 3 last, 4 high, 5 low, 8 volume (stocks: shares; indices: lots), 9 amount (yuan), 30 date, 31 time.
+Quote answer, GBK (UTF-8 seen in 2026-09; the HTTP layer tells them apart), one `var hq_str_CODE="f0,f1,...";`
+line per code; the Referer header https://finance.sina.com.cn/ is required: without it the answer is HTTP 403 or
+an HTTP 200 body "Kinsoku jikou desu!" (a refusal, kind "blocked"). A-share fields: 0 name, 1 open, 2 previous
+close, 3 last, 4 high, 5 low, 8 volume (stocks: shares; indices: lots), 9 amount (yuan), 30 date, 31 time,
+32 status ("00" trading; "01"-"09" a halt of some length, read as suspended, as Sina's own page script does).
 Hong Kong (`rt_hk` codes): 0 English name, 1 name, 2 open, 3 previous close, 4 high, 5 low, 6 last,
 11 amount (HKD), 12 volume (shares), 17 date (YYYY/MM/DD), 18 time. An unknown code comes back as `=""`.
 
-Money flow (`MoneyFlow.ssl_qsfx_zjlrqs?daima=sh600519`): a JSON list, newest first, of objects with opendate
-and net amounts in yuan by order size: r0_net super-large, r1_net large, r2_net medium, r3_net small. Main net
-is super-large + large, the definition Eastmoney uses, so the two services can be compared.
+Money flow (`MoneyFlow.ssl_qsfx_zjlrqs?daima=sh600519`): a JSON list, newest first, of objects with opendate,
+netamount (the main net inflow, yuan), ratioamount, r0_net (super-large net, yuan), r0_ratio, r0x_ratio,
+cnt_r0x_ratio, cate_ra and cate_na. The large, medium and small nets (r1_net..r3_net) belong to another endpoint
+(ssl_qsfx_lscjfb) and are not in these answers: they stay None. Peers read main = netamount, super-large = r0_net.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from stockbench.data.providers.base import (
     A_SHARE_LOT,
     PayloadError,
     ProviderBase,
+    check_quote,
     day,
     instrument,
     is_a_share_stock,
@@ -33,13 +37,15 @@ from stockbench.data.providers.base import (
     optional_number,
     whole,
 )
-from stockbench.data.records import DataKind, MoneyFlowDay, Quote
+from stockbench.data.records import DataKind, MoneyFlowDay, Quote, TradingStatus
 from stockbench.market.instruments import Instrument, SecurityType
 
 SOURCE = "sina"
 REFERER = {"Referer": "https://finance.sina.com.cn/"}
 FLOW_ROWS = 500  # about two years of sessions in one page, newest first
 _LINE = re.compile(r'var hq_str_([A-Za-z0-9_.]+)="([^"]*)"')
+REFUSAL = "Kinsoku jikou desu"  # Sina's body (HTTP 200) for a request without its Referer
+_HALT_CODES = frozenset(f"0{n}" for n in range(1, 10))
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +72,8 @@ def sina_code(inst: Instrument) -> str:
 def parse_quotes(text: str, wanted: dict[str, Instrument]) -> list[Quote]:
     """Quotes for `wanted` (Sina code -> instrument), in its order; an unanswered or empty code fails them all."""
     lines = dict(_LINE.findall(text))
+    if not lines and REFUSAL in text[:200]:
+        raise PayloadError("Sina refused the request ('Kinsoku jikou desu!'): blocked, check the Referer", "blocked")
     if not lines:
         raise PayloadError("no quote lines in the answer")
     unknown = [code for code in wanted if code in lines and not lines[code]]
@@ -88,10 +96,14 @@ def _a_quote(f: list[str], inst: Instrument) -> Quote:
         raise PayloadError(f"{len(f)} fields for {inst.symbol}, expected at least 32")
     volume = whole(number(f[8], "volume (field 8)"), "volume (field 8)")
     index = inst.security_type is SecurityType.INDEX
-    return Quote(
+    status: TradingStatus = "suspended" if len(f) > 32 and f[32].strip() in _HALT_CODES else "trading"
+    last = number(f[3], "last (field 3)")
+    if status != "trading" and last <= 0:  # a halted line may give 0 as its price: the last price is the close
+        last = number(f[2], "previous close (field 2)")
+    quote = Quote(
         symbol=inst.symbol,
         at=moment(f"{f[30]} {f[31]}", ("%Y-%m-%d %H:%M:%S",), MARKET_TZ["CN"], "quote time (fields 30-31)"),
-        last=_traded(number(f[3], "last (field 3)")),
+        last=_traded(last),
         prev_close=number(f[2], "previous close (field 2)"),
         open=optional_number(f[1], "open (field 1)"),
         high=optional_number(f[4], "high (field 4)"),
@@ -101,7 +113,9 @@ def _a_quote(f: list[str], inst: Instrument) -> Quote:
         source=SOURCE,
         name=f[0] or None,
         currency="CNY",
+        status=status,
     )
+    return check_quote(quote, inst)
 
 
 def _hk_quote(f: list[str], inst: Instrument) -> Quote:
@@ -109,7 +123,7 @@ def _hk_quote(f: list[str], inst: Instrument) -> Quote:
         raise PayloadError(f"{len(f)} fields for {inst.symbol}, expected at least 19")
     stock = inst.security_type is not SecurityType.INDEX
     volume = optional_number(f[12], "volume (field 12)")
-    return Quote(
+    quote = Quote(
         symbol=inst.symbol,
         at=moment(f"{f[17]} {f[18]}", ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M"), MARKET_TZ["HK"], "quote time"),
         last=_traded(number(f[6], "last (field 6)")),
@@ -123,6 +137,7 @@ def _hk_quote(f: list[str], inst: Instrument) -> Quote:
         name=f[1] or None,
         currency="HKD",
     )
+    return check_quote(quote, inst)
 
 
 def _traded(last: Decimal) -> Decimal:
@@ -146,15 +161,14 @@ def parse_money_flow(payload: Any, inst: Instrument) -> list[MoneyFlowDay]:
 def _flow_day(row: Any, inst: Instrument) -> MoneyFlowDay:
     if not isinstance(row, dict):
         raise PayloadError("a money-flow row is not an object")
-    nets = [number(row.get(f"r{size}_net"), f"r{size}_net") for size in range(4)]
     return MoneyFlowDay(
         symbol=inst.symbol,
         day=day(row.get("opendate"), "opendate"),
-        main_net=nets[0] + nets[1],
-        small_net=nets[3],
-        medium_net=nets[2],
-        large_net=nets[1],
-        super_large_net=nets[0],
+        main_net=number(row.get("netamount"), "netamount"),
+        small_net=None,
+        medium_net=None,
+        large_net=None,
+        super_large_net=number(row.get("r0_net"), "r0_net"),
         source=SOURCE,
     )
 

@@ -3,19 +3,25 @@
 Quote answer: one `v_CODE="f0~f1~...";` line per code, GBK. Fields used: 0 market code (1 SH, 51 SZ, 100 HK,
 200 US); 1 name; 2 code; 3 last; 4 previous close; 5 open; 6 volume (A: lots, STAR: shares; HK, US: shares);
 30 time; 33 high; 34 low; 35 A: "price/volume in lots/amount in yuan", US: currency; 37 amount (A: 10k CNY,
-HK and US: currency units); 38 turnover %; 39 PE; 46 PB (A); 47/48 limit up/down (A; -1 for indices);
-60 board lot (HK); 75 currency (HK). An unknown code is answered anonymously with `v_pv_none_match="1";`.
+HK and US: currency units); 38 turnover %; 39 PE; 40 A: trading status ("S" suspended, "D" delisted, empty when
+trading: a halted line has last = previous close and open/high/low 0); 46 PB (A); 47/48 limit up/down (A; -1 for
+indices); 60 board lot (HK); 75 currency (HK). An unknown code is answered anonymously with `v_pv_none_match="1";`.
+US codes may hold a dot (usBRK.B; field 2 "BRK.B.N" ends with the listing's exchange). The `hk` quotes are 15
+minutes late (Tencent's free Hong Kong feed), and are labelled so (Quote.delay_minutes).
 
 Bars: `fqkline/get?param=CODE,day,START,END,640,` (last part empty = unadjusted, rows under "day"; "qfq" would
-give "qfqday"). Rows are [date, open, CLOSE, HIGH, LOW, volume in lots (STAR: shares), ...]; newer rows add
-{}, turnover %, amount in 10k CNY. At most 640 rows per call, so a range is fetched in two-year pages. The
-service gives no previous close, so `prev_close` stays None (a previous row's close is not the reference price
-on an ex-rights date).
+give "qfqday"). A-shares ask proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get first (what akshare's
+stock_zh_a_hist_tx uses since web.ifzq.gtimg.cn's fqkline answers HTTP 501, reported from 2026-10-01) and the old
+host second; either may wrap the JSON as `NAME={...}`. Rows are [date, open, CLOSE, HIGH, LOW, volume in lots
+(STAR: shares), ...]; newer rows add {}, turnover %, amount in 10k CNY. At most 640 rows per call, so a range is
+fetched in two-year pages. The service gives no previous close, so `prev_close` stays None (a previous row's
+close is not the reference price on an ex-rights date).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -24,12 +30,13 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from stockbench.clock import MARKET_TZ
-from stockbench.data.http import FailureKind, HttpClient
+from stockbench.data.http import FailureKind, FetchError, HttpClient, Target
 from stockbench.data.providers.base import (
     A_SHARE_LOT,
     PayloadError,
     ProviderBase,
     check_bar_shape,
+    check_quote,
     check_unadjusted,
     day,
     instrument,
@@ -41,7 +48,7 @@ from stockbench.data.providers.base import (
     volume_in_lots,
     whole,
 )
-from stockbench.data.records import Bar, DataKind, Quote
+from stockbench.data.records import Bar, DataKind, Quote, TradingStatus
 from stockbench.market.instruments import Exchange, Instrument, SecurityType
 
 SOURCE = "tencent"
@@ -51,19 +58,31 @@ PAGE_DAYS = 730  # two calendar years hold at most ~500 sessions, well under the
 _LINE = re.compile(r'v_([A-Za-z0-9_.]+)="([^"]*)"')
 _TIME_FORMATS = ("%Y%m%d%H%M%S", "%Y/%m/%d %H:%M:%S", "%Y-%m-%d %H:%M:%S")
 _MIN_FIELDS = {"CN": 49, "HK": 76, "US": 40}
+_STATUS: dict[str, TradingStatus] = {"S": "suspended", "D": "delisted"}
+HK_DELAY_MINUTES = 15
+_WRAPPED = re.compile(r"^\s*[A-Za-z_$][\w$]*\s*=\s*")
 
 
 @dataclass(frozen=True, slots=True)
 class TencentEndpoints:
+    """`kline` is tried first for A-share bars, `kline_fallback` when it fails for any reason but an answer that
+    says the code is unknown or the window empty."""
+
     quote: str = "https://qt.gtimg.cn/q="
-    kline: str = "https://web.ifzq.gtimg.cn/appstock/app/fqkline/get"
+    kline: str = "https://proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get"
     hk_kline: str = "https://web.ifzq.gtimg.cn/appstock/app/hkfqkline/get"
+    kline_fallback: str = "https://web.ifzq.gtimg.cn/appstock/app/fqkline/get"
 
     @classmethod
     def at(cls, base: str) -> TencentEndpoints:
         """The same paths on another base URL (the local replay server in tests)."""
         base = base.rstrip("/")
-        return cls(f"{base}/q=", f"{base}/appstock/app/fqkline/get", f"{base}/appstock/app/hkfqkline/get")
+        return cls(
+            f"{base}/q=",
+            f"{base}/ifzqgtimg/appstock/app/newfqkline/get",
+            f"{base}/appstock/app/hkfqkline/get",
+            f"{base}/appstock/app/fqkline/get",
+        )
 
 
 def tencent_code(inst: Instrument) -> str:
@@ -90,9 +109,10 @@ def parse_quote_line(line: str, inst: Instrument) -> Quote:
     if len(f) < _MIN_FIELDS[inst.market]:
         raise PayloadError(f"{len(f)} fields for {inst.symbol}, expected at least {_MIN_FIELDS[inst.market]}")
     _check_identity(f, inst)
-    if number(f[3], "last (field 3)") <= 0:
+    status = _STATUS.get(f[40].strip(), "trading") if inst.market == "CN" else "trading"
+    if status == "trading" and number(f[3], "last (field 3)") <= 0:
         raise PayloadError("no last price (0): not traded yet or suspended", "empty")
-    return Quote(
+    quote = Quote(
         symbol=inst.symbol,
         at=moment(f[30], _TIME_FORMATS, MARKET_TZ[inst.market], "quote time (field 30)"),
         last=number(f[3], "last (field 3)"),
@@ -104,15 +124,18 @@ def parse_quote_line(line: str, inst: Instrument) -> Quote:
         amount=_amount(f, inst),
         source=SOURCE,
         name=f[1] or None,
+        status=status,
+        delay_minutes=HK_DELAY_MINUTES if inst.market == "HK" else 0,
         **_extras(f, inst),
     )
+    return check_quote(quote, inst)
 
 
 def _check_identity(f: list[str], inst: Instrument) -> None:
     expected = MARKET_CODES.get(inst.exchange)
     if expected and f[0] != expected:
         raise PayloadError(f"market code {f[0]!r} (field 0) for {inst.symbol}, expected {expected!r}")
-    code = f[2].split(".")[0] if inst.market == "US" else f[2]
+    code = f[2].rsplit(".", 1)[0] if inst.market == "US" and "." in f[2] else f[2]
     if code != inst.code:
         raise PayloadError(f"code {f[2]!r} (field 2) in the line for {inst.symbol}")
 
@@ -166,6 +189,19 @@ def _extras(f: list[str], inst: Instrument) -> dict[str, Any]:
         extras["turnover_pct"] = optional_number(f[38], "turnover (field 38)")
         extras["pe"] = positive_or_none(optional_number(f[39], "PE (field 39)"))
     return extras
+
+
+def kline_json(text: str) -> Any:
+    """The JSON of a k-line answer, unwrapped from `NAME=` when the service wrapped it (the `_var` parameter)."""
+    try:
+        return json.loads(_WRAPPED.sub("", text, count=1), parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        raise PayloadError(f"invalid JSON ({exc.msg} at char {exc.pos} of {len(text)})") from None
+
+
+def parse_kline_text(text: str, inst: Instrument, code: str) -> list[Bar]:
+    """parse_daily_bars of a k-line answer's text."""
+    return parse_daily_bars(kline_json(text), inst, code)
 
 
 def parse_daily_bars(payload: Any, inst: Instrument, code: str) -> list[Bar]:
@@ -240,12 +276,26 @@ class TencentProvider(ProviderBase):
         if inst.market not in {"CN", "HK"}:
             raise self.unsupported("bars", symbol, "tencent daily bars cover A-shares and Hong Kong only")
         target, code = self.target("bars", symbol), tencent_code(inst)
-        url = self.endpoints.kline if inst.market == "CN" else self.endpoints.hk_kline
+        urls = (
+            [self.endpoints.kline, self.endpoints.kline_fallback] if inst.market == "CN" else [self.endpoints.hk_kline]
+        )
+        failure: FetchError | None = None
+        for url in urls:
+            try:
+                return self._bars_from(target, url, inst, code=code, start=start, end=end)
+            except FetchError as exc:
+                if exc.failure.kind in {"unknown_symbol", "empty"}:
+                    raise
+                failure = exc
+        assert failure is not None
+        raise failure
+
+    def _bars_from(self, target: Target, url: str, inst: Instrument, *, code: str, start: date, end: date) -> list[Bar]:
         bars: list[Bar] = []
         for first, last in windows(start, end):
             params = {"param": f"{code},day,{first.isoformat()},{last.isoformat()},{PAGE_LIMIT},"}
-            payload = self.http.get_json(target, url, params=params)
-            page = self.parsed(target, url, functools.partial(parse_daily_bars, payload, inst, code))
+            text = self.http.get_text(target, url, params=params)
+            page = self.parsed(target, url, functools.partial(parse_kline_text, text, inst, code))
             bars.extend(bar for bar in page if first <= bar.day <= last)
         if not bars:
             raise target.failure("empty", f"no bars from {start} to {end}", url=url)

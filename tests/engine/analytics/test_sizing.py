@@ -3,6 +3,7 @@ sells within the sellable quantity, refusals with reasons; and the service again
 
 from __future__ import annotations
 
+import shutil
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from stockbench.analytics.rule_tables import load_rule_tables
 from stockbench.analytics.sizing import AccountView, Plan, SizeResult, Sizing, TradeDate, plan_with_defaults, size_order
 from stockbench.clock import MARKET_TZ, ReplayClock
+from stockbench.data.records import Quote
 from stockbench.errors import InvalidInput
 from stockbench.ledger.validation import FillDraft
 from stockbench.market.fees import FeeSettings, order_fees
@@ -227,3 +229,25 @@ def test_service_star_sell_is_refused_on_the_day_of_purchase(home: Path) -> None
         )
     found = sized(later)
     assert found.qty == 510 and found.day == date(2021, 7, 1)  # the rest, 490 shares, loses at most 0.1%
+
+
+@pytest.mark.parametrize("status", ["suspended", "delisted", "not_listed"])
+def test_a_halted_name_is_not_sized(status: str) -> None:
+    result = size_order(PAB, plan(), view(), TradeDate(DAY, None, status))  # type: ignore[arg-type]
+    assert result.sizing is None and codes(result) == ["halted"]
+    assert result.problems[0].key == f"halted.{status}" and PAB.symbol in result.problems[0].message
+    assert sized(size_order(PAB, plan(), view(), TradeDate(DAY, None, "trading"))).qty > 0
+
+
+@pytest.mark.realdata
+def test_service_refuses_to_size_a_name_whose_latest_quote_is_suspended(home: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(home, copy)
+    with Workbench.open(copy, clock=ReplayClock.as_of(date(2021, 6, 30))) as bench:
+        zones = bench.analytics.zones("600519.SH")
+        before = bench.analytics.size("main", "600519.SH", "buy", zones.buy.high, zones.stop)
+        halted = Quote("600519.SH", cn(date(2021, 6, 30), 15), Decimal("2056.70"), Decimal("2056.70"), None, None,
+                       None, 0, None, "tencent", status="suspended")  # fmt: skip
+        bench.data.cache.store_quotes([halted])
+        after = bench.analytics.size("main", "600519.SH", "buy", zones.buy.high, zones.stop)
+    assert before.sizing is not None and codes(after) == ["halted"]

@@ -246,11 +246,11 @@ def sina_hk_line(code: str, en_name: str, name: str, *, open_: str, prev: str, l
     return f'var hq_str_rt_hk{code}="{fields}";\n'
 
 
-def sina_flow_rows(days: Sequence[tuple[str, int, int, int, int]]) -> list[dict[str, str]]:
-    """MoneyFlow.ssl_qsfx_zjlrqs rows, newest first: (date, super-large, large, medium, small) net yuan."""
+def sina_flow_rows(days: Sequence[tuple[str, int, int]]) -> list[dict[str, str]]:
+    """MoneyFlow.ssl_qsfx_zjlrqs rows in the real shape (../shared/data/payloads/real/), newest first:
+    (date, main net = netamount, super-large net = r0_net) in yuan."""
     rows = []
-    for opendate, r0, r1, r2, r3 in sorted(days, reverse=True):
-        net = r0 + r1 + r2 + r3
+    for opendate, net, r0 in sorted(days, reverse=True):
         rows.append(
             {
                 "opendate": opendate,
@@ -259,14 +259,12 @@ def sina_flow_rows(days: Sequence[tuple[str, int, int, int, int]]) -> list[dict[
                 "turnover": "1.2345",
                 "netamount": f"{net}.0000",
                 "ratioamount": "0.0100",
-                "r0": "90000000.0000",
-                "r1": "80000000.0000",
-                "r2": "70000000.0000",
-                "r3": "60000000.0000",
                 "r0_net": f"{r0}.0000",
-                "r1_net": f"{r1}.0000",
-                "r2_net": f"{r2}.0000",
-                "r3_net": f"{r3}.0000",
+                "r0_ratio": "0.00500000",
+                "r0x_ratio": "71.2000",
+                "cnt_r0x_ratio": "1",
+                "cate_ra": "0.0200",
+                "cate_na": "90000000.0000",
             }
         )
     return rows

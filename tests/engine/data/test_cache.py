@@ -101,6 +101,12 @@ def test_quotes_money_flow_and_valuation(db: Database) -> None:
     found = cache.latest_quote(SYMBOL)
     assert found is not None and found.last == Decimal("10.1000") and found.at == at(day, 10)
     assert found.at.utcoffset() == timedelta(hours=8)
+    assert (found.status, found.delay_minutes) == ("trading", 0)
+    halted = Quote(SYMBOL, at(day, 10, 15), Decimal("10"), Decimal("10"), None, None, None, 0, None, "sina",
+                   status="suspended", delay_minutes=15)  # fmt: skip
+    cache.store_quotes([halted], fetched_at=WALL)
+    stored = cache.latest_quote(SYMBOL)
+    assert stored is not None and (stored.status, stored.delay_minutes, stored.open) == ("suspended", 15, None)
     flows = [
         MoneyFlowDay(SYMBOL, d, Decimal("-1.5"), None, None, None, None, "eastmoney") for d in (day, day - timedelta(1))
     ]

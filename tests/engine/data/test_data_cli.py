@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from stockbench.cli.main import run
+from stockbench.clock import MARKET_TZ
+from stockbench.data.records import Quote
+from stockbench.workbench import Workbench
 from tests.engine.data.test_gates import SYMBOL, FakeProvider, failing
 from tests.engine.data.test_importer import COMMUNITY, GENERIC
 
@@ -86,6 +91,19 @@ def test_quote_outside_the_window_is_the_labelled_last_close(
         "date": "2024-01-04",
         "source": "user_csv",
     }
+
+
+def test_quote_shows_the_trading_status_of_the_session(imported: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, before = call(capsys, "data", "quote", "600519", "--no-fetch", "--as-of", "2024-01-04")
+    assert before["status"] is None and before["delay_minutes"] == 0  # no quote of that session is stored
+    with Workbench.open() as bench:
+        at = datetime(2024, 1, 4, 15, 0, 5, tzinfo=MARKET_TZ["CN"])
+        bench.data.cache.store_quotes([Quote(SYMBOL, at, Decimal("10.10"), Decimal("10.10"), None, None, None, 0,
+                                             None, "tencent", status="suspended")])  # fmt: skip
+    code, data = call(capsys, "data", "quote", "600519", "--no-fetch", "--as-of", "2024-01-04")
+    assert code == 0 and data["status"] == "suspended" and data["label"] == "last_close"
+    run(["data", "quote", "600519", "--no-fetch", "--as-of", "2024-01-04"])
+    assert "suspended" in capsys.readouterr().out
 
 
 def test_gates_keys(imported: Path, capsys: pytest.CaptureFixture[str]) -> None:

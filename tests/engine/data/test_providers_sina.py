@@ -15,9 +15,7 @@ A_LINE = sina_a_line(
 )
 HK_LINE = sina_hk_line("00700", "TENCENT", "腾讯控股", open_="380.000", prev="378.400", last="382.200", volume=1500000)
 FLOW = "/quotes_service/api/json_v2.php/MoneyFlow.ssl_qsfx_zjlrqs"
-FLOW_ROWS = sina_flow_rows(
-    [("2024-06-27", 5_000_000, -2_000_000, 1_000_000, -4_000_000), ("2024-06-28", -300, 100, 50, 150)]
-)
+FLOW_ROWS = sina_flow_rows([("2024-06-27", 3_000_000, 5_000_000), ("2024-06-28", -300, 100)])
 
 
 def provider(replay: ReplayServer, http: HttpClient) -> SinaProvider:
@@ -88,13 +86,13 @@ def test_us_quotes_are_unsupported(replay: ReplayServer, http: HttpClient) -> No
     assert caught.value.failure.kind == "unsupported" and replay.requests == []
 
 
-def test_money_flow_by_order_size_oldest_first(replay: ReplayServer, http: HttpClient) -> None:
+def test_money_flow_main_is_netamount_and_super_large_r0_oldest_first(replay: ReplayServer, http: HttpClient) -> None:
     replay.route(FLOW, Reply.json(FLOW_ROWS), daima="sh600519")
     first, second = provider(replay, http).money_flow("600519.SH")
     assert (first.day.isoformat(), second.day.isoformat()) == ("2024-06-27", "2024-06-28")
-    assert first.super_large_net == Decimal(5_000_000) and first.large_net == Decimal(-2_000_000)
-    assert first.main_net == Decimal(3_000_000)  # super-large + large
-    assert (first.medium_net, first.small_net) == (Decimal(1_000_000), Decimal(-4_000_000))
+    assert first.main_net == Decimal(3_000_000) and first.super_large_net == Decimal(5_000_000)
+    assert (first.large_net, first.medium_net, first.small_net) == (None, None, None)  # not in this endpoint
+    assert (second.main_net, second.super_large_net) == (Decimal(-300), Decimal(100))
     (seen,) = replay.seen(FLOW)
     assert seen.params["sort"] == "opendate" and seen.headers["referer"] == "https://finance.sina.com.cn/"
 
@@ -105,7 +103,7 @@ def test_money_flow_by_order_size_oldest_first(replay: ReplayServer, http: HttpC
         (Reply.json([]), "empty"),
         (Reply(b"null", content_type="application/json"), "empty"),
         (Reply.json({"error": "unknown"}), "unparseable"),
-        (Reply.json([{"opendate": "2024-06-28", "r0_net": "1.0"}]), "unparseable"),  # r1..r3 missing
+        (Reply.json([{"opendate": "2024-06-28", "r0_net": "1.0"}]), "unparseable"),  # netamount missing
         (Reply.firewall(), "blocked"),
         (Reply.failing(502), "http_status"),
         (Reply.truncated(Reply.json(FLOW_ROWS).body), "unparseable"),

@@ -61,7 +61,7 @@ def test_quotes_for_a_shares_and_hong_kong_in_shares_and_yuan(replay: ReplayServ
 
 def test_star_volume_is_already_in_shares(replay: ReplayServer, http: HttpClient) -> None:
     line = tencent_a_line(
-        "sh", "688981", "示例科创", last="50.00", prev="49.00", high="51", low="48", lots=123456, amount_yuan=6172800000
+        "sh", "688981", "示例科创", last="50.00", prev="49.00", high="51", low="48", lots=123456, amount_yuan=6172800
     )
     replay.route("/q=sh688981", Reply.gbk(line))
     (quote,) = provider(replay, http).quotes(["688981.SH"])
