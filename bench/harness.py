@@ -37,7 +37,7 @@ class Result:
         )
 
 
-Benchmark = Callable[[], Result]
+Benchmark = Callable[[], Result | tuple[Result, ...]]  # a module may measure several scenarios in one run
 REGISTRY: dict[str, Benchmark] = {}
 
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from stockbench.research.handbook import Handbook, HandbookVersion
     from stockbench.research.models import ModelPort
     from stockbench.research.plan_check import PlanCheck
+    from stockbench.research.published import PublishedReports
     from stockbench.research.quick_review import QuickReview
     from stockbench.research.replay import Replayer
     from stockbench.research.reviews import Reviews
@@ -183,6 +184,14 @@ class Workbench:
         from stockbench.evidence.store import EvidenceStore
 
         return EvidenceLookup(EvidenceStore(self.workspace.db))
+
+    @functools.cached_property
+    def reports(self) -> PublishedReports:
+        """The published reports, listed, read and their seals checked, without the research engine (building
+        `research` imports all of it: a window that lists reports as it opens does not wait for that)."""
+        from stockbench.research.published import PublishedReports
+
+        return PublishedReports(self.workspace.db)
 
     @functools.cached_property
     def research(self) -> Research:

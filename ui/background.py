@@ -5,6 +5,11 @@
 The relay object that carries the result back is not parented to any widget and is kept alive until it has
 delivered, so a closed window never loses a callback mid-flight or crashes on one. Research runs go to their
 own pool so a long analysis never starves chart loads.
+
+While a window fills its screens the runner can hold the other ops back (`hold_for_urgent`): an op marked `urgent`
+(what the user sees first: the watchlist's rows and prices, the report list, the chart) runs at once and the others
+start when no urgent op is left. Every op holds the GIL for most of its run, so eight screens loading at once had
+made each of them several times slower, and the watchlist waited seconds behind the dashboard's zone scan.
 """
 
 from __future__ import annotations
@@ -37,9 +42,31 @@ class OpRunner:
         self.research.setMaxThreadCount(3)
         self.on_error: Callable[[BaseException], None] | None = None
         self.closed = False  # set when the window shuts down: no op starts afterwards, none reads a closed workspace
+        self.holding = False
+        self.held: list[EngineOp] = []  # held back until no urgent op is left (GUI thread only)
+        self.urgent = 0  # urgent ops started and not delivered yet
+
+    def hold_for_urgent(self) -> None:
+        """From now on, start an op that is not urgent only once no urgent op is left (see the module docstring)."""
+        self.holding = True
+
+    def release(self) -> None:
+        """Start every held op, and hold none from now on."""
+        self.holding = False
+        held, self.held = self.held, []
+        for op in held:
+            op.run()
+
+    def urgent_done(self) -> None:
+        """An urgent op was delivered (after its callback, so that the urgent ops it starts are counted first)."""
+        self.urgent -= 1
+        if self.urgent == 0 and self.holding:
+            self.release()
 
     def close(self) -> None:
-        """Refuse new ops from now on (an op started by a late timer or event would read a closed workspace)."""
+        """Refuse new ops from now on (an op started by a late timer or event would read a closed workspace); held
+        ops start first (one may be a write the user asked for), so that `wait` drains them too."""
+        self.release()
         self.closed = True
 
     def wait(self, msecs: int = 30_000) -> bool:
@@ -76,9 +103,10 @@ class EngineOp:
         failure: Callable[[BaseException], None] | None = None,
         progress: Callable[[Any], None] | None = None,
         research: bool = False,
+        urgent: bool = False,
         parent: QWidget | None = None,
     ) -> None:
-        self.runner, self.fn, self.research, self.parent = runner, op, research, parent
+        self.runner, self.fn, self.research, self.urgent, self.parent = runner, op, research, urgent, parent
         self.success, self.failure, self.progress = success, failure, progress
         self.relay = _Relay()
         self.relay.succeeded.connect(self._succeeded)
@@ -87,12 +115,17 @@ class EngineOp:
             self.relay.progressed.connect(progress)
 
     def run(self) -> EngineOp:
-        if self.runner.closed:
+        runner = self.runner
+        if runner.closed:
             return self  # the window is closing: nothing starts, nothing is delivered
+        if runner.holding and not self.urgent:
+            runner.held.append(self)
+            return self
         with EngineOp._lock:
             EngineOp.live.add(self)
-        pool = self.runner.research if self.research else self.runner.general
-        pool.start(_Task(self))
+        runner.urgent += self.urgent
+        pool = runner.research if self.research else runner.general
+        pool.start(_Task(self), 1 if self.urgent else 0)
         return self
 
     def _done(self) -> None:
@@ -102,18 +135,26 @@ class EngineOp:
     @Slot(object)
     def _succeeded(self, result: Any) -> None:
         self._done()
-        if self.success is not None and self._parent_alive():
-            self.success(result)
+        try:
+            if self.success is not None and self._parent_alive():
+                self.success(result)
+        finally:
+            if self.urgent:
+                self.runner.urgent_done()
 
     @Slot(object)
     def _failed(self, error: BaseException) -> None:
         self._done()
-        if isinstance(error, Cancelled):
-            return
-        if self.failure is not None and self._parent_alive():
-            self.failure(error)
-        elif self.runner.on_error is not None:
-            self.runner.on_error(error)
+        try:
+            if isinstance(error, Cancelled):
+                return
+            if self.failure is not None and self._parent_alive():
+                self.failure(error)
+            elif self.runner.on_error is not None:
+                self.runner.on_error(error)
+        finally:
+            if self.urgent:
+                self.runner.urgent_done()
 
     def _parent_alive(self) -> bool:
         if self.parent is None:

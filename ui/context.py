@@ -40,12 +40,14 @@ class AppContext:
         failure: Callable[[BaseException], None] | None = None,
         progress: Callable[[Any], None] | None = None,
         research: bool = False,
+        urgent: bool = False,
         parent: QWidget | None = None,
     ) -> EngineOp:
-        """Run `fn(bench)` in the background; `success(result)` on the GUI thread (errors to the presenter)."""
+        """Run `fn(bench)` in the background; `success(result)` on the GUI thread (errors to the presenter).
+        `urgent`: what the user sees first, started ahead of the others (see `ui.background`)."""
         return EngineOp(
             self.runner, fn, success=success, failure=failure or self.presenter.present, progress=progress,
-            research=research, parent=parent,
+            research=research, urgent=urgent, parent=parent,
         ).run()  # fmt: skip
 
 

@@ -63,6 +63,7 @@ THEME_TITLES: dict[str, str] = {
 LANGUAGE_TITLES: dict[str, str] = {"system": str(QT_TRANSLATE_NOOP("MainWindow", "Follow the system")),
                                    "zh_CN": "简体中文", "en": "English"}  # fmt: skip
 GEOMETRY_SETTING = "window/geometry"
+HOLD_MAX_MS = 3000  # the screens' other first loads start at the latest this long after the urgent ones
 
 
 DEFAULT_SIZE = QSize(1440, 900)
@@ -253,10 +254,14 @@ class MainWindow(QMainWindow):
         self.ctx = ctx
         self.workspaces.remember(ctx.bench.home)
         self.takeCentralWidget()
+        ctx.runner.hold_for_urgent()  # the screens' first loads: what shows first runs first (see ui.background)
         self._build_screens()
         self.status.attach(ctx)
         self._update_title()
         self._say_stale_holder()
+        if ctx.runner.urgent == 0:
+            ctx.runner.release()
+        QTimer.singleShot(HOLD_MAX_MS, lambda: ctx.runner.release() if ctx is self.ctx else None)
         QTimer.singleShot(0, settle_heap)
         self.workspace_attached.emit()
 

@@ -1874,6 +1874,10 @@
         <source>Warning: this report is not as it was published. Do not rely on it.</source>
         <translation>警告：此报告已不是发布时的样子，请勿依赖它。</translation>
     </message>
+    <message>
+        <source>Reading the report and checking that it is as it was published…</source>
+        <translation>正在读取报告并核对它是否与发布时一致…</translation>
+    </message>
 </context>
 <context>
     <name>ReportsModel</name>

@@ -121,11 +121,12 @@ def reports_ctx(reports_bench: Workbench, make_context: Callable[[Workbench], Ap
 
 @pytest.fixture
 def reports_panel(qtbot: QtBot, reports_ctx: AppContext) -> Any:
-    """A shown report browser on `reports_ctx`, its three reports listed."""
+    """A shown report browser on `reports_ctx`, its three reports listed and read (text and seal checks)."""
     from ui.screens.reports.reports_panel import ReportsPanel
 
     made = ReportsPanel(reports_ctx)
     qtbot.addWidget(made)
     made.show()
-    qtbot.waitUntil(lambda: made.model.rowCount() == 3, timeout=REPORTS_TIMEOUT)
+    qtbot.waitUntil(lambda: made.model.rowCount() == 3 and all(r.seal_checked for r in made.model.rows()),
+                    timeout=REPORTS_TIMEOUT)  # fmt: skip
     return made

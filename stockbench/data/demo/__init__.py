@@ -16,9 +16,9 @@ import os
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from stockbench.config import HOME_ENV, default_home
-from stockbench.data.demo.market import DemoMarket, generate
 from stockbench.data.demo.seed import DemoSeed, load_seed
 from stockbench.data.demo.writer import PIN_SETTING, SOURCE, write_market
 from stockbench.errors import InvalidInput
@@ -27,6 +27,9 @@ from stockbench.messages import user_error
 from stockbench.store.database import Database
 from stockbench.store.settings import DEMO_BUILD, PINNED_AS_OF
 from stockbench.store.workspace import Workspace
+
+if TYPE_CHECKING:
+    from stockbench.data.demo.market import DemoMarket, generate
 
 GENERATOR_VERSION = "3"  # bump whenever the generator's output changes for the same seed
 DEMO_FOLDER = "Stock Workbench Demo"
@@ -79,8 +82,20 @@ def fingerprint(seed: DemoSeed, tables: RuleTables) -> dict[str, object]:
     return {"generator": GENERATOR_VERSION, "seed": seed.number, "digest": seed.digest, "rules": tables.version}
 
 
+def __getattr__(name: str) -> Any:
+    """The generator's names, imported on first use: reopening a built demo checks its fingerprint only, and the
+    generator (it pulls in the exchange calendars and pandas) cost a second of every reopen."""
+    if name in ("DemoMarket", "generate"):
+        from stockbench.data.demo import market
+
+        return getattr(market, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def build_demo(db: Database, seed: DemoSeed | None = None, tables: RuleTables | None = None) -> DemoMarket:
     """Generate the demo market and write it into `db`, replacing earlier demo rows, in one transaction."""
+    from stockbench.data.demo.market import generate
+
     seed = seed or load_seed()
     tables = tables or load_tables()
     market = generate(seed, tables)

@@ -7,12 +7,16 @@ session, or its publication), so point-in-time reads at the pinned clock see exa
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import polars as pl
 
-from stockbench.data.demo.market import DemoMarket
 from stockbench.market.registry import InstrumentRegistry
 from stockbench.store.database import Database
 from stockbench.store.settings import DEMO_BUILD, PINNED_AS_OF, SECTOR_MAP, Settings
+
+if TYPE_CHECKING:  # the generator (calendars, statements, texts) loads only when a market is built
+    from stockbench.data.demo.market import DemoMarket
 
 SOURCE = "demo"
 PIN_SETTING = PINNED_AS_OF.key  # the stored key, for tools and tests that read the settings table as it is

@@ -155,10 +155,10 @@ class ChartPanel(QWidget):
         self._generation += 1
         generation, symbol = self._generation, self.symbol
         if symbol is None:
-            self.ctx.op(actions.default_symbol, self._default_found, parent=self)
+            self.ctx.op(actions.default_symbol, self._default_found, urgent=True, parent=self)
             return
         self.ctx.op(lambda bench: actions.chart_data(bench, symbol), lambda data: self._loaded(generation, data),
-                    failure=self._failed, parent=self)  # fmt: skip
+                    failure=self._failed, urgent=True, parent=self)  # fmt: skip
 
     def set_candle_scheme(self, scheme: CandleScheme) -> None:
         self.chart.set_scheme(scheme)

@@ -71,6 +71,9 @@ class ReportView(QTextBrowser):
         if row.tampered:  # said first, before anything of the report is read as trustworthy
             warning = self.tr("Warning: this report is not as it was published. Do not rely on it.")
             text = f"> **{warning}**  \n> {html.escape(row.tampered)}\n\n{text}"
+        elif not row.seal_checked:  # shown again with the check's outcome as soon as it is known
+            reading = self.tr("Reading the report and checking that it is as it was published…")
+            text = f"> {reading}\n\n{text}"
         self.document().setMarkdown(text, MARKDOWN_FEATURES)
 
     def anchors(self) -> list[str]:

@@ -3,8 +3,8 @@ review verdict, full-text search over titles and markdown)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any
 
@@ -44,6 +44,7 @@ class ReportRow:
     verdict: str | None = None  # the latest human review's verdict (None: not reviewed)
     tampered: str = ""  # why the stored report is not as it was published ("" when its seal holds)
     citations: ReportCitations = field(default_factory=ReportCitations, compare=False)  # what its links point to
+    seal_checked: bool = True  # False while its seal is checked in the background (the list shows first)
 
     def searchable(self) -> str:
         return f"{self.title}\n{self.markdown}".casefold()
@@ -118,6 +119,17 @@ class ReportsModel(QAbstractTableModel):
         self.beginResetModel()
         self._rows = list(rows)
         self.endResetModel()
+
+    def set_details(self, found: Mapping[str, Mapping[str, Any]]) -> None:
+        """What listed reports lacked until read (report id -> ReportRow field -> value): their text, draft, links
+        and seal check."""
+        changed = []
+        for number, row in enumerate(self._rows):
+            if row.report_id in found:
+                self._rows[number] = replace(row, **found[row.report_id], seal_checked=True)
+                changed.append(number)
+        if changed:  # one signal: the header re-reads every row to size its columns on each
+            self.dataChanged.emit(self.index(min(changed), 0), self.index(max(changed), len(COLUMNS) - 1))
 
     def rows(self) -> list[ReportRow]:
         return list(self._rows)

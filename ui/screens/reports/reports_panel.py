@@ -63,6 +63,7 @@ class ReportsPanel(QWidget):
     verified = Signal(str, list)  # a report id and its problems (empty when it holds)
     review_saved = Signal(object)  # the recorded stockbench.research.reviews.Review
     analyze_requested = Signal(str)  # a symbol: start the analysis that revises a report
+    details_loaded = Signal()  # the listed reports' text is read and their seals checked (the list shows before)
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -221,6 +222,23 @@ class ReportsPanel(QWidget):
         if self._notice:
             self.status_label.setText(self._notice)
             self._notice = ""
+        unread = [r.report_id for r in rows if not r.seal_checked]
+        if unread:
+            actions.load_details(self.ctx, self, unread, self._on_details)
+
+    def _on_details(self, found: list[actions.ReportDetail]) -> None:
+        """The reports' text and seal checks: the open report is drawn again with them (a warning when it changed),
+        and the search filter applied again over the text."""
+        self.model.set_details({d.report_id: {"markdown": d.markdown, "draft": d.draft, "citations": d.citations,
+                                              "tampered": d.tampered} for d in found})  # fmt: skip
+        self._apply_filter()
+        shown = self.view.row
+        read = self.model.find(shown.report_id) if shown is not None and not shown.seal_checked else None
+        if read is not None:
+            self.view.show_report(read)
+            self._enable_actions(self.current_row())
+            self.report_shown.emit(read.report_id)
+        self.details_loaded.emit()
 
     def _set_date_range(self, rows: list[ReportRow]) -> None:
         """Unchecked date filters follow the listed reports' range, so checking one starts from a real date."""
@@ -296,14 +314,14 @@ class ReportsPanel(QWidget):
         self.tabs.setCurrentIndex(REPORT_TAB)
         self.status_label.clear()
         self._enable_actions(row)
-        if row is not None:
+        if row is not None and row.seal_checked:  # else once its text is read (see `_on_details`)
             self.report_shown.emit(row.report_id)
 
     def _enable_actions(self, row: ReportRow | None) -> None:
         for button in (self.verify_button, self.export_md_button, self.export_pdf_button, self.review_button):
             button.setEnabled(row is not None)
         has_previous = row is not None and self.model.previous(row) is not None
-        self.compare_button.setEnabled(has_previous)
+        self.compare_button.setEnabled(has_previous and row is not None and row.seal_checked)  # drafts read
         self.compare_button.setToolTip("" if has_previous else self.tr("There is no earlier report on this symbol"))
 
     # ---- evidence, compare, verify ---------------------------------------------------------------------

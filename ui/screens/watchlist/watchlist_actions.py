@@ -1,6 +1,6 @@
-"""The watchlist screen's engine work, each run in the background through `ctx.op`: the rows of a group (price,
-change, holding, P&L, latest report), the zone positions (the one zone algorithm, one symbol at a time, reported
-as they come), the symbol search, and the writes."""
+"""The watchlist screen's engine work, each run in the background through `ctx.op`: the rows of a group (names,
+holdings, latest report: a few queries whatever the list's length), then each row's price and the zone positions
+(the one zone algorithm), one symbol at a time and reported as they come; the symbol search, and the writes."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from stockbench.clock import MARKET_TZ
 from stockbench.errors import UserError
+from stockbench.research.outcomes import ReportListing
 from stockbench.watchlist import InstrumentHit, WatchItem
 from stockbench.workbench import Workbench
 from ui.errors import error_text
@@ -36,13 +37,29 @@ class Price:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class RowPrice:
+    """A row's price columns: the last price, its change and the holding's P&L at it."""
+
+    symbol: str
+    last: Decimal | None
+    change_pct: Decimal | None
+    label: str
+    note: str
+    pnl: Decimal | None
+
+
 def load_view(bench: Workbench, group: str | None) -> WatchlistView:
-    """The rows of `group` (the first group when it is gone or None), without zones (see `zone_positions`)."""
+    """The rows of `group` (the first group when it is gone or None), without prices and zones (see `fill_rows`):
+    reading each row's quote took most of a reopen's wait (60 symbols: seconds before the list showed)."""
     names = tuple(g.name for g in bench.watchlist.groups())
     chosen = group if group in names else (names[0] if names else None)
     items = bench.watchlist.items(chosen) if chosen is not None else []
     holdings = _holdings(bench)
-    rows = tuple(_row(bench, item, holdings) for item in items)
+    latest: dict[str, ReportListing] = {}
+    for listed in bench.reports.listed():  # newest first: the first of a symbol is its latest
+        latest.setdefault(listed.symbol, listed)
+    rows = tuple(_row(bench, item, holdings, latest.get(item.symbol)) for item in items)
     return WatchlistView(names, chosen, rows)
 
 
@@ -66,45 +83,59 @@ def _holdings(bench: Workbench) -> dict[str, tuple[int, Decimal]]:
     return held
 
 
-def _row(bench: Workbench, item: WatchItem, holdings: dict[str, tuple[int, Decimal]]) -> WatchRow:
+def _row(
+    bench: Workbench, item: WatchItem, holdings: dict[str, tuple[int, Decimal]], latest: ReportListing | None
+) -> WatchRow:
     instrument = bench.market.registry.instrument(item.symbol)
-    price = last_price(bench, item.symbol)
-    change = None
-    if price.last is not None and price.previous:
-        change = ((price.last / price.previous - 1) * 100).quantize(CENT, ROUND_HALF_UP)
-    qty, cost = holdings.get(item.symbol, (0, Decimal(0)))
-    pnl = (price.last * qty - cost).quantize(CENT, ROUND_HALF_UP) if qty and price.last is not None else None
-    reports = bench.research.reports(item.symbol)
-    latest = reports[0] if reports else None
     published = latest.published_at.astimezone(MARKET_TZ[instrument.market]).date() if latest else None
     return WatchRow(
         symbol=item.symbol,
         name=item.name or instrument.name,
         currency=instrument.currency,
-        last=price.last,
-        change_pct=change,
-        price_label=price.label,
-        price_note=price.note,
-        holding=qty,
-        pnl=pnl,
+        price_label="pending",
+        holding=holdings.get(item.symbol, (0, Decimal(0)))[0],
         report_date=published,
         report_action=latest.action if latest else None,
         report_id=latest.report_id if latest else None,
     )
 
 
+def row_price(bench: Workbench, symbol: str, holding: tuple[int, Decimal]) -> RowPrice:
+    """The price columns of `symbol`'s row, `holding` being its (quantity, remaining cost) over every account."""
+    price = last_price(bench, symbol)
+    change = None
+    if price.last is not None and price.previous:
+        change = ((price.last / price.previous - 1) * 100).quantize(CENT, ROUND_HALF_UP)
+    qty, cost = holding
+    pnl = (price.last * qty - cost).quantize(CENT, ROUND_HALF_UP) if qty and price.last is not None else None
+    return RowPrice(symbol, price.last, change, price.label, price.note, pnl)
+
+
 ZoneFound = tuple[str, str | None, str]  # symbol, position (None when unavailable), note
+RowFound = RowPrice | ZoneFound
 
 
-def zone_positions(bench: Workbench, symbols: list[str], report: Callable[[ZoneFound], None]) -> int:
-    """Where each symbol's last close sits against its zones, reported symbol by symbol; returns how many."""
+def zone_position(bench: Workbench, symbol: str) -> ZoneFound:
+    """Where `symbol`'s last close sits against its zones (None with the reason when it has none)."""
+    try:
+        found = bench.analytics.zones(symbol)
+    except UserError as error:
+        return symbol, None, error_text(error)
+    return symbol, found.position, "; ".join(found.flags)
+
+
+def fill_prices(bench: Workbench, symbols: list[str], report: Callable[[RowFound], None]) -> int:
+    """The price columns of `symbols`, each reported as it comes (a millisecond or so each); returns how many."""
+    holdings = _holdings(bench)
     for symbol in symbols:
-        try:
-            found = bench.analytics.zones(symbol)
-        except UserError as error:
-            report((symbol, None, error_text(error)))
-            continue
-        report((symbol, found.position, "; ".join(found.flags)))
+        report(row_price(bench, symbol, holdings.get(symbol, (0, Decimal(0)))))
+    return len(symbols)
+
+
+def fill_zones(bench: Workbench, symbols: list[str], report: Callable[[RowFound], None]) -> int:
+    """The zone positions of `symbols`, each reported as it comes (tens of milliseconds each); returns how many."""
+    for symbol in symbols:
+        report(zone_position(bench, symbol))
     return len(symbols)
 
 

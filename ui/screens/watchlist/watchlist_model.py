@@ -3,7 +3,7 @@ drop (the model asks for the move through `move_requested`; the panel writes it 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
@@ -32,14 +32,15 @@ Index = QModelIndex | QPersistentModelIndex
 
 @dataclass(frozen=True)
 class WatchRow:
-    """What one watchlist row shows. `zone_position` is None until computed (or when no zones can be had)."""
+    """What one watchlist row shows. Its price is "pending" and `zone_position` None until computed (a zone stays None
+    when none can be had)."""
 
     symbol: str
     name: str | None = None
     currency: str = ""
     last: Decimal | None = None
     change_pct: Decimal | None = None
-    price_label: str = "none"  # live | last_close | none
+    price_label: str = "none"  # live | last_close | none | pending (not read yet)
     price_note: str = ""
     zone_position: str | None = None
     zone_note: str = ""
@@ -77,9 +78,16 @@ def _signed(value: Decimal | None, suffix: str = "") -> str:
     return "" if value is None else f"{value:+,.2f}{suffix}"
 
 
+PENDING = "…"  # shown while a value is read in the background
+
+
+def _last(row: WatchRow) -> str:
+    return PENDING if row.price_label == "pending" else _money(row.last)
+
+
 def _zone(row: WatchRow) -> str:
     if row.zone_position is None:
-        return "…" if not row.zone_note else "—"
+        return PENDING if not row.zone_note else "—"
     return translate(ZONE_TITLES.get(row.zone_position, row.zone_position))
 
 
@@ -114,7 +122,7 @@ def _holding(row: WatchRow) -> str:
 COLUMNS: tuple[Column, ...] = (
     Column("symbol", str(QT_TRANSLATE_NOOP("WatchlistModel", "Symbol")), LEFT, lambda r: r.symbol),
     Column("name", str(QT_TRANSLATE_NOOP("WatchlistModel", "Name")), LEFT, lambda r: r.name or ""),
-    Column("last", str(QT_TRANSLATE_NOOP("WatchlistModel", "Last")), RIGHT, lambda r: _money(r.last)),
+    Column("last", str(QT_TRANSLATE_NOOP("WatchlistModel", "Last")), RIGHT, _last),
     Column("change_pct", str(QT_TRANSLATE_NOOP("WatchlistModel", "Change %")), RIGHT,
            lambda r: _signed(r.change_pct, "%"), lambda r: r.change_pct),
     Column("zone", str(QT_TRANSLATE_NOOP("WatchlistModel", "Zone")), CENTER, _zone),
@@ -155,11 +163,19 @@ class WatchlistModel(QAbstractTableModel):
 
     def set_zone(self, symbol: str, position: str | None, note: str = "") -> None:
         """Fill the zone column of `symbol` (computed after the rest of the row)."""
+        self.fill({symbol: {"zone_position": position, "zone_note": note}})
+
+    def fill(self, values: Mapping[str, Mapping[str, Any]]) -> None:
+        """Fill columns read after the rows (symbol -> WatchRow field -> value) with one change signal: the header
+        sizes its columns to their contents by reading every row again on each change, 40 ms for 60 rows, and a
+        signal per symbol and column had kept the window busy for seconds after a reopen."""
+        changed = []
         for number, row in enumerate(self.rows):
-            if row.symbol == symbol:
-                self.rows[number] = replace(row, zone_position=position, zone_note=note)
-                cell = self.index(number, COLUMN_KEYS.index("zone"))
-                self.dataChanged.emit(cell, cell)
+            if row.symbol in values:
+                self.rows[number] = replace(row, **values[row.symbol])
+                changed.append(number)
+        if changed:
+            self.dataChanged.emit(self.index(min(changed), 0), self.index(max(changed), len(COLUMNS) - 1))
 
     def row_of(self, symbol: str) -> int:
         return next((i for i, r in enumerate(self.rows) if r.symbol == symbol), -1)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
@@ -34,10 +35,16 @@ from ui.charts.palette import candle_scheme, chart_colors
 from ui.context import AppContext
 from ui.screens.watchlist import watchlist_actions as actions
 from ui.screens.watchlist.symbol_search import SymbolSearch
-from ui.screens.watchlist.watchlist_actions import WatchlistView, ZoneFound
+from ui.screens.watchlist.watchlist_actions import RowFound, RowPrice, WatchlistView
 from ui.screens.watchlist.watchlist_model import WatchlistModel, WatchRow
 
 RELOAD_MS = 300
+FILL_MS = 200  # prices and zones found in the background reach the table at most this often
+
+
+def _price_columns(price: RowPrice) -> dict[str, Any]:
+    return {"last": price.last, "change_pct": price.change_pct, "price_label": price.label,
+            "price_note": price.note, "pnl": price.pnl}  # fmt: skip
 
 
 class WatchlistPanel(QWidget):
@@ -52,8 +59,9 @@ class WatchlistPanel(QWidget):
     report_requested = Signal(str)  # report id of the symbol's latest report
     fill_requested = Signal(str)  # symbol
     symbol_selected = Signal(str)  # symbol
-    refreshed = Signal()  # the rows of the shown group are on screen
-    zones_refreshed = Signal()  # and their zone positions too
+    refreshed = Signal()  # the rows of the shown group are on screen (prices and zones follow in the background)
+    prices_refreshed = Signal()  # and their prices
+    zones_refreshed = Signal()  # and their prices and zone positions
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -65,7 +73,13 @@ class WatchlistPanel(QWidget):
         self.group: str | None = None
         self.question_dialog: QInputDialog | None = None
         self._zones: dict[str, tuple[str | None, str]] = {}
+        self._prices: dict[str, RowPrice] = {}  # the last read, shown again until a reload reads it anew
         self._generation = 0
+        self._found_values: dict[str, dict[str, Any]] = {}  # found in the background, not shown yet
+        self._fill = QTimer(self)
+        self._fill.setSingleShot(True)
+        self._fill.setInterval(FILL_MS)
+        self._fill.timeout.connect(self._show_found)
         self._build()
         self._reload = QTimer(self)
         self._reload.setSingleShot(True)
@@ -163,11 +177,13 @@ class WatchlistPanel(QWidget):
         """Reload the shown group; `full` also recomputes every zone position (else only new symbols')."""
         if full:
             self._zones.clear()
+            self._prices.clear()
         colors = chart_colors(candle_scheme(self.ctx.settings))
         self.model.set_colors(colors.up, colors.down)
         self._generation += 1
         generation, group = self._generation, self.group
-        self.ctx.op(lambda bench: actions.load_view(bench, group), partial(self._shown, generation), parent=self)
+        self.ctx.op(lambda bench: actions.load_view(bench, group), partial(self._shown, generation), urgent=True,
+                    parent=self)  # fmt: skip
 
     def show_group(self, name: str) -> None:
         if name != self.group:
@@ -182,31 +198,59 @@ class WatchlistPanel(QWidget):
         self.group_box.clear()
         self.group_box.addItems([self.group_title(g) for g in view.groups] or [self.group_title(DEFAULT_GROUP)])
         self.group_box.setCurrentIndex(view.groups.index(view.group) if view.group in view.groups else 0)
-        rows = [self._with_zone(r) for r in view.rows]
+        rows = [self._with_known(r) for r in view.rows]
         self.model.set_rows(rows)
         self.status.setText(self.tr("%n symbol(s)", "", len(rows)))
         if selected in self.model.symbols():
             self.select(selected)
         self.refreshed.emit()
-        missing = [r.symbol for r in rows if r.symbol not in self._zones]
+        symbols = [r.symbol for r in rows]
+        if not symbols:
+            self.prices_refreshed.emit()
+            self.zones_refreshed.emit()
+            return
+        self.ctx.op(lambda bench, report: actions.fill_prices(bench, symbols, report),
+                    lambda _count: self._prices_done(generation), progress=self._found, urgent=True,
+                    parent=self)  # fmt: skip
+
+    def _prices_done(self, generation: int) -> None:
+        """Prices are shown: the zones follow (not urgent: tens of milliseconds a symbol, the window is usable)."""
+        self._show_found()
+        if generation != self._generation:
+            return
+        self.prices_refreshed.emit()
+        missing = [s for s in self.model.symbols() if s not in self._zones]
         if not missing:
             self.zones_refreshed.emit()
             return
-        self.ctx.op(lambda bench, report: actions.zone_positions(bench, missing, report),
-                    lambda _count: self._zones_done(generation), progress=self._zone_found, parent=self)  # fmt: skip
+        self.ctx.op(lambda bench, report: actions.fill_zones(bench, missing, report),
+                    lambda _count: self._zones_done(generation), progress=self._found, parent=self)  # fmt: skip
 
-    def _with_zone(self, row: WatchRow) -> WatchRow:
-        known = self._zones.get(row.symbol)
-        if known is None:
-            return row
-        return replace(row, zone_position=known[0], zone_note=known[1])
+    def _with_known(self, row: WatchRow) -> WatchRow:
+        zone, price = self._zones.get(row.symbol), self._prices.get(row.symbol)
+        if zone is not None:
+            row = replace(row, zone_position=zone[0], zone_note=zone[1])
+        return row if price is None else replace(row, **_price_columns(price))
 
-    def _zone_found(self, found: ZoneFound) -> None:
-        symbol, position, note = found
-        self._zones[symbol] = (position, note)
-        self.model.set_zone(symbol, position, note)
+    def _found(self, found: RowFound) -> None:
+        if isinstance(found, RowPrice):
+            self._prices[found.symbol] = found
+            symbol, values = found.symbol, _price_columns(found)
+        else:
+            symbol, position, note = found
+            self._zones[symbol] = (position, note)
+            values = {"zone_position": position, "zone_note": note}
+        self._found_values.setdefault(symbol, {}).update(values)
+        if not self._fill.isActive():
+            self._fill.start()
+
+    def _show_found(self) -> None:
+        self._fill.stop()
+        found, self._found_values = self._found_values, {}
+        self.model.fill(found)
 
     def _zones_done(self, generation: int) -> None:
+        self._show_found()
         if generation == self._generation:
             self.zones_refreshed.emit()
 
