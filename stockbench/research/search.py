@@ -10,11 +10,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from stockbench.clock import Clock
-from stockbench.errors import Problem, UserError, redact
+from stockbench.errors import UserError, redact
+from stockbench.messages import error_words, problem, user_error
 from stockbench.research.records import EvidenceItem
 from stockbench.research.results import ToolResult, rejected
 
 MAX_RESULTS = 8
+PROVIDER_NAME = "SearXNG"
+JSON_SETTING = "settings.yml: search: formats: [html, json]"
 TIMEOUT_S = 15
 
 
@@ -25,9 +28,24 @@ class SearchFailed(UserError):
 
     code = "search_failed"
 
-    def __init__(self, message: str, hint: str, kind: str, status: int | None = None) -> None:
-        super().__init__(message, hint)
+    def __init__(
+        self,
+        message: str,
+        hint: str,
+        kind: str,
+        status: int | None = None,
+        *,
+        key: str = "",
+        params: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        super().__init__(message, hint, key=key, params=params)
         self.kind, self.status = kind, status
+
+
+def _failed(key: str, kind: str, code: int | None = None, **params: object) -> SearchFailed:
+    """SearchFailed worded by the catalogue's ERRORS[key] (`kind` and `status` sort the cause)."""
+    found = user_error(UserError, key, provider=PROVIDER_NAME, **params)
+    return SearchFailed(found.message, found.hint, kind, code, key=found.key, params=found.params)
 
 
 def query_searxng(url: str, query: str, *, timeout: float = TIMEOUT_S) -> list[dict[str, Any]]:
@@ -39,26 +57,22 @@ def query_searxng(url: str, query: str, *, timeout: float = TIMEOUT_S) -> list[d
         with httpx.Client(timeout=timeout, trust_env=False) as client:
             response = client.get(f"{url.rstrip('/')}/search", params={"q": query, "format": "json"})
     except httpx.TimeoutException:
-        raise SearchFailed(f"no answer from {url} within {timeout:g} s", "check the address, or try later",
-                           "timeout") from None  # fmt: skip
+        raise _failed("search_timeout", "timeout", url=url, timeout=f"{timeout:g}") from None
     except httpx.HTTPError as error:
         reason = redact(str(error)) or type(error).__name__
-        raise SearchFailed(f"could not reach {url}: {reason}", "check the address and that the server runs",
-                           "unreachable") from None  # fmt: skip
+        raise _failed("search_unreachable", "unreachable", url=url, reason=reason) from None
     status = response.status_code
     if status == 403:
-        fix = "enable it in SearXNG's settings.yml: search: formats: [html, json]"
-        raise SearchFailed(f"{url} refused the JSON format (HTTP 403)", fix, "forbidden", status)
+        raise _failed("search_forbidden", "forbidden", status, url=url, setting=JSON_SETTING)
     if status != 200:
-        raise SearchFailed(f"{url} answered HTTP {status}", "check the address (the SearXNG root)", "status", status)
-    not_searxng = "give the address of a SearXNG instance"
+        raise _failed("search_status", "status", status, url=url, status=status)
     try:
         payload = response.json()
     except ValueError:
-        raise SearchFailed(f"the answer of {url} is not JSON", not_searxng, "not_json", status) from None
+        raise _failed("search_not_json", "not_json", status, url=url) from None
     found = payload.get("results") if isinstance(payload, dict) else None
     if not isinstance(found, list):
-        raise SearchFailed(f"the answer of {url} has no results list", not_searxng, "no_results", status)
+        raise _failed("search_no_results", "no_results", status, url=url)
     return [r for r in found if isinstance(r, dict)]
 
 
@@ -66,23 +80,14 @@ def search(url: Any, terms: Sequence[str], clock: Clock) -> ToolResult:
     """Query the configured SearXNG instance; results are stored as `search_result` evidence (candidates only).
     The instance is the user's own choice, so a loopback address (a SearXNG on this machine) is allowed."""
     if not url:
-        return rejected(
-            [
-                Problem(
-                    "search_unavailable",
-                    "no search provider is configured",
-                    "disclose that no search was run; the user can set one in Settings (stockbench search set)",
-                )
-            ]
-        )
+        return rejected([problem("search_unavailable", command="stockbench search set")])
     query = " ".join(t.strip() for t in terms if t.strip())
     if not query:
-        return rejected([Problem("search_empty", "no search terms were given", "give one or more terms")])
+        return rejected([problem("search_empty")])
     try:
         payload = query_searxng(str(url), query)
     except SearchFailed as error:
-        return rejected([Problem("search_failed", f"the search failed: {error.message}",
-                                 "disclose the failed search as a gap")])  # fmt: skip
+        return rejected([problem("search_failed", reason=error.message, reason_zh=error_words(error, "zh")[0])])
     results = [
         {"title": str(r.get("title", "")), "url": str(r.get("url", "")), "snippet": str(r.get("content", ""))}
         for r in payload[:MAX_RESULTS]

@@ -10,6 +10,7 @@ import time
 from urllib.parse import urlsplit
 
 from stockbench.errors import InvalidInput
+from stockbench.messages import user_error
 from stockbench.research.search import SearchFailed, query_searxng
 from stockbench.research.search_records import SearchConfig, SearchProbe
 from stockbench.store.settings import SEARCH_URL, Settings
@@ -44,7 +45,7 @@ class SearchSettings:
         """Send the configured provider one query: ok with the number of results, or the reason it failed."""
         url = self.show().url
         if url is None:
-            raise InvalidInput("no search provider is configured", "set one: stockbench search set --searxng URL")
+            raise user_error(InvalidInput, "search_not_configured", command="stockbench search set --searxng URL")
         return probe(url, query)
 
     def test_address(self, url: str, query: str = TEST_QUERY) -> SearchProbe:
@@ -68,11 +69,11 @@ def searxng_root(url: str) -> str:
     text = url.strip()
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidInput(f"'{text}' is not an http or https address", "give e.g. https://searx.example.org")
+        raise user_error(InvalidInput, "search_address_scheme", text=text, example="https://searx.example.org")
     if parts.username or parts.password:
-        raise InvalidInput("the search address carries credentials", "give the address without user:password@")
+        raise user_error(InvalidInput, "search_address_credentials", userinfo="user:password@")
     if parts.query or parts.fragment:
-        raise InvalidInput("the search address has a query or a fragment", "give the instance's root address")
+        raise user_error(InvalidInput, "search_address_query")
     path = parts.path.rstrip("/")
     path = path.removesuffix("/search")
     return f"{parts.scheme}://{parts.netloc}{path}"
