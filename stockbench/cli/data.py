@@ -217,7 +217,24 @@ def gates(cli: CliContext, symbol: str, no_fetch: bool) -> None:
     results = bench.data.gates(found, fetch=not no_fetch, progress=_progress)
     passed = all(r.status == "pass" for r in results)
     data_out = {"symbol": found, "as_of": _as_of(bench), "passed": passed, "gates": list(results)}
-    cli.emit(data_out, lambda d: table(d["gates"], ["name", "status", "reason"]))
+    cli.emit(data_out, lambda d: table(_gate_rows(d["gates"], found, _language()), ["name", "status", "reason"]))
+
+
+def _gate_rows(gates: list[dict[str, Any]], symbol: str, language: Language) -> list[dict[str, Any]]:
+    """The gates as the table shows them: in English their reasons as the model reads them, in Chinese each
+    reason worded from its code and figures (the report's words)."""
+    if language == "en":
+        return gates
+    from stockbench.research.blocks import GateFact
+    from stockbench.research.wording import say
+    from stockbench.research.wording.phrases import gate_name, gate_reason
+
+    rows: list[dict[str, Any]] = []
+    for g in gates:
+        fact = GateFact(g["name"], g["status"], g["reason"], g["exception_allowed"], g["code"], g["values"])
+        rows.append({"name": gate_name(g["name"], language), "status": say(f"report.status.{g['status']}", language),
+                     "reason": gate_reason(fact, symbol, language)})  # fmt: skip
+    return rows
 
 
 @data.command()
