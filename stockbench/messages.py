@@ -14,7 +14,7 @@ from __future__ import annotations
 import locale
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 from stockbench.errors import Problem, RuleViolation, UserError
@@ -314,10 +314,10 @@ ERRORS: dict[str, tuple[Words, Words]] = {
     "no_report": (_w("there is no report '{report}'", "没有报告“{report}”"),
                   _w("list them with: {command}", "查看报告：{command}")),
     "report_tampered": (_w("report {report} is not as it was published: {problem}",
-                           "报告 {report} 已不是发布时的样子：{problem}"),
+                           "报告 {report} 已不是发布时的样子：{problem_zh}"),
                         _w("see every problem with: {command}", "查看全部问题：{command}")),
     "report_tampered.plan": (_w("report {report} is not as it was published: {problem}",
-                                "报告 {report} 已不是发布时的样子：{problem}"),
+                                "报告 {report} 已不是发布时的样子：{problem_zh}"),
                              _w("its plan is not used; restore the workspace from a backup, or run a new analysis",
                                 "不采用它的计划；请从备份恢复工作区，或重新分析")),
 }  # fmt: skip
@@ -377,6 +377,514 @@ VALUES: dict[str, Words] = {
 }  # fmt: skip
 
 
+# ---- the market rules (market/calendars.py, sessions.py, instruments.py, fees.py, ticks.py, limits.py), the
+# ---- importer's rejected rows, the action rules' "allowed now", the keyring, the search and the report seal
+_HOLIDAYS_HINT = _w(
+    "add that period's holidays with `{add}`, then vouch for them with `{extend}`",
+    "请先用 `{add}` 补记该时期的节假日，再用 `{extend}` 确认其完整",
+)
+ERRORS |= {
+    # calendars (market/calendars.py)
+    "calendar_before_start": (
+        _w(
+            "the {market} trading calendar starts on {first}; {day} is before it",
+            "{market} 交易日历从 {first} 开始；{day} 早于此日",
+        ),
+        _w("no session data exists for earlier dates", "更早的日期没有交易日数据"),
+    ),
+    "calendar_past_end": (
+        _w(
+            "the {market} trading calendar is known only through {last}; {day} is past it",
+            "{market} 交易日历只知道到 {last}；{day} 已超出",
+        ),
+        _HOLIDAYS_HINT,
+    ),
+    "not_a_session": (
+        _w("{day} is not a {market} session", "{day} 不是 {market} 的交易日"),
+        _w("use a trading day, or n != 0", "请使用交易日，或令 n != 0"),
+    ),
+    "not_a_session.trade": (
+        _w("{day} is not a {market} session", "{day} 不是 {market} 的交易日"),
+        _w("use the day the trade was made", "请使用实际成交的日期"),
+    ),
+    "no_calendar": (
+        _w("there is no trading calendar for market {market}", "没有 {market} 市场的交易日历"),
+        _w("use one of {known}", "请使用以下之一：{known}"),
+    ),
+    "unknown_holiday_kind": (
+        _w("unknown holiday kind {kind}", "未知的节假日类型 {kind}"),
+        _w("use one of {kinds}", "请使用以下之一：{kinds}"),
+    ),
+    "no_half_days": (
+        _w("the {market} market has no half-day sessions", "{market} 市场没有半日市"),
+        _w("record the day as closed", "请把这一天记为休市"),
+    ),
+    "calendar_already_known": (
+        _w(
+            "the shipped {market} calendar is already known through {shipped}",
+            "程序自带的 {market} 交易日历已知到 {shipped}",
+        ),
+        _w("extend to a date after {shipped}", "请延展到 {shipped} 之后的日期"),
+    ),
+    "index_not_tradable": (
+        _w("{symbol} is an index; it cannot be traded", "{symbol} 是指数，不能交易"),
+        _w("use a stock or fund", "请使用股票或基金"),
+    ),
+    "index_not_tradable.fees": (
+        _w("{symbol} is an index; indices are not tradable", "{symbol} 是指数，指数不能交易"),
+        _w("give a stock or fund symbol", "请给出股票或基金代码"),
+    ),
+    "index_not_tradable.tick": (
+        _w(
+            "{symbol} is an index: it has no price tick and cannot be traded",
+            "{symbol} 是指数：没有最小价格变动单位，不能交易",
+        ),
+        _w("use a stock or fund", "请使用股票或基金"),
+    ),
+    "wrong_calendar": (
+        _w("{symbol} does not trade on the {market} calendar", "{symbol} 不按 {market} 交易日历交易"),
+        _w("use the {own} calendar", "请使用 {own} 交易日历"),
+    ),
+    # sessions (market/sessions.py)
+    "no_timetables": (
+        _w("there are no session timetables for market {market}", "没有 {market} 市场的交易时段表"),
+        _w("use {choices}", "请使用：{choices}"),
+    ),
+    "no_board": (
+        _w("{market} has no board {board}", "{market} 没有板块 {board}"),
+        _w("use {listed}", "请使用：{listed}"),
+    ),
+    "no_exchange": (
+        _w("{market} has no exchange {exchange}", "{market} 没有交易所 {exchange}"),
+        _w("use {listed}", "请使用：{listed}"),
+    ),
+    "exchange_no_board": (
+        _w("exchange {exchange} lists no board {board}", "交易所 {exchange} 没有板块 {board}"),
+        _w("use {listed}", "请使用：{listed}"),
+    ),
+    "timetable_unknown": (
+        _w("no session timetable is known for {market} on {day}", "{market} 在 {day} 的交易时段表未知"),
+        _w("the rule tables describe these sessions from {since}", "规则表从 {since} 起才描述这些交易时段"),
+    ),
+    "timetable_unknown.half_day": (
+        _w("no half-day session timetable is known for {market} on {day}", "{market} 在 {day} 的半日市交易时段表未知"),
+        _w("the rule tables describe these sessions from {since}", "规则表从 {since} 起才描述这些交易时段"),
+    ),
+    "naive_instant": (
+        _w("the instant {instant} has no time zone", "时刻 {instant} 没有时区"),
+        _w("parse user input with {function}", "请用 {function} 解析用户输入"),
+    ),
+    "calendar_mismatch": (
+        _w(
+            "the {calendar} calendar cannot answer for market {market}",
+            "{calendar} 交易日历不能回答 {market} 市场的问题",
+        ),
+        _w("use the {market} calendar", "请使用 {market} 交易日历"),
+    ),
+    "no_recent_session": (
+        _w(
+            "no {market} session is known in the {days} days before {day}",
+            "{day} 之前 {days} 天内没有已知的 {market} 交易日",
+        ),
+        _HOLIDAYS_HINT,
+    ),
+    # instruments (market/instruments.py)
+    "symbol_digits": (
+        _w("'{raw}' is not a valid A-share code: 6 digits expected", "“{raw}”不是有效的 A 股代码：应为 6 位数字"),
+        _w(
+            "write the six-digit code, e.g. 600519, 600519.SH or sh600519",
+            "请写 6 位代码，例如 600519、600519.SH 或 sh600519",
+        ),
+    ),
+    "symbol_digits.hk": (
+        _w("'{raw}' is not a valid A-share code: 6 digits expected", "“{raw}”不是有效的 A 股代码：应为 6 位数字"),
+        _w(
+            "for a Hong Kong code write {code}.HK; A-share codes have 6 digits, e.g. 600519",
+            "港股代码请写作 {code}.HK；A 股代码为 6 位数字，例如 600519",
+        ),
+    ),
+    "symbol_digits.short": (
+        _w("'{raw}' is not a valid A-share code: 6 digits expected", "“{raw}”不是有效的 A 股代码：应为 6 位数字"),
+        _w("A-share codes have 6 digits, e.g. 600519", "A 股代码为 6 位数字，例如 600519"),
+    ),
+    "symbol_b_share": (
+        _w("'{raw}' is a B-share code; B shares are not supported", "“{raw}”是 B 股代码；不支持 B 股"),
+        _w("use the A-share code", "请使用 A 股代码"),
+    ),
+    "symbol_prefix": (
+        _w("'{raw}' is not a known A-share code prefix", "“{raw}”不是已知的 A 股代码开头"),
+        _w(
+            "Shanghai 600/601/603/605/688/689/5xx, Shenzhen 000-003/300/301/15/16/399, Beijing 920/43/83/87",
+            "上海 600/601/603/605/688/689/5xx，深圳 000-003/300/301/15/16/399，北京 920/43/83/87",
+        ),
+    ),
+    "symbol_not_shanghai": (
+        _w("'{raw}' is not a Shanghai stock, fund or index code", "“{raw}”不是上海证券交易所的股票、基金或指数代码"),
+        _w("check the code", "请检查代码"),
+    ),
+    "symbol_not_shenzhen": (
+        _w("'{raw}' is not a Shenzhen stock, fund or index code", "“{raw}”不是深圳证券交易所的股票、基金或指数代码"),
+        _w("check the code", "请检查代码"),
+    ),
+    "symbol_not_beijing": (
+        _w("'{raw}' is not a Beijing Stock Exchange code", "“{raw}”不是北京证券交易所的代码"),
+        _w("Beijing codes start 920 (or 43/83/87)", "北京证券交易所代码以 920（或 43/83/87）开头"),
+    ),
+    "symbol_hk_digits": (
+        _w(
+            "'{raw}' is not a valid Hong Kong code: 1 to 5 digits expected",
+            "“{raw}”不是有效的港股代码：应为 1 至 5 位数字",
+        ),
+        _w("e.g. 700, 0700.HK or 00700.HK", "例如 700、0700.HK 或 00700.HK"),
+    ),
+    "symbol_us": (
+        _w("'{raw}' is not a valid US ticker", "“{raw}”不是有效的美股代码"),
+        _w("e.g. {ticker} or {ticker}.US", "例如 {ticker} 或 {ticker}.US"),
+    ),
+    "symbol_empty": (
+        _w("an empty symbol was given", "给出的代码为空"),
+        _w("e.g. 600519, 00700.HK or {ticker}.US", "例如 600519、00700.HK 或 {ticker}.US"),
+    ),
+    "symbol_unknown": (
+        _w("'{raw}' is not a symbol this program understands", "“{raw}”不是本程序能识别的代码"),
+        _w(
+            "A-shares: 600519 / 600519.SH / sh600519; Hong Kong: 700 / 00700.HK / hk00700; US: {ticker}.US",
+            "A 股：600519 / 600519.SH / sh600519；港股：700 / 00700.HK / hk00700；美股：{ticker}.US",
+        ),
+    ),
+    # fees (market/fees.py)
+    "commission_invalid": (
+        _w("commission {label} '{value}' is not a valid amount", "佣金{label_zh}“{value}”不是有效的金额"),
+        _w("give a number of zero or more", "请给出大于或等于零的数"),
+    ),
+    "no_default_commission": (
+        _w("the rule tables hold no default commission for market {market}", "规则表中没有 {market} 市场的默认佣金"),
+        _w("give the account's commission rate and minimum ({options})", "请给出账户的佣金费率和最低佣金（{options}）"),
+    ),
+    "fee_side": (
+        _w("side '{side}' is not {buy} or {sell}", "买卖方向“{side}”不是 {buy} 或 {sell}"),
+        _w("use {buy} or {sell}", "请使用 {buy} 或 {sell}"),
+    ),
+    "fee_qty": (
+        _w("quantity '{qty}' is not a positive whole number of shares", "数量“{qty}”不是正整数股"),
+        _w("e.g. 100", "例如 100"),
+    ),
+    "fee_price": (
+        _w("price '{price}' is not a positive amount", "价格“{price}”不是正数金额"),
+        _w("e.g. 12.34", "例如 12.34"),
+    ),
+    "fee_tick": (
+        _w("tick '{tick}' is not a positive price step", "最小价格变动单位“{tick}”不是正数"),
+        _w("e.g. 0.01", "例如 0.01"),
+    ),
+    # ticks and limits (market/ticks.py, market/limits.py)
+    "no_spread_table": (
+        _w("no Hong Kong spread table covers {symbol} on {day}", "{day} 没有适用于 {symbol} 的港股价位表"),
+        _w("check the date", "请检查日期"),
+    ),
+    "outside_spread_table": (
+        _w(
+            "{price} HKD is outside the Hong Kong spread table ({lower} to {upper})",
+            "{price} 港元超出港股价位表的范围（{lower} 至 {upper}）",
+        ),
+        _w("check the price", "请检查价格"),
+    ),
+    "tick_price_not_positive": (
+        _w("price {price} is not positive", "价格 {price} 不是正数"),
+        _w("prices must be greater than zero", "价格必须大于零"),
+    ),
+    "no_limit_rule": (
+        _w(
+            "no price-limit rule covers {symbol} ({board}, {status}) on {day}",
+            "{day} 没有适用于 {symbol}（{board}，{status}）的涨跌幅规则",
+        ),
+        _w("check the date and the instrument", "请检查日期和证券"),
+    ),
+    "reference_not_positive": (
+        _w("reference price {ref} is not positive", "参考价 {ref} 不是正数"),
+        _w("give the previous close (or ex-rights reference)", "请给出前收盘价（或除权参考价）"),
+    ),
+    "unknown_first_session_event": (
+        _w("'{event}' is not a first-session event in force on {day}", "“{event}”不是 {day} 有效的首日事件"),
+        _w("one of: {events}", "请使用以下之一：{events}"),
+    ),
+}
+_SEAL_FIX = _w(
+    "restore the workspace from a backup; a published report is never edited",
+    "请从备份恢复工作区；已发布的报告从不修改",
+)
+_KEY_ELSEWHERE = "或在环境变量 {env} 中给出密钥，或把密钥保存在加密文件中：{command}"
+ERRORS |= {
+    # the search (research/search.py, research/search_provider.py)
+    "search_timeout": (
+        _w("no answer from {url} within {timeout} s", "{url} 在 {timeout} 秒内没有应答"),
+        _w("check the address, or try later", "请检查地址，或稍后再试"),
+    ),
+    "search_unreachable": (
+        _w("could not reach {url}: {reason}", "无法连接 {url}：{reason}"),
+        _w("check the address and that the server runs", "请检查地址，并确认服务器正在运行"),
+    ),
+    "search_forbidden": (
+        _w("{url} refused the JSON format (HTTP 403)", "{url} 拒绝了 JSON 格式（HTTP 403）"),
+        _w("enable it in {provider}'s {setting}", "请在 {provider} 的 {setting} 中启用它"),
+    ),
+    "search_status": (
+        _w("{url} answered HTTP {status}", "{url} 返回了 HTTP {status}"),
+        _w("check the address (the {provider} root)", "请检查地址（应为 {provider} 的根地址）"),
+    ),
+    "search_not_json": (
+        _w("the answer of {url} is not JSON", "{url} 的应答不是 JSON"),
+        _w("give the address of a {provider} instance", "请给出一个 {provider} 实例的地址"),
+    ),
+    "search_no_results": (
+        _w("the answer of {url} has no results list", "{url} 的应答中没有结果列表"),
+        _w("give the address of a {provider} instance", "请给出一个 {provider} 实例的地址"),
+    ),
+    "search_not_configured": (
+        _w("no search provider is configured", "尚未配置搜索服务"),
+        _w("set one: {command}", "请先设置：{command}"),
+    ),
+    "search_address_scheme": (
+        _w("'{text}' is not an http or https address", "“{text}”不是 http 或 https 地址"),
+        _w("give e.g. {example}", "请给出例如 {example}"),
+    ),
+    "search_address_credentials": (
+        _w("the search address carries credentials", "搜索地址中带有用户名和密码"),
+        _w("give the address without {userinfo}", "请给出不含 {userinfo} 的地址"),
+    ),
+    "search_address_query": (
+        _w("the search address has a query or a fragment", "搜索地址中带有查询参数或片段"),
+        _w("give the instance's root address", "请给出该实例的根地址"),
+    ),
+    # the Brave Search API (research/search.py)
+    "search_key_not_given": (
+        _w("no {provider} key is given or stored", "没有提供也没有保存 {provider} 的密钥"),
+        _w("give it on standard input, or set {env}", "请从标准输入提供密钥，或设置环境变量 {env}"),
+    ),
+    "search_key_unreadable": (
+        _w("the {provider} key cannot be read: {reason}", "无法读取 {provider} 的密钥：{reason}"),
+        _w("see the key store's hint", "请按密钥存储的提示处理"),
+    ),
+    "search_key_unencrypted": (
+        _w("the {name} key would travel unencrypted", "{name} 密钥将以未加密方式传输"),
+        _w(
+            "give an https address (http only to this machine: {hosts})",
+            "请给出 https 地址（仅本机可用 http：{hosts}）",
+        ),
+    ),
+    "search_no_key": (
+        _w("no {provider} key is stored", "尚未保存 {provider} 的密钥"),
+        _w("store it: {command} (or set {env})", "请保存密钥：{command}（或设置环境变量 {env}）"),
+    ),
+    "search_key_refused": (
+        _w("the key was refused (HTTP {status})", "密钥被拒绝（HTTP {status}）"),
+        _w(
+            "check the key in the {provider} dashboard, then store it again: {command}",
+            "请在 {provider} 控制台核对密钥，然后重新保存：{command}",
+        ),
+    ),
+    "search_rate_limited": (
+        _w("rate limited (HTTP {status})", "请求过于频繁，已被限流（HTTP {status}）"),
+        _w("wait a moment and try again, or raise the plan's limit", "请稍等后再试，或提高套餐的调用上限"),
+    ),
+    "search_api_status": (
+        _w("{url} answered HTTP {status}", "{url} 返回了 HTTP {status}"),
+        _w("check the address of the {provider}", "请检查 {provider} 的地址"),
+    ),
+    "search_api_not_json": (
+        _w("the answer of {url} is not JSON", "{url} 的应答不是 JSON"),
+        _w("give the address of the {provider}", "请给出 {provider} 的地址"),
+    ),
+    "search_api_no_results": (
+        _w("the answer of {url} has no web results list", "{url} 的应答中没有网页结果列表"),
+        _w("give the address of the {provider}", "请给出 {provider} 的地址"),
+    ),
+    # the API keys (llm/keys.py, llm/key_file.py)
+    "key_empty": (
+        _w("the API key is empty", "API 密钥为空"),
+        _w("paste the key on standard input", "请在标准输入中粘贴密钥"),
+    ),
+    "passphrase_short": (
+        _w("the passphrase is shorter than {minimum} characters", "口令短于 {minimum} 个字符"),
+        _w("choose a longer passphrase", "请选择更长的口令"),
+    ),
+    "keyring_unavailable": (
+        _w("the OS keyring is not available: {missing} ({reason})", "操作系统钥匙串不可用：{missing_zh}（{reason}）"),
+        _w(
+            "{how}; or give the key in the environment variable {env}, or keep keys in an encrypted file: {command}",
+            "{how_zh}；" + _KEY_ELSEWHERE,
+        ),
+    ),
+    "keyring_refused": (
+        _w("the OS keyring refused the request: {reason}", "操作系统钥匙串拒绝了请求：{reason}"),
+        _w(
+            "unlock the keyring and try again; or give the key in the environment variable {env}, or "
+            "keep keys in an encrypted file: {command}",
+            "请解锁钥匙串后重试；" + _KEY_ELSEWHERE,
+        ),
+    ),
+}
+
+PROBLEMS |= {
+    # the search tool (research/search.py)
+    "search_unavailable": (
+        _w("no search provider is configured", "尚未配置搜索服务"),
+        _w(
+            "disclose that no search was run; the user can set one in Settings ({command})",
+            "请披露未进行搜索；用户可在“设置”中配置搜索服务（{command}）",
+        ),
+    ),
+    "search_empty": (
+        _w("no search terms were given", "没有给出搜索词"),
+        _w("give one or more terms", "请给出一个或多个搜索词"),
+    ),
+    "search_failed": (
+        _w("the search failed: {reason}", "搜索失败：{reason_zh}"),
+        _w("disclose the failed search as a gap", "请把失败的搜索作为数据缺口披露"),
+    ),
+    # the report seal (research/archive.py, research/service.py)
+    "report_tampered.no_seal": (
+        _w("report {report}: the report carries no seal ({field})", "报告 {report}：报告没有封印（{field}）"),
+        _w("it was written outside the archive", "它是在报告库之外写入的"),
+    ),
+    "report_tampered.changed": (
+        _w(
+            "report {report}: the stored {what} changed after the report was sealed ({field})",
+            "报告 {report}：存储的{what_zh}在报告封印后被改动（{field}）",
+        ),
+        _SEAL_FIX,
+    ),
+    "report_tampered.seal": (
+        _w(
+            "report {report}: the seal does not match the sealed field hashes ({field})",
+            "报告 {report}：封印与封存字段的哈希不符（{field}）",
+        ),
+        _SEAL_FIX,
+    ),
+    "report_tampered.chain_missing": (
+        _w(
+            "report {report}: report number {before} before it is missing ({field})",
+            "报告 {report}：它之前的第 {before} 号报告缺失（{field}）",
+        ),
+        _SEAL_FIX,
+    ),
+    "report_tampered.chain_broken": (
+        _w(
+            "report {report}: it no longer follows {before} in the chain ({field})",
+            "报告 {report}：它在链中已不再接在 {before} 之后（{field}）",
+        ),
+        _SEAL_FIX,
+    ),
+    "report_tampered.chain_first": (
+        _w(
+            "report {report}: it claims a predecessor, but it is the first report ({field})",
+            "报告 {report}：它声称有前一份报告，但它是第一份报告（{field}）",
+        ),
+        _SEAL_FIX,
+    ),
+    "report_tampered.chain_next": (
+        _w(
+            "report {report}: the next report {after} does not follow it ({field})",
+            "报告 {report}：下一份报告 {after} 没有接在它之后（{field}）",
+        ),
+        _SEAL_FIX,
+    ),
+    "report_tampered.chain_twins": (
+        _w(
+            "report {report}: {twins} reports claim place {seq} in the chain ({field})",
+            "报告 {report}：有 {twins} 份报告声称位于链中第 {seq} 位（{field}）",
+        ),
+        _SEAL_FIX,
+    ),
+    "report_tampered.log_other": (
+        _w(
+            "report {report}: the seal log holds another report or seal for place {seq} ({field})",
+            "报告 {report}：封印日志中第 {seq} 位是另一份报告或封印（{field}）",
+        ),
+        _SEAL_FIX,
+    ),
+    "report_tampered.log_gone": (
+        _w(
+            "report {report}: reports in the seal log are gone from the workspace: {ids} ({field})",
+            "报告 {report}：封印日志中的报告已从工作区消失：{ids}（{field}）",
+        ),
+        _SEAL_FIX,
+    ),
+    "report_tampered.markdown": (
+        _w(
+            "report {report}: the stored Markdown is not what its sealed content renders ({field})",
+            "报告 {report}：存储的 Markdown 文本与其封存内容渲染出的不一致（{field}）",
+        ),
+        _SEAL_FIX,
+    ),
+}
+
+NOTES |= {
+    # the importer's rejected rows (data/importer.py: the reason codes)
+    "import.bad_symbol": _w("the symbol is not a code this program understands", "代码无法识别"),
+    "import.bad_date": _w("the date is missing or not a date", "日期缺失或格式不对"),
+    "import.bad_price": _w("a price is missing or not a number", "价格缺失或不是数字"),
+    "import.non_positive_price": _w("a price is zero or negative", "价格为零或负数"),
+    "import.high_below_open_or_close": _w("the high is below the open or the close", "最高价低于开盘价或收盘价"),
+    "import.low_above_open_or_close": _w("the low is above the open or the close", "最低价高于开盘价或收盘价"),
+    "import.bad_volume": _w("the volume is missing or not a whole number", "成交量缺失或不是整数"),
+    "import.negative_volume": _w("the volume is negative", "成交量为负数"),
+    "import.bad_amount": _w("the amount is not a number or is negative", "成交额不是数字或为负数"),
+    "import.bad_mcap": _w("a market capitalisation is not a number", "市值不是数字"),
+    "import.duplicate_row": _w("another row has the same symbol and date", "另有一行的代码和日期相同"),
+    # the action rules' suffix (evidence/gates.py)
+    "allowed_now": _w(" (allowed now: {allowed_now})", "（当前允许：{allowed_now_zh}）"),
+    # how to get an OS keyring (llm/keys.py), per platform
+    "keyring.missing.darwin": _w(
+        "the {keychain} did not answer (it is always present; the login keychain may be locked)",
+        "{keychain}没有应答（它总是存在；登录钥匙串可能已锁定）",
+    ),
+    "keyring.how.darwin": _w(
+        "unlock the login keychain in {app} (or `{command}`), then try again",
+        "请在 {app} 中解锁登录钥匙串（或运行 `{command}`），然后重试",
+    ),
+    "keyring.missing.windows": _w("{manager} did not answer (it is always present)", "{manager}没有应答（它总是存在）"),
+    "keyring.how.windows": _w(
+        "run Stock Workbench in your own signed-in {system} session (not a service account), then try again",
+        "请在你本人登录的 {system} 会话（而不是服务账户）中运行股票研究工作台，然后重试",
+    ),
+    "keyring.missing.other": _w("no keyring backend for this system", "此系统没有可用的钥匙串后端"),
+    "keyring.how.other": _w(
+        "install a keyring that the Python `{package}` package supports", "请安装 `{package}` 包支持的钥匙串"
+    ),
+    "keyring.missing.linux": _w(
+        "no {service} keyring ({backends}) answers on the {bus} session bus",
+        "会话总线（{bus}）上没有 {service} 钥匙串（{backends}）应答",
+    ),
+    "keyring.missing.linux_headless": _w(
+        "no {service} keyring ({backends}) can be reached: there is no {bus} session "
+        "({variable} is unset), as on a headless machine or over {ssh}",
+        "无法连接 {service} 钥匙串（{backends}）：没有 {bus} 会话（{variable} 未设置），"
+        "无图形界面的机器或通过 {ssh} 登录时就是这样",
+    ),
+    "keyring.how.linux_unknown": _w(
+        "install {gnome} (with libsecret's `{tool}`) or {kwallet} with your distribution's "
+        "package manager, then log in to a desktop session so that it is unlocked",
+        "请用发行版的包管理器安装 {gnome}（连同 `{tool}`）或 {kwallet}，然后登录桌面会话使其解锁",
+    ),
+    "keyring.how.linux": _w(
+        "on {name}: `{install}`, then log in to a desktop session so that the keyring is unlocked "
+        "(`{check}` checks it answers); on {kde}: `{kwallet}`",
+        "在 {name} 上：`{install}`，然后登录桌面会话使钥匙串解锁（`{check}` 可检查它是否应答）；"
+        "在 {kde} 上：`{kwallet}`",
+    ),
+}
+
+VALUES |= {
+    "sealed.markdown": _w("Markdown text", "Markdown 文本"),
+    "sealed.draft": _w("draft", "草稿"),
+    "sealed.frozen": _w("frozen gate context", "冻结的数据关卡上下文"),
+    "sealed.evidence": _w("evidence of its run", "研究证据"),
+    "fee_label.rate": _w("rate", "费率"),
+    "fee_label.minimum": _w("minimum", "最低额"),
+}
+
+
 def value_word(kind: str, value: str, language: Language) -> str:
     found = VALUES.get(f"{kind}.{value}")
     return found.text(language) if found is not None else value
@@ -393,14 +901,28 @@ def problem(key: str, /, *, location: str = "", **params: object) -> Problem:
 
 def said(found: Problem, language: Language) -> tuple[str, str]:
     """(message, fix) of a problem in `language`; a problem outside the catalogue keeps its English words."""
-    entry = PROBLEMS.get(found.key) if found.key else None
+    entry = (PROBLEMS.get(found.key) or ERRORS.get(found.key)) if found.key else None
     if entry is None or language == "en":
         return found.message, found.fix
     values = dict(found.params)
     try:
-        return entry[0].zh.format(**values), entry[1].zh.format(**values)
+        suffix = NOTES["allowed_now"].zh.format(**values) if "allowed_now" in values else ""
+        return entry[0].zh.format(**values), entry[1].zh.format(**values) + suffix
     except (KeyError, IndexError):  # a field the Chinese needs and the problem lacks: the English is still right
         return found.message, found.fix
+
+
+def allowed_now(found: Problem, allowed: Sequence[str]) -> Problem:
+    """`found` with its fix followed by the actions allowed now (each in Chinese too, for `said`)."""
+    english = ", ".join(allowed)
+    chinese = "、".join(value_word("action", a, "zh") for a in allowed)
+    params = (*found.params, ("allowed_now", english), ("allowed_now_zh", chinese))
+    return replace(found, fix=found.fix + NOTES["allowed_now"].en.format(allowed_now=english), params=params)
+
+
+def problem_of(error: UserError, code: str, /, *, location: str = "") -> Problem:
+    """A user error of the catalogue as a problem with the stable `code` (said in Chinese from the error's key)."""
+    return Problem(code, error.message, error.hint, location, key=error.key, params=error.params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,6 +944,12 @@ class Note:
 def note(key: str, /, *, suffix: str = "", **params: object) -> Note:
     """The note `key` with its values (each said in English and, as name_zh, in Chinese where VALUES knows it)."""
     return Note(key, tuple(sorted((name, str(value)) for name, value in params.items())), suffix)
+
+
+def rejection_words(code: str, language: Language) -> str:
+    """Why the importer rejected a row (its reason code, data/importer.py) in `language`; an unknown code as it is."""
+    words = NOTES.get(f"import.{code}")
+    return words.text(language) if words is not None else code
 
 
 def user_error(kind: type[E], key: str, /, **params: object) -> E:

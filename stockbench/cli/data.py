@@ -12,6 +12,7 @@ import click
 from stockbench.cli.context import CliContext, pass_cli
 from stockbench.cli.output import message, table
 from stockbench.cli.params import DATE
+from stockbench.messages import Language, language_of_locale, rejection_words
 
 if TYPE_CHECKING:
     from stockbench.data.records import Adjust, DataKind
@@ -55,11 +56,20 @@ def data() -> None:
     """Market data: import files, read bars and quotes as of the clock, fetch, and the data gates."""
 
 
+def _language() -> Language:
+    """The language `--lang` chose for this invocation, else the system locale's."""
+    chosen = click.get_current_context().find_root().params.get("language")
+    return "zh" if chosen == "zh" else "en" if chosen == "en" else language_of_locale()
+
+
 def _import_human(d: dict[str, Any]) -> str:
     lines = [f"read {d['read']:,}, stored {d['stored']:,}, rejected {d['rejected']:,} ({d['seconds']} s)"]
     lines.append(f"{d['symbols']:,} instruments, {d['names']:,} name changes, {d['first']}..{d['last']}")
-    lines += [f"  rejected {count:,}: {reason}" for reason, count in d["rejected_reasons"].items()]
-    lines += [f"  e.g. {s['file']} line {s['line']}: {s['reason']}" for s in d["rejected_samples"][:3]]
+    language = _language()
+    lines += [f"  rejected {count:,}: {reason} ({rejection_words(reason, language)})"
+              for reason, count in d["rejected_reasons"].items()]  # fmt: skip
+    lines += [f"  e.g. {s['file']} line {s['line']}: {s['reason']} ({rejection_words(s['reason'], language)})"
+              for s in d["rejected_samples"][:3]]  # fmt: skip
     if d.get("indices"):
         lines.append(_indices_human(d["indices"]))
     return "\n".join(lines)
@@ -215,7 +225,24 @@ def gates(cli: CliContext, symbol: str, no_fetch: bool) -> None:
     results = bench.data.gates(found, fetch=not no_fetch, progress=_progress)
     passed = all(r.status == "pass" for r in results)
     data_out = {"symbol": found, "as_of": _as_of(bench), "passed": passed, "gates": list(results)}
-    cli.emit(data_out, lambda d: table(d["gates"], ["name", "status", "reason"]))
+    cli.emit(data_out, lambda d: table(_gate_rows(d["gates"], found, _language()), ["name", "status", "reason"]))
+
+
+def _gate_rows(gates: list[dict[str, Any]], symbol: str, language: Language) -> list[dict[str, Any]]:
+    """The gates as the table shows them: in English their reasons as the model reads them, in Chinese each
+    reason worded from its code and figures (the report's words)."""
+    if language == "en":
+        return gates
+    from stockbench.research.blocks import GateFact
+    from stockbench.research.wording import say
+    from stockbench.research.wording.phrases import gate_name, gate_reason
+
+    rows: list[dict[str, Any]] = []
+    for g in gates:
+        fact = GateFact(g["name"], g["status"], g["reason"], g["exception_allowed"], g["code"], g["values"])
+        rows.append({"name": gate_name(g["name"], language), "status": say(f"report.status.{g['status']}", language),
+                     "reason": gate_reason(fact, symbol, language)})  # fmt: skip
+    return rows
 
 
 @data.command()

@@ -18,7 +18,7 @@ from stockbench.evidence.documents import ActionChoice, ActionRule, GateContext,
 from stockbench.evidence.levels import level_problems, order_problems
 from stockbench.evidence.numbers import ground_numbers
 from stockbench.evidence.quotes import normalise, quote_problem, quoted_spans
-from stockbench.messages import problem, value_word
+from stockbench.messages import allowed_now, problem, value_word
 
 Gate = Callable[[ReportDraft, GateContext], list[Problem]]
 
@@ -277,7 +277,8 @@ def choice_problems(
     rule = rules.get(choice.action)
     if rule is None:
         return [problem("action_unknown", action=choice.action, allowed=allowed, location="action")]
-    problems = [replace(p, fix=f"{p.fix} (allowed now: {allowed})", location="action") for p in rule.problems]
+    now = [a for a, rule in rules.items() if not rule.problems]
+    problems = [replace(allowed_now(p, now), location="action") for p in rule.problems]
     if not problems and choice.position_state and choice.position_state not in rule.states:
         said = {"action": choice.action, "action_zh": value_word("action", choice.action, "zh"),
                 "states": " or ".join(rule.states) or "none now", "states_zh": " 或 ".join(rule.states) or "目前没有",

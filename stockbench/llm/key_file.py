@@ -16,6 +16,7 @@ from typing import Any
 from stockbench.errors import InvalidInput
 from stockbench.llm import KeyringUnavailable
 from stockbench.llm.keys import SERVICE
+from stockbench.messages import user_error
 
 FILE_NAME = "keys.cfg"
 PASSPHRASE_ENV = "STOCKBENCH_KEYSTORE_PASSPHRASE"
@@ -41,8 +42,7 @@ class FileKeys:
         """Open the file with `passphrase` (creating it if absent) and hold the passphrase for this process.
         KeyFileLocked when it is not the file's; InvalidInput when a new file's passphrase is too short."""
         if not self.path.exists() and len(passphrase) < MIN_PASSPHRASE:
-            raise InvalidInput(f"the passphrase is shorter than {MIN_PASSPHRASE} characters",
-                               "choose a longer passphrase")  # fmt: skip
+            raise user_error(InvalidInput, "passphrase_short", minimum=MIN_PASSPHRASE)
         self._backend(passphrase)
         self._held = passphrase
 
@@ -53,7 +53,7 @@ class FileKeys:
     def set(self, name: str, key: str) -> None:
         key = key.strip()
         if not key:
-            raise InvalidInput("the API key is empty", "paste the key on standard input")
+            raise user_error(InvalidInput, "key_empty")
         self._backend().set_password(SERVICE, name, key)
 
     def get(self, name: str) -> str | None:

@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol
 
 from stockbench.errors import REDACTED, redact
 from stockbench.llm import KeyringUnavailable
+from stockbench.messages import Note, note, user_error
 
 __all__ = ["ENV_PREFIX", "REDACTED", "SERVICE", "KeySource", "KeyStore", "Keys", "OsKeyring", "env_name", "redact"]
 
@@ -24,10 +25,7 @@ SERVICE = "stockbench"
 ENV_PREFIX = "STOCKBENCH_KEY_"
 # Where a model's key comes from, as `models list` shows it.
 KeySource = Literal["environment", "keyring", "file", "missing", "keyring_unavailable"]
-ELSEWHERE = (
-    "or give the key in the environment variable STOCKBENCH_KEY_<NAME>, or keep keys in an encrypted file: "
-    "stockbench models keystore file"
-)
+_ELSEWHERE = {"env": "STOCKBENCH_KEY_<NAME>", "command": "stockbench models keystore file"}
 
 
 class KeyStore(Protocol):
@@ -95,7 +93,7 @@ class OsKeyring:
         if not key:
             from stockbench.errors import InvalidInput
 
-            raise InvalidInput("the API key is empty", "paste the key on standard input")
+            raise user_error(InvalidInput, "key_empty")
         self._call("set_password", name, key)
 
     def get(self, name: str) -> str | None:
@@ -121,12 +119,12 @@ class OsKeyring:
         except keyring.errors.PasswordDeleteError:
             raise
         except (keyring.errors.NoKeyringError, keyring.errors.InitError, keyring.errors.KeyringLocked) as error:
-            missing, how = keyring_help()
-            raise KeyringUnavailable(f"the OS keyring is not available: {missing} ({_reason(error)})",
-                                     f"{how}; {ELSEWHERE}") from None  # fmt: skip
+            missing, how = keyring_notes()
+            raise user_error(KeyringUnavailable, "keyring_unavailable", missing=missing.text("en"),
+                             missing_zh=missing.text("zh"), how=how.text("en"), how_zh=how.text("zh"),
+                             reason=_reason(error), **_ELSEWHERE) from None  # fmt: skip
         except keyring.errors.KeyringError as error:
-            raise KeyringUnavailable(f"the OS keyring refused the request: {_reason(error)}",
-                                     f"unlock the keyring and try again; {ELSEWHERE}") from None  # fmt: skip
+            raise user_error(KeyringUnavailable, "keyring_refused", reason=_reason(error), **_ELSEWHERE) from None
 
 
 def os_backend() -> Any:
@@ -158,26 +156,30 @@ def _involves_file_store(backend: object) -> bool:
 def keyring_help(
     system: str | None = None, release: Mapping[str, str] | None = None, environ: Mapping[str, str] | None = None
 ) -> tuple[str, str]:
-    """(what is missing, how to get it) when no OS keyring answers, for this platform (`sys.platform`, and on
-    Linux the distribution in /etc/os-release and whether there is a D-Bus session)."""
+    """(what is missing, how to get it) in English when no OS keyring answers, for this platform (`sys.platform`,
+    and on Linux the distribution in /etc/os-release and whether there is a D-Bus session)."""
+    missing, how = keyring_notes(system, release, environ)
+    return missing.text("en"), how.text("en")
+
+
+def keyring_notes(
+    system: str | None = None, release: Mapping[str, str] | None = None, environ: Mapping[str, str] | None = None
+) -> tuple[Note, Note]:
+    """`keyring_help` as notes of the message catalogue, said in either language."""
     system = sys.platform if system is None else system
     if system == "darwin":
-        return (
-            "the macOS Keychain did not answer (it is always present; the login keychain may be locked)",
-            "unlock the login keychain in Keychain Access (or `security unlock-keychain`), then try again",
-        )
+        return (note("keyring.missing.darwin", keychain="macOS Keychain"),
+                note("keyring.how.darwin", app="Keychain Access", command="security unlock-keychain"))  # fmt: skip
     if system.startswith("win"):
-        return (
-            "Windows Credential Manager did not answer (it is always present)",
-            "run Stock Workbench in your own signed-in Windows session (not a service account), then try again",
-        )
+        return (note("keyring.missing.windows", manager="Windows Credential Manager"),
+                note("keyring.how.windows", system="Windows"))  # fmt: skip
     if not system.startswith("linux"):
-        return ("no keyring backend for this system", "install a keyring that the Python `keyring` package supports")
+        return note("keyring.missing.other"), note("keyring.how.other", package="keyring")
     environ = os.environ if environ is None else environ
-    missing = "no Secret Service keyring (GNOME Keyring or KWallet) answers on the D-Bus session bus"
+    names = {"service": "Secret Service", "backends": "GNOME Keyring or KWallet", "bus": "D-Bus"}
+    missing = note("keyring.missing.linux", **names)
     if not environ.get("DBUS_SESSION_BUS_ADDRESS"):
-        missing = ("no Secret Service keyring (GNOME Keyring or KWallet) can be reached: there is no D-Bus session "
-                   "(DBUS_SESSION_BUS_ADDRESS is unset), as on a headless machine or over SSH")  # fmt: skip
+        missing = note("keyring.missing.linux_headless", variable="DBUS_SESSION_BUS_ADDRESS", ssh="SSH", **names)
     return missing, _linux_install(_os_release() if release is None else release)
 
 
@@ -190,16 +192,15 @@ _INSTALL = {
 _FAMILY = {"ubuntu": "debian", "linuxmint": "debian", "rhel": "fedora", "centos": "fedora", "opensuse": "suse"}
 
 
-def _linux_install(release: Mapping[str, str]) -> str:
+def _linux_install(release: Mapping[str, str]) -> Note:
     ids = [release.get("ID", ""), *release.get("ID_LIKE", "").split()]
     family = next((_FAMILY.get(i, i) for i in ids if _FAMILY.get(i, i) in _INSTALL), None)
     name = release.get("PRETTY_NAME") or release.get("NAME") or "this Linux"
     if family is None:
-        return ("install GNOME Keyring (with libsecret's `secret-tool`) or KWallet with your distribution's package "
-                "manager, then log in to a desktop session so that it is unlocked")  # fmt: skip
+        return note("keyring.how.linux_unknown", gnome="GNOME Keyring", tool="secret-tool", kwallet="KWallet")
     kwallet = "sudo apt install kwalletmanager" if family == "debian" else "install KWallet"
-    return (f"on {name}: `{_INSTALL[family]}`, then log in to a desktop session so that the keyring is unlocked "
-            f"(`secret-tool search service {SERVICE}` checks it answers); on KDE: `{kwallet}`")  # fmt: skip
+    return note("keyring.how.linux", name=name, install=_INSTALL[family], check=f"secret-tool search service {SERVICE}",
+                kde="KDE", kwallet=kwallet)  # fmt: skip
 
 
 def _os_release() -> dict[str, str]:

@@ -19,6 +19,7 @@ from stockbench.clock import Market
 from stockbench.errors import CalendarUnknown, InternalError, InvalidInput
 from stockbench.market.instruments import Instrument, SecurityType
 from stockbench.market.tables import CalendarRow, RuleTables
+from stockbench.messages import user_error
 from stockbench.store.database import Database
 
 HolidayKind = Literal["closed", "half_day", "open"]
@@ -66,15 +67,15 @@ def shipped_calendar(name: str, through: date) -> ShippedCalendar:
 
 def _unknown(market: Market, day: date, first: date, last: date) -> CalendarUnknown:
     if day < first:
-        return CalendarUnknown(
-            f"the {market} trading calendar starts on {first}; {day} is before it",
-            "no session data exists for earlier dates",
-        )
-    return CalendarUnknown(
-        f"the {market} trading calendar is known only through {last}; {day} is past it",
-        f"add that period's holidays with `stockbench rules holiday add {market} DATE [--half-day | --open]`, "
-        f"then vouch for them with `stockbench rules holiday extend {market} --through DATE`",
+        return user_error(CalendarUnknown, "calendar_before_start", market=market, first=first, day=day)
+    return user_error(
+        CalendarUnknown, "calendar_past_end", market=market, last=last, day=day, **_holiday_commands(market)
     )
+
+
+def _holiday_commands(market: str) -> dict[str, str]:
+    return {"add": f"stockbench rules holiday add {market} DATE [--half-day | --open]",
+            "extend": f"stockbench rules holiday extend {market} --through DATE"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ class TradingCalendar:
 
     def _days(self, start: date, end: date) -> Iterator[date]:
         if start > end:
-            raise InvalidInput(f"the period {start}..{end} ends before it starts", "give the earlier date first")
+            raise user_error(InvalidInput, "period_reversed", start=start, end=end)
         self._check(start)
         self._check(end)
         day = start
@@ -161,7 +162,7 @@ class TradingCalendar:
         """The `n`-th session after `day` (n > 0) or before it (n < 0); `day` itself when n == 0."""
         if n == 0:
             if not self.is_session(day):
-                raise InvalidInput(f"{day} is not a {self.market} session", "use a trading day, or n != 0")
+                raise user_error(InvalidInput, "not_a_session", day=day, market=self.market)
             return day
         step = _DAY if n > 0 else -_DAY
         for _ in range(abs(n)):
@@ -205,7 +206,7 @@ class Calendars:
         row = self._tables.calendars.get(market)
         if row is None:
             known = ", ".join(sorted(self._tables.calendars))
-            raise InvalidInput(f"there is no trading calendar for market {market!r}", f"use one of {known}")
+            raise user_error(InvalidInput, "no_calendar", market=repr(market), known=known)
         return row
 
     def calendar(self, market: Market) -> TradingCalendar:
@@ -225,9 +226,9 @@ class Calendars:
         """Record that `market` is closed, open or half-day on `day` (replacing an earlier entry)."""
         self._row(market)
         if kind not in HOLIDAY_KINDS:
-            raise InvalidInput(f"unknown holiday kind {kind!r}", f"use one of {', '.join(HOLIDAY_KINDS)}")
+            raise user_error(InvalidInput, "unknown_holiday_kind", kind=repr(kind), kinds=", ".join(HOLIDAY_KINDS))
         if kind == "half_day" and not self._has_half_days(market):
-            raise InvalidInput(f"the {market} market has no half-day sessions", "record the day as closed")
+            raise user_error(InvalidInput, "no_half_days", market=market)
         holiday = Holiday(market, day, kind, note, datetime.now(UTC))
         with self._writable().transaction() as cur:
             cur.execute(
@@ -254,10 +255,7 @@ class Calendars:
         """Vouch that the workspace holidays of `market` are complete through `known_through`."""
         shipped = self._shipped(market).last
         if known_through < shipped:
-            raise InvalidInput(
-                f"the shipped {market} calendar is already known through {shipped}",
-                f"extend to a date after {shipped}",
-            )
+            raise user_error(InvalidInput, "calendar_already_known", market=market, shipped=shipped)
         with self._writable().transaction() as cur:
             cur.execute(
                 "INSERT OR REPLACE INTO calendar_extensions (market, known_through, note, updated_at) "
@@ -278,7 +276,7 @@ def settlement(instrument: Instrument, tables: RuleTables) -> Settlement:
     """When shares bought in `instrument` can be sold: "T+1" (next session) or "T+0" (same day)."""
     rules = tables.settlement
     if instrument.security_type is SecurityType.INDEX:
-        raise InvalidInput(f"{instrument.symbol} is an index; it cannot be traded", "use a stock or fund")
+        raise user_error(InvalidInput, "index_not_tradable", symbol=instrument.symbol)
     if instrument.market != "CN":
         value = rules[instrument.market.lower()]
     elif instrument.security_type is SecurityType.STOCK:
@@ -295,7 +293,8 @@ def settlement(instrument: Instrument, tables: RuleTables) -> Settlement:
 def sellable_from(instrument: Instrument, trade_day: date, calendar: TradingCalendar, tables: RuleTables) -> date:
     """The first day shares of `instrument` bought on session `trade_day` can be sold."""
     if calendar.market != instrument.market:
-        raise InvalidInput(f"{instrument.symbol} does not trade on the {calendar.market} calendar")
+        raise user_error(InvalidInput, "wrong_calendar", symbol=instrument.symbol, market=calendar.market,
+                         own=instrument.market)  # fmt: skip
     if not calendar.is_session(trade_day):
-        raise InvalidInput(f"{trade_day} is not a {calendar.market} session", "use the day the trade was made")
+        raise user_error(InvalidInput, "not_a_session.trade", day=trade_day, market=calendar.market)
     return calendar.next_session(trade_day) if settlement(instrument, tables) == "T+1" else trade_day

@@ -14,6 +14,7 @@ from typing import Literal
 from stockbench.errors import InternalError, InvalidInput
 from stockbench.market.instruments import Instrument, SecurityType
 from stockbench.market.tables import FeeRow, RuleTables, in_force, load_tables
+from stockbench.messages import user_error, value_word
 
 Side = Literal["buy", "sell"]
 SIDES: tuple[Side, ...] = ("buy", "sell")
@@ -44,9 +45,8 @@ class FeeSettings:
     def __post_init__(self) -> None:
         for label, value in (("rate", self.commission_rate), ("minimum", self.commission_min)):
             if not value.is_finite() or value < 0:
-                raise InvalidInput(
-                    f"commission {label} '{value}' is not a valid amount", "give a number of zero or more"
-                )
+                raise user_error(InvalidInput, "commission_invalid", label=label, value=value,
+                                 label_zh=value_word("fee_label", label, "zh"))  # fmt: skip
 
     @classmethod
     def default(cls, market: str, tables: RuleTables | None = None) -> FeeSettings:
@@ -54,10 +54,8 @@ class FeeSettings:
         tables = tables or load_tables()
         found = tables.commission_defaults.get(market)
         if found is None:
-            raise InvalidInput(
-                f"the rule tables hold no default commission for market {market}",
-                "give the account's commission rate and minimum (--commission-rate, --commission-min)",
-            )
+            raise user_error(InvalidInput, "no_default_commission", market=market,
+                             options="--commission-rate, --commission-min")  # fmt: skip
         return cls(found.rate, found.min, found.bundled_exchange_fees)
 
 
@@ -88,14 +86,13 @@ class FeeBreakdown:
 
 def _check_order(instrument: Instrument, side: str, qty: int, price: Decimal) -> None:
     if instrument.security_type is SecurityType.INDEX:
-        message = f"{instrument.symbol} is an index; indices are not tradable"
-        raise InvalidInput(message, "give a stock or fund symbol")
+        raise user_error(InvalidInput, "index_not_tradable.fees", symbol=instrument.symbol)
     if side not in SIDES:
-        raise InvalidInput(f"side '{side}' is not buy or sell", "use buy or sell")
+        raise user_error(InvalidInput, "fee_side", side=side, buy="buy", sell="sell")
     if isinstance(qty, bool) or not isinstance(qty, int) or qty <= 0:
-        raise InvalidInput(f"quantity '{qty}' is not a positive whole number of shares", "e.g. 100")
+        raise user_error(InvalidInput, "fee_qty", qty=qty)
     if not isinstance(price, Decimal) or not price.is_finite() or price <= 0:
-        raise InvalidInput(f"price '{price}' is not a positive amount", "e.g. 12.34")
+        raise user_error(InvalidInput, "fee_price", price=price)
 
 
 def _applies(row: FeeRow, instrument: Instrument, side: str) -> bool:
@@ -192,7 +189,7 @@ def break_even_price(
     `tick` is the price step around the answer (for Hong Kong, the spread-table band it falls in).
     """
     if not tick.is_finite() or tick <= 0:
-        raise InvalidInput(f"tick '{tick}' is not a positive price step", "e.g. 0.01")
+        raise user_error(InvalidInput, "fee_tick", tick=tick)
     tables = tables or load_tables()
     settings = settings or FeeSettings.default(instrument.market, tables)
     bought = order_fees(instrument, "buy", qty, buy_price, day, settings=settings, tables=tables)

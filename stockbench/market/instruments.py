@@ -15,6 +15,7 @@ from enum import StrEnum
 
 from stockbench.clock import Market
 from stockbench.errors import InvalidInput
+from stockbench.messages import user_error
 
 
 class Exchange(StrEnum):
@@ -119,12 +120,9 @@ _US_TICKER = re.compile(r"^[A-Z][A-Z0-9]{0,5}([.-][A-Z])?$")
 
 def _a_share(code: str, exchange: Exchange | None, raw: str) -> Identified:
     if not code.isdigit() or len(code) != 6:
-        raise InvalidInput(
-            f"'{raw}' is not a valid A-share code: 6 digits expected",
-            "write the six-digit code, e.g. 600519, 600519.SH or sh600519",
-        )
+        raise user_error(InvalidInput, "symbol_digits", raw=raw)
     if code[:3] in {"900", "200", "201"}:
-        raise InvalidInput(f"'{raw}' is a B-share code; B shares are not supported", "use the A-share code")
+        raise user_error(InvalidInput, "symbol_b_share", raw=raw)
     note = ""
     if exchange is None:
         exchange, note = _exchange_by_prefix(code, raw)
@@ -145,10 +143,7 @@ def _exchange_by_prefix(code: str, raw: str) -> tuple[Exchange, str]:
                 f"taken as the stock (write {code}.SH for the index)"
             )
         return Exchange.SZ, note
-    raise InvalidInput(
-        f"'{raw}' is not a known A-share code prefix",
-        "Shanghai 600/601/603/605/688/689/5xx, Shenzhen 000-003/300/301/15/16/399, Beijing 920/43/83/87",
-    )
+    raise user_error(InvalidInput, "symbol_prefix", raw=raw)
 
 
 def _classify_a_share(code: str, exchange: Exchange, raw: str) -> Instrument:
@@ -163,7 +158,7 @@ def _classify_a_share(code: str, exchange: Exchange, raw: str) -> Instrument:
         elif code[0] == "5":
             kind = SecurityType.FUND
         elif head3 not in {"600", "601", "603", "605"}:
-            raise InvalidInput(f"'{raw}' is not a Shanghai stock, fund or index code", "check the code")
+            raise user_error(InvalidInput, "symbol_not_shanghai", raw=raw)
     elif exchange is Exchange.SZ:
         if head3 == "399":
             kind = SecurityType.INDEX
@@ -172,10 +167,10 @@ def _classify_a_share(code: str, exchange: Exchange, raw: str) -> Instrument:
         elif head2 in {"15", "16", "18"}:
             kind = SecurityType.FUND
         elif head3 not in {"000", "001", "002", "003"}:
-            raise InvalidInput(f"'{raw}' is not a Shenzhen stock, fund or index code", "check the code")
+            raise user_error(InvalidInput, "symbol_not_shenzhen", raw=raw)
     else:
         if not (head3 == "920" or head2 in {"43", "83", "87"}):
-            raise InvalidInput(f"'{raw}' is not a Beijing Stock Exchange code", "Beijing codes start 920 (or 43/83/87)")
+            raise user_error(InvalidInput, "symbol_not_beijing", raw=raw)
         board = Board.BSE
     return Instrument(symbol, code, exchange, board, kind)
 
@@ -187,9 +182,7 @@ def _hong_kong(code: str, raw: str) -> Identified:
             Instrument(f"{upper}.HK", upper, Exchange.HK, Board.HK_MAIN, SecurityType.INDEX, name=HK_INDICES[upper])
         )
     if not code.isdigit() or not 1 <= len(code) <= 5 or int(code) == 0:
-        raise InvalidInput(
-            f"'{raw}' is not a valid Hong Kong code: 1 to 5 digits expected", "e.g. 700, 0700.HK or 00700.HK"
-        )
+        raise user_error(InvalidInput, "symbol_hk_digits", raw=raw)
     padded = code.zfill(5)
     board = Board.HK_GEM if padded.startswith("08") else Board.HK_MAIN
     return Identified(Instrument(f"{padded}.HK", padded, Exchange.HK, board, SecurityType.STOCK))
@@ -198,7 +191,7 @@ def _hong_kong(code: str, raw: str) -> Identified:
 def _us(code: str, raw: str) -> Identified:
     ticker = code.upper().replace("-", ".")
     if not _US_TICKER.match(ticker):
-        raise InvalidInput(f"'{raw}' is not a valid US ticker", "e.g. AAPL or AAPL.US")
+        raise user_error(InvalidInput, "symbol_us", raw=raw, ticker="AAPL")
     return Identified(Instrument(f"{ticker}.US", ticker, Exchange.US, Board.US, SecurityType.STOCK))
 
 
@@ -207,7 +200,7 @@ def identify(text: str) -> Identified:
     raw = text
     cleaned = text.strip().upper().replace(" ", "")
     if not cleaned:
-        raise InvalidInput("an empty symbol was given", "e.g. 600519, 00700.HK or AAPL.US")
+        raise user_error(InvalidInput, "symbol_empty", ticker="AAPL")
     exchange: str | None = None
     code = cleaned
     if match := _SUFFIXED.match(cleaned):
@@ -227,19 +220,14 @@ def identify(text: str) -> Identified:
             return _a_share(code, None, raw)
         if len(code) <= 4 or (len(code) == 5 and code.startswith("0")):
             return _hong_kong(code, raw)
-        hint = "A-share codes have 6 digits, e.g. 600519"
-        raise InvalidInput(
-            f"'{raw}' is not a valid A-share code: 6 digits expected",
-            f"for a Hong Kong code write {code}.HK; {hint}" if len(code) == 5 else hint,
+        raise user_error(
+            InvalidInput, "symbol_digits.hk" if len(code) == 5 else "symbol_digits.short", raw=raw, code=code
         )
     if cleaned in HK_INDICES:
         return _hong_kong(cleaned, raw)
     if _US_TICKER.match(cleaned):
         return _us(cleaned, raw)
-    raise InvalidInput(
-        f"'{raw}' is not a symbol this program understands",
-        "A-shares: 600519 / 600519.SH / sh600519; Hong Kong: 700 / 00700.HK / hk00700; US: AAPL.US",
-    )
+    raise user_error(InvalidInput, "symbol_unknown", raw=raw, ticker="AAPL")
 
 
 def rule_board(instrument: Instrument) -> str:

@@ -16,7 +16,7 @@ from stockbench.errors import InvalidInput, Problem
 from stockbench.market.instruments import Instrument, SecurityType, rule_board
 from stockbench.market.tables import RuleTables, in_force, load_tables
 from stockbench.market.ticks import ceil_to, floor_to, quantize_half_up, tick_size
-from stockbench.messages import problem, value_word
+from stockbench.messages import problem, user_error, value_word
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +60,8 @@ def limit_pct(
         status = "unreformed" if unreformed else ("st" if st else "normal")
     rows = [r for r in in_force(tables.limits, day) if r.board == board and r.status == status]
     if not rows:
-        raise InvalidInput(f"no price-limit rule covers {instrument.symbol} ({board}, {status}) on {day.isoformat()}")
+        raise user_error(InvalidInput, "no_limit_rule", symbol=instrument.symbol, board=board, status=status,
+                         day=day.isoformat())  # fmt: skip
     return rows[0].pct, rows[0].unconfirmed
 
 
@@ -93,17 +94,16 @@ def price_limits(
     """
     tables = tables or load_tables()
     if ref <= 0:
-        raise InvalidInput(f"reference price {ref} is not positive", "give the previous close (or ex-rights reference)")
+        raise user_error(InvalidInput, "reference_not_positive", ref=ref)
     found = limit_pct(instrument, day, st=st, unreformed=unreformed, tables=tables)
     if found is None:
         return PriceLimits(None, None, None, f"{instrument.symbol}: no daily price limit")
     if first_session_event is not None:
         events = [r for r in in_force(tables.first_session_no_limit, day) if r.event == first_session_event]
         if not events:
-            raise InvalidInput(
-                f"'{first_session_event}' is not a first-session event in force on {day.isoformat()}",
-                "one of: " + ", ".join(sorted({r.event for r in tables.first_session_no_limit})),
-            )
+            known = ", ".join(sorted({r.event for r in tables.first_session_no_limit}))
+            raise user_error(InvalidInput, "unknown_first_session_event", event=first_session_event,
+                             day=day.isoformat(), events=known)  # fmt: skip
         return PriceLimits(None, None, None, f"no limit: first session of a {first_session_event.replace('_', ' ')}")
     rules_day = listed or day
     free = no_limit_sessions(instrument, rules_day, tables)

@@ -16,7 +16,7 @@ from stockbench.market.limits import PriceLimits, cage_note, limit_problem, pric
 from stockbench.market.lots import Side, check_quantity
 from stockbench.market.tables import RuleTables, load_tables
 from stockbench.market.ticks import is_valid_tick, round_to_tick
-from stockbench.messages import problem
+from stockbench.messages import problem, problem_of
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def tick_problem(instrument: Instrument, price: Decimal, day: date, tables: Rule
         down = round_to_tick(instrument, price, day, "down", tables)
         up = round_to_tick(instrument, price, day, "up", tables)
     except InvalidInput as error:
-        return Problem("price_out_of_range", error.message, error.hint)
+        return problem_of(error, "price_out_of_range")
     return problem("price_off_tick", price=price, symbol=instrument.symbol, down=down, up=up)
 
 

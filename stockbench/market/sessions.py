@@ -14,6 +14,7 @@ from stockbench.clock import MARKET_TZ, Market
 from stockbench.errors import CalendarUnknown, InternalError, InvalidInput
 from stockbench.market.calendars import TradingCalendar
 from stockbench.market.tables import RuleTables, SessionTable, in_force
+from stockbench.messages import user_error
 
 PhaseName = Literal[
     "closed",
@@ -52,6 +53,9 @@ class SessionState:
     board: str
 
 
+_PARSE = "stockbench.clock.parse_instant"  # how a front end reads a time a person gives
+
+
 def venue(market: Market, exchange: str | None = None, board: str | None = None) -> tuple[str, str]:
     """The (exchange, board) a phase question is about, filling in what the caller left out.
 
@@ -61,17 +65,17 @@ def venue(market: Market, exchange: str | None = None, board: str | None = None)
     """
     venues = VENUES.get(market)
     if venues is None:
-        raise InvalidInput(f"there are no session timetables for market {market!r}", "use CN or HK")
+        raise user_error(InvalidInput, "no_timetables", market=repr(market), choices="CN or HK")
     listed = "; ".join(f"{ex}: {', '.join(b)}" for ex, b in venues.items())
     if exchange is None:
         exchange = next((ex for ex, boards in venues.items() if board is None or board in boards), None)
         if exchange is None:
-            raise InvalidInput(f"{market} has no board {board!r}", f"use {listed}")
+            raise user_error(InvalidInput, "no_board", market=market, board=repr(board), listed=listed)
     if exchange not in venues:
-        raise InvalidInput(f"{market} has no exchange {exchange!r}", f"use {', '.join(venues)}")
+        raise user_error(InvalidInput, "no_exchange", market=market, exchange=repr(exchange), listed=", ".join(venues))
     board = board or venues[exchange][0]
     if board not in venues[exchange]:
-        raise InvalidInput(f"exchange {exchange} lists no board {board!r}", f"use {listed}")
+        raise user_error(InvalidInput, "exchange_no_board", exchange=exchange, board=repr(board), listed=listed)
     return exchange, board
 
 
@@ -88,11 +92,8 @@ def _timetables(market: Market, exchange: str, board: str, tables: RuleTables) -
 def _timetable(rows: list[SessionTable], day: date, half_day: bool) -> SessionTable:
     found = in_force([t for t in rows if t.half_day == half_day], day)
     if not found:
-        kind = "half-day " if half_day else ""
-        raise CalendarUnknown(
-            f"no {kind}session timetable is known for {rows[0].market} on {day}",
-            f"the rule tables describe these sessions from {min(t.since for t in rows)}",
-        )
+        raise user_error(CalendarUnknown, "timetable_unknown.half_day" if half_day else "timetable_unknown",
+                         market=rows[0].market, day=day, since=min(t.since for t in rows))  # fmt: skip
     return found[0]
 
 
@@ -117,12 +118,9 @@ def phase_at(
 ) -> SessionState:
     """The phase of `market` at `instant` (timezone-aware) for `exchange`/`board` (see `venue`)."""
     if instant.tzinfo is None or instant.utcoffset() is None:
-        raise InvalidInput(
-            f"the instant {instant.isoformat()} has no time zone",
-            "parse user input with stockbench.clock.parse_instant",
-        )
+        raise user_error(InvalidInput, "naive_instant", instant=instant.isoformat(), function=_PARSE)
     if calendar.market != market:
-        raise InvalidInput(f"the {calendar.market} calendar cannot answer for market {market}")
+        raise user_error(InvalidInput, "calendar_mismatch", calendar=calendar.market, market=market)
     exchange, board = venue(market, exchange, board)
     local = instant.astimezone(MARKET_TZ[market])
     day, at = local.date(), local.time()
@@ -161,7 +159,7 @@ def last_trading_minute(
     break, the previous session's 14:59 before the open), in the exchange's time zone. CalendarUnknown when no
     session is known in the LOOKBACK_DAYS before it."""
     if instant.tzinfo is None or instant.utcoffset() is None:
-        raise InvalidInput(f"the instant {instant.isoformat()} has no time zone")
+        raise user_error(InvalidInput, "naive_instant", instant=instant.isoformat(), function=_PARSE)
     zone = MARKET_TZ[market]
     exchange, board = venue(market, exchange, board)
     local = instant.astimezone(zone)
@@ -178,4 +176,6 @@ def last_trading_minute(
                 if end <= local:
                     return end - timedelta(minutes=1)
         day -= timedelta(days=1)
-    raise CalendarUnknown(f"no {market} session is known in the {LOOKBACK_DAYS} days before {local:%Y-%m-%d}")
+    raise user_error(CalendarUnknown, "no_recent_session", market=market, days=LOOKBACK_DAYS, day=f"{local:%Y-%m-%d}",
+                     add=f"stockbench rules holiday add {market} DATE [--half-day | --open]",
+                     extend=f"stockbench rules holiday extend {market} --through DATE")  # fmt: skip

@@ -13,12 +13,13 @@ from typing import Literal
 from stockbench.errors import InvalidInput
 from stockbench.market.instruments import Exchange, Instrument, SecurityType
 from stockbench.market.tables import RuleTables, SpreadTable, in_force, load_tables
+from stockbench.messages import user_error
 
 RoundMode = Literal["up", "down", "nearest"]
 
 
 def _not_tradable(instrument: Instrument) -> InvalidInput:
-    return InvalidInput(f"{instrument.symbol} is an index: it has no price tick and cannot be traded")
+    return user_error(InvalidInput, "index_not_tradable.tick", symbol=instrument.symbol)
 
 
 def spread_table(instrument: Instrument, day: date, tables: RuleTables | None = None) -> SpreadTable:
@@ -28,7 +29,7 @@ def spread_table(instrument: Instrument, day: date, tables: RuleTables | None = 
     for table in in_force(tables.hk_spread, day):
         if kind in table.applies_to:
             return table
-    raise InvalidInput(f"no Hong Kong spread table covers {instrument.symbol} on {day.isoformat()}")
+    raise user_error(InvalidInput, "no_spread_table", symbol=instrument.symbol, day=day.isoformat())
 
 
 def tick_size(instrument: Instrument, price: Decimal, day: date, tables: RuleTables | None = None) -> Decimal:
@@ -47,10 +48,7 @@ def tick_size(instrument: Instrument, price: Decimal, day: date, tables: RuleTab
     for band in bands[1:]:
         if band.lower < price <= band.upper:
             return band.tick
-    raise InvalidInput(
-        f"{price} HKD is outside the Hong Kong spread table ({bands[0].lower} to {bands[-1].upper})",
-        "check the price",
-    )
+    raise user_error(InvalidInput, "outside_spread_table", price=price, lower=bands[0].lower, upper=bands[-1].upper)
 
 
 def fixed_tick(instrument: Instrument, tables: RuleTables | None = None) -> Decimal | None:
@@ -80,7 +78,7 @@ def round_to_tick(
     price always yields a valid price.
     """
     if price <= 0:
-        raise InvalidInput(f"price {price} is not positive", "prices must be greater than zero")
+        raise user_error(InvalidInput, "tick_price_not_positive", price=price)
     tick = tick_size(instrument, price, day, tables)
     down = (price / tick).to_integral_value(ROUND_FLOOR) * tick
     up = (price / tick).to_integral_value(ROUND_CEILING) * tick

@@ -26,7 +26,7 @@ from stockbench.clock import MARKET_TZ
 from stockbench.errors import InvalidInput, NotFound, Problem
 from stockbench.evidence.documents import ReportDraft
 from stockbench.market.instruments import identify, parse_symbol
-from stockbench.messages import user_error
+from stockbench.messages import problem, said, user_error, value_word
 from stockbench.research.levels import ZoneLevels
 from stockbench.research.outcomes import ReportListing, ReportRecord
 from stockbench.research.summary import ReportPlan, ReportSummary
@@ -136,16 +136,16 @@ class ReportArchive:
             ]
         seq, sealed, previous, seal = stored
         if seal is None or sealed is None or seq is None:
-            return [_problem("seal", report_id, "the report carries no seal", "it was written outside the archive")]
+            return [_problem("seal", report_id, "no_seal")]
         expected: Mapping[str, str] = json.loads(sealed)
         actual = field_hashes(row, run_evidence(cur, str(row["run_id"])))
         problems = [
-            _problem(name, report_id, f"the stored {_what(name)} changed after the report was sealed")
+            _problem(name, report_id, "changed", what=_what(name), what_zh=value_word("sealed", name, "zh"))
             for name in (*SEALED_FIELDS, "evidence")
             if expected.get(name) != actual.get(name)
         ]
         if seal_of(expected, str(previous or "")) != seal:
-            problems.append(_problem("seal", report_id, "the seal does not match the sealed field hashes"))
+            problems.append(_problem("seal", report_id, "seal"))
         problems += self._chain_problems(cur, report_id, int(seq), str(previous or ""), str(seal))
         return problems + self._log_problems(report_id, int(seq), str(seal))
 
@@ -155,29 +155,29 @@ class ReportArchive:
         problems = []
         before = cur.execute("SELECT report_id, seal FROM reports WHERE seq = ?", [seq - 1]).fetchone()
         if seq > 1 and before is None:
-            problems.append(_problem("chain", report_id, f"report number {seq - 1} before it is missing"))
+            problems.append(_problem("chain", report_id, "chain_missing", before=seq - 1))
         elif before is not None and str(before[1]) != previous:
-            problems.append(_problem("chain", report_id, f"it no longer follows {before[0]} in the chain"))
+            problems.append(_problem("chain", report_id, "chain_broken", before=before[0]))
         elif seq == 1 and previous:
-            problems.append(_problem("chain", report_id, "it claims a predecessor, but it is the first report"))
+            problems.append(_problem("chain", report_id, "chain_first"))
         after = cur.execute("SELECT report_id, prev_seal FROM reports WHERE seq = ?", [seq + 1]).fetchone()
         if after is not None and str(after[1]) != seal:
-            problems.append(_problem("chain", report_id, f"the next report {after[0]} does not follow it"))
+            problems.append(_problem("chain", report_id, "chain_next", after=after[0]))
         twins = int(cur.execute("SELECT count(*) FROM reports WHERE seq = ?", [seq]).fetchone()[0])  # type: ignore[index]
         if twins > 1:
-            problems.append(_problem("chain", report_id, f"{twins} reports claim place {seq} in the chain"))
+            problems.append(_problem("chain", report_id, "chain_twins", twins=twins, seq=seq))
         return problems
 
     def _log_problems(self, report_id: str, seq: int, seal: str) -> list[Problem]:
         """The seal log against the workspace: a report it lists must be there with the seal it lists."""
         logged = self._logged()
         if seq in logged and logged[seq] != (report_id, seal):
-            return [_problem("seal_log", report_id, f"the seal log holds another report or seal for place {seq}")]
+            return [_problem("seal_log", report_id, "log_other", seq=seq)]
         present = {int(s) for (s,) in self.db.fetchall("SELECT seq FROM reports WHERE seq IS NOT NULL")}
         missing = sorted(s for s in logged if s not in present)
         if missing:
             ids = ", ".join(logged[s][0] for s in missing[:3])
-            return [_problem("seal_log", report_id, f"reports in the seal log are gone from the workspace: {ids}")]
+            return [_problem("seal_log", report_id, "log_gone", ids=ids)]
         return []
 
     def rendered_by_this_renderer(self, report_id: str) -> bool:
@@ -246,7 +246,8 @@ class ReportArchive:
             raise user_error(NotFound, "no_report", report=report_id, command="stockbench reports list")
         tampered = self.seal_problems(report_id)
         if tampered:
-            raise user_error(InvalidInput, "report_tampered.plan", report=report_id, problem=tampered[0].message)
+            raise user_error(InvalidInput, "report_tampered.plan", report=report_id, problem=tampered[0].message,
+                             problem_zh=said(tampered[0], "zh")[0])  # fmt: skip
         rid, run_id, symbol, published, action, kind, account, created = row
         summary, blocks = self.summary(report_id), self._blocks(str(run_id))
         quote = blocks.get("quote", {})
@@ -294,11 +295,8 @@ def _what(field: str) -> str:
             "evidence of its run"}.get(field, field)  # fmt: skip
 
 
-def _problem(field: str, report_id: str, message: str, fix: str = "") -> Problem:
-    """A seal problem; its location names the report and the field (or the chain, or the seal log)."""
-    return Problem(
-        "report_tampered",
-        f"report {report_id}: {message} ({field})",
-        fix or "restore the workspace from a backup; a published report is never edited",
-        f"{report_id}.{field}",
-    )
+def _problem(field: str, report_id: str, variant: str, **params: object) -> Problem:
+    """A seal problem (report_tampered.<variant>); its location names the report and the field (or the chain, or
+    the seal log)."""
+    return problem(f"report_tampered.{variant}", location=f"{report_id}.{field}", report=report_id, field=field,
+                   **params)  # fmt: skip

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from stockbench.clock import Clock
-from stockbench.errors import Problem, UserError, redact
+from stockbench.errors import UserError, redact
+from stockbench.messages import error_words, problem, user_error
 from stockbench.research.records import EvidenceItem
 from stockbench.research.results import ToolResult, rejected
 
@@ -22,6 +23,8 @@ TIMEOUT_S = 15
 BRAVE_API = "https://api.search.brave.com"
 BRAVE_PATH = "/res/v1/web/search"
 BRAVE_MAX_COUNT = 20  # the most results one Brave request may ask for
+SEARXNG_NAME, BRAVE_NAME = "SearXNG", "Brave Search API"
+JSON_SETTING = "settings.yml: search: formats: [html, json]"
 Provider = Literal["searxng", "brave"]
 
 
@@ -52,9 +55,24 @@ class SearchFailed(UserError):
 
     code = "search_failed"
 
-    def __init__(self, message: str, hint: str, kind: str, status: int | None = None) -> None:
-        super().__init__(message, hint)
+    def __init__(
+        self,
+        message: str,
+        hint: str,
+        kind: str,
+        status: int | None = None,
+        *,
+        key: str = "",
+        params: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        super().__init__(message, hint, key=key, params=params)
         self.kind, self.status = kind, status
+
+
+def _failed(key: str, kind: str, code: int | None = None, *, provider: str, **params: object) -> SearchFailed:
+    """SearchFailed worded by the catalogue's ERRORS[key] (`kind` and `status` sort the cause)."""
+    found = user_error(UserError, key, provider=provider, **params)
+    return SearchFailed(found.message, found.hint, kind, code, key=found.key, params=found.params)
 
 
 def query(target: SearchTarget, text: str, *, count: int = MAX_RESULTS, timeout: float = TIMEOUT_S) -> list[SearchHit]:
@@ -68,18 +86,17 @@ def query(target: SearchTarget, text: str, *, count: int = MAX_RESULTS, timeout:
 def query_searxng(url: str, query: str, *, timeout: float = TIMEOUT_S) -> list[dict[str, Any]]:
     """The result objects a SearXNG instance at `url` answers for `query` (its `/search?format=json`).
     SearchFailed says why there is no answer."""
-    response = _get(url, f"{url.rstrip('/')}/search", {"q": query, "format": "json"}, {}, timeout=timeout)
+    address, named = f"{url.rstrip('/')}/search", SEARXNG_NAME
+    response = _get(url, address, {"q": query, "format": "json"}, {}, timeout=timeout, provider=named)
     status = response.status_code
     if status == 403:
-        fix = "enable it in SearXNG's settings.yml: search: formats: [html, json]"
-        raise SearchFailed(f"{url} refused the JSON format (HTTP 403)", fix, "forbidden", status)
+        raise _failed("search_forbidden", "forbidden", status, provider=named, url=url, setting=JSON_SETTING)
     if status != 200:
-        raise SearchFailed(f"{url} answered HTTP {status}", "check the address (the SearXNG root)", "status", status)
-    not_searxng = "give the address of a SearXNG instance"
-    payload = _json(url, response, not_searxng)
+        raise _failed("search_status", "status", status, provider=named, url=url, status=status)
+    payload = _json(url, response, "search_not_json", named)
     found = payload.get("results") if isinstance(payload, dict) else None
     if not isinstance(found, list):
-        raise SearchFailed(f"the answer of {url} has no results list", not_searxng, "no_results", status)
+        raise _failed("search_no_results", "no_results", status, provider=named, url=url)
     return [r for r in found if isinstance(r, dict)]
 
 
@@ -89,24 +106,20 @@ def query_brave(
     """The web results the Brave Search API at `url` answers for `query` (GET /res/v1/web/search?q=&count=, the
     key in X-Subscription-Token; results in `web.results[]` with title, url, description). SearchFailed says why
     there is no answer: the key refused (401/403), rate limited (429), another status, not a Brave answer."""
+    named, command = BRAVE_NAME, "stockbench search set --brave"
     if not key:
-        fix = "store it: stockbench search set --brave (or set STOCKBENCH_KEY_SEARCH_BRAVE)"
-        raise SearchFailed("no Brave Search API key is stored", fix, "no_key")
+        raise _failed("search_no_key", "no_key", provider=named, command=command, env="STOCKBENCH_KEY_SEARCH_BRAVE")
     headers = {"Accept": "application/json", "X-Subscription-Token": key}
     params = {"q": query, "count": str(max(1, min(count, BRAVE_MAX_COUNT)))}
-    response = _get(url, url.rstrip("/") + BRAVE_PATH, params, headers, timeout=timeout, secret=key)
+    response = _get(url, url.rstrip("/") + BRAVE_PATH, params, headers, timeout=timeout, secret=key, provider=named)
     status = response.status_code
     if status in (401, 403):
-        raise SearchFailed(f"the key was refused (HTTP {status})",
-                           "check the key in the Brave Search API dashboard, then store it again: "
-                           "stockbench search set --brave", "refused", status)  # fmt: skip
+        raise _failed("search_key_refused", "refused", status, provider=named, status=status, command=command)
     if status == 429:
-        raise SearchFailed("rate limited (HTTP 429)", "wait a moment and try again, or raise the plan's limit",
-                           "rate_limited", status)  # fmt: skip
+        raise _failed("search_rate_limited", "rate_limited", status, provider=named, status=status)
     if status != 200:
-        raise SearchFailed(f"{url} answered HTTP {status}", "check the address of the Brave Search API", "status",
-                           status)  # fmt: skip
-    return _brave_hits(url, _json(url, response, "give the address of the Brave Search API"), status)
+        raise _failed("search_api_status", "status", status, provider=named, url=url, status=status)
+    return _brave_hits(url, _json(url, response, "search_api_not_json", named), status)
 
 
 def _brave_hits(url: str, payload: Any, status: int) -> list[SearchHit]:
@@ -115,14 +128,20 @@ def _brave_hits(url: str, payload: Any, status: int) -> list[SearchHit]:
         return []  # Brave leaves `web` out when nothing was found
     found = web.get("results") if isinstance(web, dict) else None
     if not isinstance(found, list):
-        raise SearchFailed(f"the answer of {url} has no web results list", "give the address of the Brave Search API",
-                           "no_results", status)  # fmt: skip
+        raise _failed("search_api_no_results", "no_results", status, provider=BRAVE_NAME, url=url)
     return [SearchHit(str(r.get("title", "")), str(r.get("url", "")), str(r.get("description", "")))
             for r in found if isinstance(r, dict)]  # fmt: skip
 
 
 def _get(
-    url: str, address: str, params: Mapping[str, str], headers: Mapping[str, str], *, timeout: float, secret: str = ""
+    url: str,
+    address: str,
+    params: Mapping[str, str],
+    headers: Mapping[str, str],
+    *,
+    timeout: float,
+    provider: str,
+    secret: str = "",
 ) -> Any:
     """The answer of GET `address` (the provider at `url`); SearchFailed when it cannot be had."""
     import httpx
@@ -131,42 +150,31 @@ def _get(
         with httpx.Client(timeout=timeout, trust_env=False) as client:
             return client.get(address, params=params, headers=headers)
     except httpx.TimeoutException:
-        raise SearchFailed(f"no answer from {url} within {timeout:g} s", "check the address, or try later",
-                           "timeout") from None  # fmt: skip
+        raise _failed("search_timeout", "timeout", provider=provider, url=url, timeout=f"{timeout:g}") from None
     except httpx.HTTPError as error:
         reason = redact(str(error), [secret]) or type(error).__name__
-        raise SearchFailed(f"could not reach {url}: {reason}", "check the address and that the server runs",
-                           "unreachable") from None  # fmt: skip
+        raise _failed("search_unreachable", "unreachable", provider=provider, url=url, reason=reason) from None
 
 
-def _json(url: str, response: Any, fix: str) -> Any:
+def _json(url: str, response: Any, key: str, provider: str) -> Any:
     try:
         return response.json()
     except ValueError:
-        raise SearchFailed(f"the answer of {url} is not JSON", fix, "not_json", response.status_code) from None
+        raise _failed(key, "not_json", response.status_code, provider=provider, url=url) from None
 
 
 def search(target: SearchTarget | None, terms: Sequence[str], clock: Clock) -> ToolResult:
     """Query the configured provider; results are stored as `search_result` evidence (candidates only).
     The provider is the user's own choice, so a loopback address (a SearXNG on this machine) is allowed."""
     if target is None:
-        return rejected(
-            [
-                Problem(
-                    "search_unavailable",
-                    "no search provider is configured",
-                    "disclose that no search was run; the user can set one in Settings (stockbench search set)",
-                )
-            ]
-        )
+        return rejected([problem("search_unavailable", command="stockbench search set")])
     text = " ".join(t.strip() for t in terms if t.strip())
     if not text:
-        return rejected([Problem("search_empty", "no search terms were given", "give one or more terms")])
+        return rejected([problem("search_empty")])
     try:
         hits = query(target, text)
     except SearchFailed as error:
-        return rejected([Problem("search_failed", f"the search failed: {error.message}",
-                                 "disclose the failed search as a gap")])  # fmt: skip
+        return rejected([problem("search_failed", reason=error.message, reason_zh=error_words(error, "zh")[0])])
     results = [{"title": h.title, "url": h.url, "snippet": h.snippet} for h in hits[:MAX_RESULTS]]
     item = EvidenceItem("search_result", target.url, {"query": text, "results": results}, f"search: {text}")
     return ToolResult(

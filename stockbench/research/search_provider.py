@@ -17,7 +17,8 @@ from urllib.parse import urlsplit
 from stockbench.errors import InvalidInput
 from stockbench.llm import KeyringUnavailable
 from stockbench.llm.keys import Keys, OsKeyring, env_name
-from stockbench.research.search import BRAVE_API, BRAVE_PATH, SearchFailed, SearchTarget, query
+from stockbench.messages import user_error
+from stockbench.research.search import BRAVE_API, BRAVE_NAME, BRAVE_PATH, SearchFailed, SearchTarget, query
 from stockbench.research.search_records import SearchConfig, SearchProbe
 from stockbench.store.settings import SEARCH_PROVIDER, SEARCH_URL, Settings
 
@@ -68,8 +69,7 @@ class SearchSettings:
         if key:
             self._keys.set(BRAVE_KEY, key)
         elif self._keys.source(BRAVE_KEY) not in ("environment", "keyring", "file"):
-            raise InvalidInput("no Brave Search API key is given or stored",
-                               f"give it on standard input, or set {env_name(BRAVE_KEY)}")  # fmt: skip
+            raise user_error(InvalidInput, "search_key_not_given", provider=BRAVE_NAME, env=env_name(BRAVE_KEY))
         self._settings.set(SEARCH_URL, root)
         self._settings.set(SEARCH_PROVIDER, BRAVE)
         return self.show()
@@ -87,7 +87,7 @@ class SearchSettings:
         """Send the configured provider one query: ok with the number of results, or the reason it failed."""
         target = self.target()
         if target is None:
-            raise InvalidInput("no search provider is configured", "set one: stockbench search set --searxng URL")
+            raise user_error(InvalidInput, "search_not_configured", command="stockbench search set --searxng URL")
         return probe(target, query)
 
     def test_address(self, url: str, query: str = TEST_QUERY) -> SearchProbe:
@@ -103,8 +103,8 @@ class SearchSettings:
         try:
             return self._keys.get(BRAVE_KEY)
         except KeyringUnavailable as error:
-            raise SearchFailed(f"the Brave Search API key cannot be read: {error.message}", error.hint,
-                               "no_key") from None  # fmt: skip
+            found = user_error(InvalidInput, "search_key_unreadable", provider=BRAVE_NAME, reason=error.message)
+            raise SearchFailed(found.message, error.hint, "no_key", key=found.key, params=found.params) from None
 
 
 def probe(target: SearchTarget, text: str = TEST_QUERY) -> SearchProbe:
@@ -120,7 +120,7 @@ def probe(target: SearchTarget, text: str = TEST_QUERY) -> SearchProbe:
 
 def searxng_root(url: str) -> str:
     """`url` as the root of a SearXNG instance; InvalidInput saying what is wrong with it."""
-    scheme, netloc, path = _address(url, "give e.g. https://searx.example.org")
+    scheme, netloc, path = _address(url, "https://searx.example.org")
     return f"{scheme}://{netloc}{path.removesuffix('/search')}"
 
 
@@ -130,10 +130,9 @@ def brave_root(url: str | None) -> str:
     proxy, given explicitly)."""
     if url is None or not url.strip():
         return BRAVE_API
-    scheme, netloc, path = _address(url, f"give e.g. {BRAVE_API}")
+    scheme, netloc, path = _address(url, BRAVE_API)
     if scheme != "https" and not _loopback(urlsplit(url.strip()).hostname or ""):
-        raise InvalidInput("the Brave key would travel unencrypted", "give an https address (http only to this "
-                           "machine: 127.0.0.1 or localhost)")  # fmt: skip
+        raise user_error(InvalidInput, "search_key_unencrypted", name="Brave", hosts="127.0.0.1 or localhost")
     return f"{scheme}://{netloc}{path.removesuffix(BRAVE_PATH)}"
 
 
@@ -141,11 +140,11 @@ def _address(url: str, example: str) -> tuple[str, str, str]:
     text = url.strip()
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidInput(f"'{text}' is not an http or https address", example)
+        raise user_error(InvalidInput, "search_address_scheme", text=text, example=example)
     if parts.username or parts.password:
-        raise InvalidInput("the search address carries credentials", "give the address without user:password@")
+        raise user_error(InvalidInput, "search_address_credentials", userinfo="user:password@")
     if parts.query or parts.fragment:
-        raise InvalidInput("the search address has a query or a fragment", "give the instance's root address")
+        raise user_error(InvalidInput, "search_address_query")
     return parts.scheme, parts.netloc, parts.path.rstrip("/")
 
 

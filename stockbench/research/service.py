@@ -14,7 +14,7 @@ from stockbench.events import EventBus
 from stockbench.evidence.frozen import verify
 from stockbench.evidence.store import EvidenceStore
 from stockbench.market.instruments import parse_symbol
-from stockbench.messages import user_error, value_word
+from stockbench.messages import problem, said, user_error, value_word
 from stockbench.research.archive import ReportArchive, render_markdown
 from stockbench.research.compose import Publisher, publish
 from stockbench.research.engine import ResearchEngine
@@ -308,14 +308,8 @@ class Research:
             language=found.report_summary().language,
         )  # fmt: skip
         if rendered != found.markdown and self.archive.rendered_by_this_renderer(report_id):
-            problems.append(
-                Problem(
-                    "report_tampered",
-                    f"report {report_id}: the stored Markdown is not what its sealed content renders (markdown)",
-                    "restore the workspace from a backup; a published report is never edited",
-                    f"{report_id}.markdown",
-                )
-            )
+            problems.append(problem("report_tampered.markdown", location=f"{report_id}.markdown", report=report_id,
+                                    field="markdown"))  # fmt: skip
         problems += self._unjournaled(found.run_id)
         return problems + verify(found.draft, found.frozen, self.store)
 
@@ -346,6 +340,7 @@ class Research:
         tampered = self.archive.seal_problems(report_id)
         if tampered:
             raise user_error(InvalidInput, "report_tampered", report=report_id, problem=tampered[0].message,
+                             problem_zh=said(tampered[0], "zh")[0],
                              command=f"stockbench reports verify {report_id}")  # fmt: skip
         target.parent.mkdir(parents=True, exist_ok=True)
         if target.suffix.lower() == ".json":

@@ -161,3 +161,11 @@ def test_indices_are_built_on_import_and_on_demand(
     assert code == 0 and again["built"] == data["indices"]["built"] and {"rows", "seconds"} <= set(again)
     code, bars = call(capsys, "data", "bars", "000291.SH")
     assert code == 0 and bars["source"] == "built" and bars["count"] == built["000291.SH"]["sessions"]
+
+
+def test_the_gates_are_listed_in_chinese_with_lang_zh(imported: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = run(["--lang", "zh", "data", "gates", "600519", "--no-fetch", "--as-of", "2024-01-05"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "日线" in out and "缺口" in out and "至少需要" in out, out
+    assert "at least" not in out and "daily_bars" not in out

@@ -316,3 +316,16 @@ def test_a_new_renderer_leaves_reports_an_older_one_wrote_verifying_and_still_gu
         bench.workspace.db.execute("UPDATE reports SET markdown = markdown || 'x' WHERE report_id = ?", [ids["first"]])
     code, found, _ = cli(capsys, "reports", "verify", ids["first"])
     assert code == 1 and "report_tampered" in {p["code"] for p in found["problems"]}
+
+
+def test_a_tampered_report_is_refused_in_chinese_naming_the_seal_problem(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ids = tamper(home, lambda db, ids: db.execute("UPDATE reports SET title = '强烈买入' WHERE report_id = ?",
+                                                 [ids["first"]]))  # fmt: skip
+    code = run(["--json", "--lang", "zh", "reports", "export", ids["first"], "--to", str(tmp_path / "out.md")])
+    captured = capsys.readouterr()
+    error = json.loads(captured.out)["error"]
+    assert code != 0 and error["code"] == "invalid_input"
+    assert error["message"].startswith(f"报告 {ids['first']} 已不是发布时的样子：报告 {ids['first']}：存储的")
+    assert "在报告封印后被改动" in error["message"] and "changed" not in error["message"]
