@@ -31,7 +31,7 @@ from stockbench.messages import (
 
 # English words of three letters or more, leaving out the commands and options a person types as they are
 ENGLISH_WORD = re.compile(r"(?<![-.\w])(?!stockbench\b|ledger\b|list\b|fetch\b|data\b|order\b|account\b|ISO\b|UTF\b|"
-                          r"CSV\b)[A-Za-z]{3,}\b")  # fmt: skip
+                          r"CSV\b|JSON\b)[A-Za-z]{3,}\b")  # fmt: skip
 
 
 def _fields(text: str) -> set[str]:
