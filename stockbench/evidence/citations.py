@@ -34,12 +34,14 @@ from stockbench.evidence.numbers import (
     exact_number,
     explicit_unit,
     extract_numbers,
+    listed,
     unit_for_key,
     unreadable_problems,
     values_from_text,
 )
 from stockbench.evidence.store import Evidence
 from stockbench.market.instruments import parse_symbol
+from stockbench.messages import problem
 
 Path = tuple[str | int, ...]
 _IDENTITY_KEYS = ("symbol", "code", "ts_code")
@@ -378,26 +380,14 @@ def _ground_one(  # noqa: PLR0917 - one number of one statement, and what it is 
             misfits.append(why)
     where = f"{statement.location}[{number.start}:{number.end}]"
     if misfits:
-        return Problem(
-            "number_misattributed",
-            f"'{number.text}' at {where} matches a value of the cited evidence, but {misfits[0]}",
-            "state the number of the company and metric the sentence names, or name whose number it is",
-            location=where,
-        )
+        return problem("number_misattributed", number=number.text, where=where, why=misfits[0], location=where)
     nearest = ", ".join(_show(v) for values in scope for v in values.nearest(number, 2)) or "none"
     elsewhere = ctx.numbers.matches(number)
     if elsewhere:
         holders = ", ".join(sorted({f"{v.evidence_id} {v.where}" for v in elsewhere[:3]}))
-        return Problem(
-            "number_uncited",
-            f"'{number.text}' at {where} is not a value of the evidence this statement cites "
-            f"({', '.join(statement.evidence) or 'none'}); it appears in {holders}",
-            f"cite the evidence the number comes from (and check it says what you mean); cited candidates: {nearest}",
-            location=where,
-        )
-    return Problem(
-        "number_ungrounded",
-        f"'{number.text}' at {where} matches no evidence of this run",
-        f"cite the evidence it comes from, compute it with the calc tool, or remove it; cited candidates: {nearest}",
-        location=where,
+        cited = ", ".join(statement.evidence)
+        return problem("number_uncited", number=number.text, where=where, holders=holders, location=where,
+                       **listed("cited", cited or "none"), **listed("nearest", nearest))  # fmt: skip
+    return problem(
+        "number_ungrounded.cited", number=number.text, where=where, location=where, **listed("nearest", nearest)
     )

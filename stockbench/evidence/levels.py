@@ -21,7 +21,8 @@ from decimal import Decimal
 
 from stockbench.errors import Problem
 from stockbench.evidence.documents import GateContext, OrderPlan, Statement
-from stockbench.evidence.numbers import TextNumber, _within, extract_numbers
+from stockbench.evidence.numbers import TextNumber, _within, extract_numbers, listed
+from stockbench.messages import problem
 
 _CLAUSE = re.compile(r"[^，,。；;！？!?\n]+")
 _LEVEL_WORDS = re.compile(
@@ -142,10 +143,12 @@ def level_problems(
             shown = ", ".join(f"{z[0]}-{z[1]}" for z in zones) or "none"
             where = f"{statement.location}[{low.start}:{high.end}]"
             problems.append(
-                Problem(
-                    "level_not_program",
-                    f"the range {low.text}-{high.text} at {where} is not one of the program's zones",
-                    f"name the program's zones only ({shown}); zones are computed by the program",
+                problem(
+                    "level_not_program.range",
+                    low=low.text,
+                    high=high.text,
+                    where=where,
+                    **listed("shown", shown),
                     location=where,
                 )
             )
@@ -157,12 +160,7 @@ def level_problems(
         where = f"{statement.location}[{number.start}:{number.end}]"
         shown = ", ".join(f"{v}" for v in dict.fromkeys(levels)) or "none"
         problems.append(
-            Problem(
-                "level_not_program",
-                f"the price {number.text} at {where} describes a level, but it is not one of this run's levels",
-                f"use the program's levels ({shown}), or describe the condition without a price",
-                location=where,
-            )
+            problem("level_not_program.price", price=number.text, where=where, **listed("shown", shown), location=where)
         )
     return problems
 
@@ -173,24 +171,13 @@ def order_problems(statement: Statement, orders: Sequence[OrderPlan], *, gaps: b
     for mention in order_mentions(statement.text, lot):
         where = f"{statement.location}[{mention.start}:{mention.start + len(mention.text)}]"
         if gaps:
-            problems.append(
-                Problem(
-                    "order_in_text_with_gaps",
-                    f"'{mention.text.strip()}' at {where} states an order, but the report has data gaps",
-                    "a report with gaps carries no executable order: remove the quantities and prices",
-                    location=where,
-                )
-            )
+            problems.append(problem("order_in_text_with_gaps", text=mention.text.strip(), where=where, location=where))
             continue
         if not any(_same(mention, order) for order in orders):
             sized = "; ".join(f"{o.side} {o.qty} @ {o.price}" for o in orders) or "none"
             problems.append(
-                Problem(
-                    "order_in_text",
-                    f"'{mention.text.strip()}' at {where} states an order that the program did not size",
-                    f"quantities and prices come from the program's sizing (sized orders: {sized}); "
-                    "name those, or say it without a quantity",
-                    location=where,
+                problem(
+                    "order_in_text", text=mention.text.strip(), where=where, location=where, **listed("sized", sized)
                 )
             )
     return problems

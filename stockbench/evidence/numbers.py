@@ -34,6 +34,7 @@ from stockbench.evidence.numerals import (
     scan,
     unreadable_numerals,
 )
+from stockbench.messages import problem, value_word
 
 __all__ = [
     "MULTIPLIERS",
@@ -344,14 +345,16 @@ def _show(value: EvidenceValue) -> str:
     return f"{value.value.normalize():f}{suffix} ({value.evidence_id} {value.where})"
 
 
+def listed(name: str, text: str) -> dict[str, str]:
+    """A list shown in a problem as `name` and, where it is empty ("none"), in Chinese as `name`_zh."""
+    return {name: text, f"{name}_zh": value_word("none", text, "zh")}
+
+
 def unreadable_problems(text: str, location: str) -> list[Problem]:
     """A problem for every numeral-like token of `text` the reader cannot read: such text fails closed."""
     return [
-        Problem(
-            "number_unreadable",
-            f"'{token}' at {location}[{start}:{end}] looks like a number, but it cannot be read as one",
-            "write the number in plain digits (with 万/亿/% as usual), or remove it",
-            location=f"{location}[{start}:{end}]",
+        problem(
+            "number_unreadable", token=token, where=f"{location}[{start}:{end}]", location=f"{location}[{start}:{end}]"
         )
         for start, end, token in unreadable_numerals(text)
     ]
@@ -367,11 +370,12 @@ def ground_numbers(text: str, index: NumberIndex, location: str) -> list[Problem
             continue
         nearest = ", ".join(_show(v) for v in index.nearest(number)) or "none"
         problems.append(
-            Problem(
+            problem(
                 "number_ungrounded",
-                f"'{number.text}' at {location}[{number.start}:{number.end}] matches no evidence of this run",
-                f"cite the evidence it comes from, compute it with the calc tool, or remove it; nearest: {nearest}",
+                number=number.text,
+                where=f"{location}[{number.start}:{number.end}]",
                 location=f"{location}[{number.start}:{number.end}]",
+                **listed("nearest", nearest),
             )
         )
     return problems

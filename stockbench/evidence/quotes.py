@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from stockbench.errors import Problem
+from stockbench.messages import problem, value_word
 
 # Invisible and formatting characters: soft hyphen, zero-width and bidi controls (including the isolates
 # used in "Trojan Source" text), word joiners, fillers, variation selectors and Unicode tag characters
@@ -384,33 +385,14 @@ def quote_problem(quote: str, evidence_id: str, kind: str | None, body: str | No
     """A problem when the quote's cited source is missing, not a full text, does not contain it, or negates
     or qualifies it where the quote does not."""
     if body is None or kind is None:
-        return Problem(
-            "quote_source_missing",
-            f"the quote at {location} cites {evidence_id}, which is not evidence of this run",
-            "cite the evidence id of the document it comes from",
-            location=location,
-        )
+        return problem("quote_source_missing", where=location, evidence=evidence_id, location=location)
     if kind not in FULL_TEXT_KINDS:
-        return Problem(
-            "quote_not_full_text",
-            f"the quote at {location} cites {evidence_id}, a {kind}, not a fetched full text",
-            "fetch the full document (documents_read) and quote from it; snippets are candidates only",
-            location=location,
-        )
+        return problem("quote_not_full_text", where=location, evidence=evidence_id, kind=kind,
+                       kind_zh=value_word("evidence_kind", kind, "zh"), location=location)  # fmt: skip
     found = check_quote(quote, body)
     if found.ok:
         return None
     if found.reason == "drops_negation":
-        return Problem(
-            "quote_drops_negation",
-            f"the quote at {location} leaves out «{found.dropped}», which {evidence_id} attaches to it in the same "
-            "clause: cut this way it says something the source does not",
-            f"quote the whole clause including «{found.dropped}», or do not quote it: «{found.passage}»",
-            location=location,
-        )
-    return Problem(
-        "quote_mismatch",
-        f"the quote at {location} does not appear verbatim in {evidence_id}",
-        f"copy the passage exactly; the closest source passage is: «{found.passage}»",
-        location=location,
-    )
+        return problem("quote_drops_negation", where=location, dropped=found.dropped, evidence=evidence_id,
+                       passage=found.passage, location=location)  # fmt: skip
+    return problem("quote_mismatch", where=location, evidence=evidence_id, passage=found.passage, location=location)

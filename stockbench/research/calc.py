@@ -23,6 +23,7 @@ from typing import Any
 from stockbench.errors import InvalidInput
 from stockbench.evidence.numbers import exact_number, explicit_unit, unit_for_key
 from stockbench.evidence.store import Evidence
+from stockbench.messages import user_error, value_word
 
 MAX_LENGTH = 200
 RESULT_PLACES = Decimal("0.000001")
@@ -43,7 +44,7 @@ class Operand:
 def json_path(data: Any, path: str) -> Any:
     """Follow a `$.a.b[2].c` path into JSON data."""
     if not path.startswith("$"):
-        raise InvalidInput(f"path '{path}' must start with $", "e.g. $.quote.last or $.bars[0].close")
+        raise user_error(InvalidInput, "calc_path_not_rooted", path=path)
     current = data
     for part in path[1:].replace("[", ".[").split("."):
         if not part:
@@ -51,7 +52,7 @@ def json_path(data: Any, path: str) -> Any:
         try:
             current = current[int(part[1:-1])] if part.startswith("[") else current[part]
         except (KeyError, IndexError, TypeError, ValueError):
-            raise InvalidInput(f"path '{path}' does not exist in the evidence", "read the evidence first") from None
+            raise user_error(InvalidInput, "calc_path_missing", path=path) from None
     return current
 
 
@@ -75,10 +76,9 @@ def _add(left: Operand, right: Operand, subtract: bool) -> str:
     if "const" in units:
         return right.unit if left.unit == "const" else left.unit
     if len(units) > 1:
-        raise InvalidInput(
-            f"cannot {'subtract' if subtract else 'add'} a {right.unit} value and a {left.unit} value",
-            "combine values of the same unit (a percentage with a percentage, a price with a price)",
-        )
+        verb = "subtract" if subtract else "add"
+        raise user_error(InvalidInput, "calc_unit_mismatch", verb=verb, verb_zh=value_word("calc_op", verb, "zh"),
+                         **_unit_words("right", right.unit), **_unit_words("left", left.unit))  # fmt: skip
     unit = left.unit
     if subtract and unit == "pct":
         return "pp"
@@ -112,15 +112,12 @@ def _evaluate(node: ast.AST, values: Mapping[str, Operand]) -> Operand:
     if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
         value = Decimal(str(node.value))
         if value not in CONSTANTS:
-            raise InvalidInput(
-                f"the constant {node.value} is not allowed",
-                "name every number as an input from evidence; constants: "
-                + ", ".join(format(c, "f") for c in sorted(CONSTANTS)),
-            )
+            constants = ", ".join(format(c, "f") for c in sorted(CONSTANTS))
+            raise user_error(InvalidInput, "calc_constant", value=node.value, constants=constants)
         return Operand(value, "const")
     if isinstance(node, ast.Name):
         if node.id not in values:
-            raise InvalidInput(f"'{node.id}' is not one of the inputs", "name every number as an input from evidence")
+            raise user_error(InvalidInput, "calc_not_an_input", name=node.id)
         return values[node.id]
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult | ast.Div):
         left, right = _evaluate(node.left, values), _evaluate(node.right, values)
@@ -131,12 +128,12 @@ def _evaluate(node: ast.AST, values: Mapping[str, Operand]) -> Operand:
         if isinstance(node.op, ast.Mult):
             return Operand(left.value * right.value, _multiply(left, right))
         if right.value == 0:
-            raise InvalidInput("the expression divides by zero", "check the inputs: a divisor is zero")
+            raise user_error(InvalidInput, "calc_divides_by_zero")
         return Operand(left.value / right.value, _divide(left, right))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = _evaluate(node.operand, values)
         return Operand(-inner.value, inner.unit)
-    raise InvalidInput("only + - * / and parentheses over named inputs are allowed", "e.g. (a - b) / b * 100")
+    raise user_error(InvalidInput, "calc_operators")
 
 
 def _operands(inputs: Mapping[str, Mapping[str, str]], evidence: Mapping[str, Evidence]) -> tuple[
@@ -147,15 +144,15 @@ def _operands(inputs: Mapping[str, Mapping[str, str]], evidence: Mapping[str, Ev
     for name, ref in inputs.items():
         source = evidence.get(ref.get("evidence_id", ""))
         if source is None or source.media_type != "application/json":
-            raise InvalidInput(f"input '{name}' must cite JSON evidence of this run", "give evidence_id and path")
+            raise user_error(InvalidInput, "calc_input_not_json", name=name)
         if source.kind == "search_result":
-            raise InvalidInput(f"input '{name}' cites a search result", "search results are candidates, not evidence")
+            raise user_error(InvalidInput, "calc_input_search_result", name=name)
         path = ref.get("path", "$")
         data = json.loads(source.body)
         raw = json_path(data, path)
         number = exact_number(raw)
         if number is None:
-            raise InvalidInput(f"input '{name}' at {path} is not a number ({raw!r})", "point the path at a number")
+            raise user_error(InvalidInput, "calc_input_not_number", name=name, path=path, raw=repr(raw))
         values[name] = Operand(number, _unit_at(data, path))
         record[name] = {"evidence_id": source.evidence_id, "path": path, "value": str(raw)}
     return values, record
@@ -167,10 +164,13 @@ def _unit(derived: str, requested: str | None) -> str:
         return unit
     if requested in _COMPATIBLE.get(unit, set()):
         return requested
-    raise InvalidInput(
-        f"the result is a {unit} value by its operands, not {requested}",
-        "leave the unit out (it follows from the operands); 个百分点 (pp) only for a difference of two percentages",
+    raise user_error(
+        InvalidInput, "calc_unit_derived", **_unit_words("unit", unit), **_unit_words("requested", requested)
     )
+
+
+def _unit_words(name: str, unit: str) -> dict[str, str]:
+    return {name: unit, f"{name}_zh": value_word("unit", unit, "zh")}
 
 
 def calculate(
@@ -178,38 +178,33 @@ def calculate(
 ) -> dict[str, Any]:
     """Evaluate `expression` over inputs read from this run's evidence; return the computation record."""
     if len(expression) > MAX_LENGTH:
-        raise InvalidInput("the expression is too long", f"keep it under {MAX_LENGTH} characters")
+        raise user_error(InvalidInput, "calc_too_long", limit=MAX_LENGTH)
     if unit is not None and unit not in {"plain", "pct", "fraction", "pp", "multiple"}:
-        raise InvalidInput(f"unit '{unit}' is unknown", "one of plain, pct, fraction, pp, multiple (or leave it out)")
+        raise user_error(InvalidInput, "calc_unit_unknown", unit=unit, units="plain, pct, fraction, pp, multiple")
     if not inputs:
-        raise InvalidInput(
-            "a computation needs inputs from evidence", "name each number as an input: evidence_id and path"
-        )
+        raise user_error(InvalidInput, "calc_no_inputs")
     values, record_inputs = _operands(inputs, evidence)
     try:
         tree = ast.parse(expression, mode="eval")
     except SyntaxError:
-        raise InvalidInput(f"'{expression}' is not an arithmetic expression", "e.g. (a - b) / b * 100") from None
+        raise user_error(InvalidInput, "calc_not_expression", expression=expression) from None
     used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     if unused := sorted(set(values) - used):
-        raise InvalidInput(f"inputs {', '.join(unused)} are not used in the expression", "use every input or drop it")
+        raise user_error(InvalidInput, "calc_unused_inputs", names=", ".join(unused))
     try:
         with localcontext() as ctx:
             ctx.prec = 34
             result = _evaluate(tree, values)
             value = result.value.quantize(RESULT_PLACES) if result.value.is_finite() else result.value
     except (DivisionByZero, ZeroDivisionError):
-        raise InvalidInput("the expression divides by zero", "check the inputs: a divisor is zero") from None
+        raise user_error(InvalidInput, "calc_divides_by_zero") from None
     except (InvalidOperation, Overflow):
-        raise InvalidInput("the result is out of range", "compute with values of ordinary size") from None
+        raise user_error(InvalidInput, "calc_out_of_range") from None
     if not value.is_finite() or abs(value) >= MAX_MAGNITUDE:
-        raise InvalidInput("the result is out of range", "compute with values of ordinary size")
+        raise user_error(InvalidInput, "calc_out_of_range")
     same = [n for n, v in values.items() if v.value.quantize(RESULT_PLACES) == value]
     if same:
-        raise InvalidInput(
-            f"the result equals input '{same[0]}' ({value}): this computes nothing",
-            "cite the input's evidence directly; calc is for derived numbers",
-        )
+        raise user_error(InvalidInput, "calc_result_is_input", name=same[0], value=value)
     return {
         "kind": "calc",
         "expression": expression,

@@ -15,6 +15,7 @@ from stockbench.analytics.position_states import ACTIONS
 from stockbench.errors import Problem
 from stockbench.evidence.documents import ActionChoice, ActionRule, OrderPlan
 from stockbench.evidence.gates import choice_problems
+from stockbench.messages import problem, value_word
 from stockbench.research import judgments as j
 from stockbench.research.blocks import AnalyticsFacts, OpenOrderFact
 from stockbench.research.statements import VERDICT_PARTS, judgment_statements
@@ -40,8 +41,7 @@ def judgment_problems(checker: Checker, batch: j.Judgments) -> list[Problem]:
     if batch.position_state is not None:
         problems += _position_state(batch.position_state, analytics)
     if batch.zones is not None and not batch.zones.accept_program_zones:
-        problems.append(Problem("zones_program_only", "zones are computed by the program and cannot be replaced",
-                                "accept the program's zones; argue differences in the text", "zones"))  # fmt: skip
+        problems.append(problem("zones_program_only", location="zones"))
     if batch.scenarios is not None:
         problems += _scenarios(batch.scenarios, analytics)
     if batch.continuity is not None:
@@ -61,8 +61,7 @@ def _position_state(state: str, analytics: AnalyticsFacts) -> list[Problem]:
     allowed = analytics.position_state.allowed if analytics.position_state else ()
     if state in allowed:
         return []
-    return [Problem("position_state_illegal", f"'{state}' is not a legal state now",
-                    f"choose one of: {', '.join(allowed)}", "position_state")]  # fmt: skip
+    return [problem("position_state_illegal", state=state, allowed=", ".join(allowed), location="position_state")]
 
 
 def _scenarios(scenarios: Sequence[j.ScenarioJudgment], analytics: AnalyticsFacts) -> list[Problem]:
@@ -74,32 +73,32 @@ def _scenarios(scenarios: Sequence[j.ScenarioJudgment], analytics: AnalyticsFact
         try:
             p = Decimal(s.probability)
         except InvalidOperation:
-            problems.append(Problem("probability_format", f"'{s.probability}' is not a decimal", "e.g. 0.35", where))
+            problems.append(problem("probability_format", probability=s.probability, location=where))
             continue
         total += p
         if s.name not in table:
-            problems.append(Problem("scenario_unknown", f"'{s.name}' is not a calibrated scenario",
-                                    f"use: {', '.join(table)}", where))  # fmt: skip
+            problems.append(problem("scenario_unknown.judgment", name=s.name, names=", ".join(table), location=where))
         elif abs(p - table[s.name]) > tolerance:
             problems.append(
-                Problem(
-                    "probability_off_table",
-                    f"'{s.name}' {p} is not within {tolerance} of the calibrated {table[s.name]}",
-                    "use the calibrated probability (argue in the narrative)",
-                    where,
+                problem(
+                    "probability_off_table.judgment",
+                    name=s.name,
+                    probability=p,
+                    tolerance=tolerance,
+                    calibrated=table[s.name],
+                    location=where,
                 )
             )
     if scenarios and abs(total - 1) > SUM_TOLERANCE:
-        problems.append(Problem("probabilities_sum", f"the probabilities sum to {total}", "make them sum to 1"))
+        problems.append(problem("probabilities_sum.judgment", total=total))
     if {s.name for s in scenarios} != set(table):
-        problems.append(Problem("scenarios_incomplete", "every calibrated scenario needs a judgment",
-                                f"submit: {', '.join(table)}"))  # fmt: skip
+        problems.append(problem("scenarios_incomplete", names=", ".join(table)))
     return problems
 
 
 def _continuity(continuity: j.Continuity) -> list[Problem]:
     return [
-        Problem("continuity_incomplete", f"continuity.{name} is empty", "fill it in")
+        problem("continuity_incomplete", field=f"continuity.{name}")
         for name in ("old_plan", "what_happened", "what_changed", "what_to_do")
         if not getattr(continuity, name).strip()
     ]
@@ -111,13 +110,10 @@ def _open_orders(
     orders = {o.order_id: o for o in checker.facts.open_orders}
     given = {d.order_id for d in decisions}
     problems = [
-        Problem("open_order_undecided", f"open order {oid} needs KEEP, MODIFY or CANCEL", "decide every open order")
+        problem("open_order_undecided", order=oid, choices="KEEP, MODIFY or CANCEL")
         for oid in sorted(set(orders) - given)
     ]
-    problems += [
-        Problem("open_order_unknown", f"{oid} is not an open order of this account", "decide only listed orders")
-        for oid in sorted(given - set(orders))
-    ]
+    problems += [problem("open_order_unknown", order=oid) for oid in sorted(given - set(orders))]
     for i, d in enumerate(decisions):
         order = orders.get(d.order_id)
         if order is None or d.decision == "CANCEL":
@@ -129,10 +125,16 @@ def _open_orders(
         band = analytics.zones.band(order.side) if analytics.zones else None
         if band is not None and not band.holds(price):
             problems.append(
-                Problem(
+                problem(
                     "order_outside_zone",
-                    f"order {d.order_id} at {price} lies outside the new {order.side} zone {band.low}-{band.high}",
-                    "MODIFY it into the zone or CANCEL it",
+                    order=d.order_id,
+                    price=price,
+                    side=order.side,
+                    side_zh=value_word("side", order.side, "zh"),
+                    low=band.low,
+                    high=band.high,
+                    modify="MODIFY",
+                    cancel="CANCEL",
                 )
             )
     return problems
@@ -143,13 +145,12 @@ def _modify(checker: Checker, decision: j.OpenOrderDecision, order: OpenOrderFac
     cash), and none at all in a report with data gaps."""
     rules = checker.rules
     if rules is not None and rules.gaps:
-        return [Problem("modify_with_gaps", f"order {decision.order_id} is modified, but the report has data gaps",
-                        "a report with gaps carries no executable order: KEEP or CANCEL it", where)]  # fmt: skip
+        return [problem("modify_with_gaps", order=decision.order_id, keep="KEEP", cancel="CANCEL", location=where)]
     price = _decimal(decision.new_price) if decision.new_price is not None else order.price
     if price is None:
-        return [Problem("modify_price_format", f"'{decision.new_price}' is not a price", "e.g. 1650.00", where)]
+        return [problem("modify_price_format", price=decision.new_price, location=where)]
     if decision.new_price is None and decision.new_qty is None:
-        return [Problem("modify_unchanged", f"MODIFY of {decision.order_id} changes nothing", "KEEP it", where)]
+        return [problem("modify_unchanged", modify="MODIFY", order=decision.order_id, keep="KEEP", location=where)]
     if rules is None or rules.check_order is None or rules.account is None:
         return []
     qty = decision.new_qty if decision.new_qty is not None else order.remaining
@@ -162,8 +163,7 @@ def _action(checker: Checker, action: j.FinalAction, analytics: AnalyticsFacts) 
     baseline = analytics.baseline
     problems += agreement(action.action, action.why.text, baseline.direction if baseline else "")
     if action.action in {"buy", "add"} and baseline is not None and baseline.ev < 0:
-        problems.append(Problem("negative_ev_buy", "the baseline's expected value is negative: no buy or add",
-                                "choose wait or avoid (hold, reduce or sell when held)", "action"))  # fmt: skip
+        problems.append(problem("negative_ev_buy", location="action"))
     return problems
 
 
@@ -187,10 +187,7 @@ def action_choice(accepted: Accepted) -> ActionChoice | None:
 
 def _gaps(checker: Checker, gaps: Sequence[j.GapAcceptance]) -> list[Problem]:
     given = {g.gap for g in gaps}
-    return [
-        Problem("gap_undisclosed", f"the data gap '{g}' is not disclosed", "accept it with a disclosure")
-        for g in sorted(set(checker.facts.gaps) - given)
-    ]
+    return [problem("gap_undisclosed", gap=g) for g in sorted(set(checker.facts.gaps) - given)]
 
 
 _ACTION_WORDS: dict[str, str] = {
@@ -209,17 +206,23 @@ def agreement(action: str, why: str, baseline: str) -> list[Problem]:
     named = [a for a, pattern in _ACTIONS_NAMED.items() if pattern.search(why)]
     if _AGREES.search(why) and baseline and baseline != action:
         return [
-            Problem(
-                "action_reason_contradicts",
-                f"the reason says the action follows the baseline ({baseline}), but the action is {action}",
-                "say why the action differs from the baseline, or choose the baseline's action",
-                "action.why",
+            problem(
+                "action_reason_contradicts.baseline",
+                baseline=baseline,
+                baseline_zh=value_word("action", baseline, "zh"),
+                location="action.why",
+                **_action_words(action),
             )
         ]
     if named and action not in named:
-        return [Problem("action_reason_contradicts", f"the reason names {', '.join(named)}, but the action is {action}",
-                        "make the reason argue for the action chosen", "action.why")]  # fmt: skip
+        named_zh = "、".join(value_word("action", a, "zh") for a in named)
+        return [problem("action_reason_contradicts", named=", ".join(named), named_zh=named_zh, location="action.why",
+                        **_action_words(action))]  # fmt: skip
     return []
+
+
+def _action_words(action: str) -> dict[str, str]:
+    return {"action": action, "action_zh": value_word("action", action, "zh")}
 
 
 def _decimal(value: str | None) -> Decimal | None:

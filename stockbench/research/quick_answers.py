@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import Field
 
 from stockbench.errors import Problem
+from stockbench.messages import problem
 from stockbench.research import judgments as j
 from stockbench.research.blocks import RunFacts
 from stockbench.research.changes import Change, Level, LevelTable, QuickAction, rank
@@ -77,26 +78,17 @@ def answer_problems(
     by_id = {c.id: c for c in changes}
     given = [a.change for a in batch.answers]
     problems = [
-        Problem("answer_missing", f"change {c.id} ({c.kind}) has no answer", "answer every change once", "answers")
-        for c in changes
-        if c.id not in given
+        problem("answer_missing", change=c.id, kind=c.kind, location="answers") for c in changes if c.id not in given
     ]
     problems += [
-        Problem("answer_duplicate", f"change {cid} is answered {given.count(cid)} times", "answer it once", "answers")
+        problem("answer_duplicate", change=cid, count=given.count(cid), location="answers")
         for cid in sorted({g for g in given if given.count(g) > 1})
     ]
     for i, answer in enumerate(batch.answers):
         change = by_id.get(answer.change)
         where = f"answers[{i}]"
         if change is None:
-            problems.append(
-                Problem(
-                    "change_unknown",
-                    f"{answer.change} is not a change of this review",
-                    f"answer only: {', '.join(by_id)}",
-                    where,
-                )
-            )
+            problems.append(problem("change_unknown", change=answer.change, changes=", ".join(by_id), location=where))
             continue
         problems += _answer_problems(answer, change, where, triggers, table) + checker.cited(
             answer.response, f"{where}.response"
@@ -109,36 +101,20 @@ def _answer_problems(
 ) -> list[Problem]:
     problems = []
     if rank(answer.level) < rank(change.level):
-        problems.append(
-            Problem(
-                "level_lowered",
-                f"{change.id} is answered at {answer.level}, below its minimum {change.level}",
-                f"answer at {change.level} or higher",
-                where,
-            )
-        )
+        problems.append(problem("level_lowered", change=change.id, level=answer.level, minimum=change.level,
+                                location=where))  # fmt: skip
     allowed = table.actions[answer.level]
     if answer.action not in allowed:
-        problems.append(
-            Problem(
-                "action_not_allowed",
-                f"'{answer.action}' is not an action of level {answer.level}",
-                f"use: {', '.join(allowed)}",
-                where,
-            )
-        )
+        problems.append(problem("action_not_allowed", action=answer.action, level=answer.level,
+                                allowed=", ".join(allowed), location=where))  # fmt: skip
     if change.thesis_level and (answer.level != "full_analysis" or answer.action != "protect"):
-        problems.append(
-            Problem(
-                "thesis_adjudicated",
-                f"{change.id} is thesis-level news: it is never adjudicated on the spot",
-                "answer at full_analysis with the protect action",
-                where,
-            )
-        )
+        problems.append(problem("thesis_adjudicated", change=change.id, level="full_analysis", action="protect",
+                                location=where))  # fmt: skip
     if answer.action == "follow_path" and answer.path not in triggers:
-        fix = f"copy one trigger exactly: {' | '.join(triggers)}" if triggers else "the report has no paths: protect"
-        problems.append(Problem("path_unknown", f"'{answer.path}' is not a path of the report", fix, where))
+        if triggers:
+            problems.append(problem("path_unknown", path=answer.path, triggers=" | ".join(triggers), location=where))
+        else:
+            problems.append(problem("path_unknown.none", path=answer.path, action="protect", location=where))
     return problems
 
 

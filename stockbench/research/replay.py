@@ -22,6 +22,7 @@ from stockbench.data.indices import Weighting
 from stockbench.errors import InvalidInput, UserError
 from stockbench.events import EventBus
 from stockbench.market.instruments import parse_symbol
+from stockbench.messages import user_error
 from stockbench.research.listing import before_listing, check_listed_in
 from stockbench.research.track_record import TrackRecords
 from stockbench.research.track_summary import TrackRecord
@@ -110,7 +111,7 @@ class ReplayResult:
 def replay_days(sessions: Sequence[date], every: int) -> list[date]:
     """Every `every`-th session, starting with the first."""
     if every < 1:
-        raise InvalidInput(f"--every {every} is not a number of sessions", "use 1 or more")
+        raise user_error(InvalidInput, "replay_every", option="--every", every=every)
     return list(sessions[::every])
 
 
@@ -119,7 +120,7 @@ def read_universe(path: Path) -> list[str]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as error:
-        raise InvalidInput(f"cannot read {path}: {error.strerror}", "give a text file of symbols") from None
+        raise user_error(InvalidInput, "replay_universe_unreadable", path=path, error=error.strerror) from None
     found = [s.strip() for line in text.splitlines() for s in line.split("#")[0].split(",")]
     return [s for s in found if s]
 
@@ -215,9 +216,11 @@ class Replayer:
         `language` (zh or en) is the reports' (default: the workspace's report language)."""
         chosen = tuple(dict.fromkeys(parse_symbol(s).symbol for s in symbols))
         if not chosen:
-            raise InvalidInput("no symbols to replay", "give --symbols A,B or --universe-file FILE")
+            raise user_error(
+                InvalidInput, "replay_no_symbols", symbols="--symbols A,B", universe="--universe-file FILE"
+            )
         if start > end:
-            raise InvalidInput(f"the period {start}..{end} ends before it starts", "give the earlier date first")
+            raise user_error(InvalidInput, "period_reversed", start=start, end=end)
         for symbol in chosen:
             check_listed_in(self.market.registry, symbol, start, end)
         plan = {s: replay_days(self.sessions(s, start, end), every) for s in chosen}
@@ -270,7 +273,7 @@ def file_index(parquet: Path, symbol: str, name: str, target: Path, weighting: W
 
     code = parse_symbol(symbol)
     if code.security_type.value != "index":
-        raise InvalidInput(f"{symbol} is not an index code", "use an index code, e.g. 000695.SH")
+        raise user_error(InvalidInput, "replay_not_index", symbol=symbol)
     numbers = ("open", "high", "low", "close", "prev_close", "volume", "amount", "float_mcap", "total_mcap")
     rows = pl.scan_parquet(parquet).select(
         pl.col("code").alias("symbol"), pl.lit("all").alias("board"), pl.col("date").alias("day"),

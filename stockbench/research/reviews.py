@@ -21,6 +21,7 @@ from typing import Any
 from stockbench.clock import Clock
 from stockbench.errors import InvalidInput, NotFound
 from stockbench.market.instruments import parse_symbol
+from stockbench.messages import user_error
 from stockbench.research.review_records import (
     MAX_COMMENT,
     REASONS,
@@ -39,7 +40,8 @@ def parse_scores(items: Sequence[str]) -> dict[str, int]:
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not value.strip().lstrip("-").isdigit():
-            raise InvalidInput(f"'{item}' is not a score", f"write name=value, e.g. usefulness=4 ({_score_list()})")
+            raise user_error(InvalidInput, "review_not_a_score", item=item, form="name=value", example="usefulness=4",
+                             scores=_score_list())  # fmt: skip
         scores[name.strip()] = int(value)
     return scores
 
@@ -51,20 +53,21 @@ def _score_list() -> str:
 def check_review(verdict: str, reasons: Sequence[str], scores: Mapping[str, int], comment: str) -> tuple[str, ...]:
     """The reason codes, deduplicated in order; raises InvalidInput naming the first thing wrong."""
     if verdict not in VERDICTS:
-        raise InvalidInput(f"'{verdict}' is not a verdict", f"use one of {', '.join(VERDICTS)}")
+        raise user_error(InvalidInput, "review_verdict_unknown", verdict=verdict, verdicts=", ".join(VERDICTS))
     unknown = [r for r in reasons if r not in REASONS]
     if unknown:
-        raise InvalidInput(f"unknown reason code '{unknown[0]}'", f"use any of {', '.join(REASONS)}")
+        raise user_error(InvalidInput, "review_reason_unknown", reason=unknown[0], reasons=", ".join(REASONS))
     if verdict != "accept" and not reasons:
-        raise InvalidInput(f"a '{verdict}' verdict needs at least one --reason", f"codes: {', '.join(REASONS)}")
+        raise user_error(InvalidInput, "review_needs_reason", verdict=verdict, option="--reason",
+                         reasons=", ".join(REASONS))  # fmt: skip
     for name, value in scores.items():
         scale = SCORES.get(name)
         if scale is None:
-            raise InvalidInput(f"unknown score '{name}'", f"scores: {_score_list()}")
+            raise user_error(InvalidInput, "review_score_unknown", name=name, scores=_score_list())
         if not scale.low <= value <= scale.high:
-            raise InvalidInput(f"score {name}={value} is out of range", f"{name} runs {scale.low}-{scale.high}")
+            raise user_error(InvalidInput, "review_score_range", name=name, value=value, low=scale.low, high=scale.high)
     if len(comment) > MAX_COMMENT:
-        raise InvalidInput(f"the comment has {len(comment)} characters", f"keep it to {MAX_COMMENT}")
+        raise user_error(InvalidInput, "review_comment_long", length=len(comment), limit=MAX_COMMENT)
     return tuple(dict.fromkeys(reasons))
 
 
@@ -88,20 +91,18 @@ class Reviews:
             "SELECT run_id, report_id, symbol FROM reports WHERE run_id = ? OR report_id = ? LIMIT 1", [target, target]
         )
         if row is None:
-            hint = "review a run that published a report (stockbench reports list)"
+            command = "stockbench reports list"
             if self.db.scalar("SELECT count(*) FROM runs WHERE run_id = ?", [target]):
-                raise InvalidInput(f"run {target} has not published a report", hint)
-            raise NotFound(f"there is no run or report '{target}'", hint)
+                raise user_error(InvalidInput, "review_run_unpublished", run=target, command=command)
+            raise user_error(NotFound, "review_target_unknown", target=target, command=command)
         return str(row[0]), str(row[1]), str(row[2])
 
     def _check_revision(self, run_id: str, symbol: str, revised_by: str) -> None:
         found = self.db.fetchone("SELECT symbol FROM runs WHERE run_id = ?", [revised_by])
         if found is None:
-            raise NotFound(f"there is no run '{revised_by}'", "name the run that revises the report (runs list)")
+            raise user_error(NotFound, "review_reviser_unknown", run=revised_by, command="runs list")
         if revised_by == run_id or found[0] != symbol:
-            raise InvalidInput(
-                f"run {revised_by} cannot revise run {run_id}", "the revision is another run on the same symbol"
-            )
+            raise user_error(InvalidInput, "review_reviser_invalid", reviser=revised_by, run=run_id)
 
     def add(
         self,
@@ -119,7 +120,8 @@ class Reviews:
         run_id, report_id, symbol = self._target(target)
         if revised_by is not None:
             if verdict != "revise":
-                raise InvalidInput("--revised-by goes with a 'revise' verdict only", "drop it, or use --verdict revise")
+                raise user_error(InvalidInput, "review_revised_by_verdict", option="--revised-by", verdict="revise",
+                                 use="--verdict revise")  # fmt: skip
             self._check_revision(run_id, symbol, revised_by)
         review_id = f"RV{self.clock.now():%Y%m%d}-{uuid.uuid4().hex[:8]}"
         with self.db.transaction() as cur:
@@ -144,7 +146,7 @@ class Reviews:
     def get(self, review_id: str) -> Review:
         row = self.db.fetchone(f"SELECT {_COLUMNS} FROM reviews WHERE review_id = ?", [review_id])
         if row is None:
-            raise NotFound(f"there is no review '{review_id}'", "list them with: stockbench feedback list")
+            raise user_error(NotFound, "no_review", review=review_id, command="stockbench feedback list")
         return _review(row)
 
     def find(self, symbol: str | None = None, run_id: str | None = None) -> list[Review]:

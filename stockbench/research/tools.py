@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from stockbench.errors import Problem, UserError
 from stockbench.evidence.store import canonical_json, evidence_id_for
 from stockbench.evidence.untrusted import wrap
+from stockbench.messages import problem
 from stockbench.research import judgments as j
 from stockbench.research.calc import calculate
 from stockbench.research.decisions import judgment_problems
@@ -64,8 +65,7 @@ def evidence_read(ctx: ToolContext, evidence_id: str, page: int = 1) -> ToolResu
     """Read the full body of an evidence item of this run (documents come back inside untrusted delimiters)."""
     found = ctx.state.evidence.get(evidence_id)
     if found is None:
-        return rejected([Problem("evidence_unknown", f"{evidence_id} is not evidence of this run",
-                                 "use an id from the facts or a tool result")])  # fmt: skip
+        return rejected([problem("evidence_unknown.read", evidence=evidence_id)])
     body = found.body[(page - 1) * PAGE_CHARS : page * PAGE_CHARS]
     pages = max(1, -(-len(found.body) // PAGE_CHARS))
     text = wrap(found, body) if found.media_type == "text/plain" else body
@@ -141,7 +141,7 @@ def submit_report(ctx: ToolContext, report: j.ReportText) -> ToolResult:
     """The only prose the model writes into the report's frame: title, conclusion and three answers."""
     problems = ctx.checker().statements(report)
     problems += [
-        Problem("evidence_unknown", f"report.evidence cites {e}, not evidence of this run", "cite this run's ids")
+        problem("evidence_unknown.report", where="report.evidence", evidence=e)
         for e in report.evidence
         if e not in ctx.state.evidence
     ]
@@ -208,20 +208,19 @@ def call_tool(
     run's); every error is a problem for the model."""
     tool = tools.get(name)
     if tool is None:
-        return rejected([Problem("unknown_tool", f"there is no tool '{name}'", f"use one of: {', '.join(tools)}")])
+        return rejected([problem("unknown_tool.call", tool=name, tools=", ".join(tools))])
     if arguments is None:
-        return rejected([Problem("malformed_arguments", f"the arguments of {name} are not valid JSON: {parse_error}",
-                                 "send the arguments as one JSON object matching the schema")])  # fmt: skip
+        return rejected([problem("malformed_arguments", tool=name, error=parse_error)])
     try:
         params = tool.params.model_validate(arguments)
     except ValidationError as error:
         return rejected(
             [
-                Problem(
+                problem(
                     "invalid_arguments",
-                    f"{'.'.join(str(p) for p in e['loc']) or name}: {e['msg']}",
-                    "fix the field and call again",
-                    ".".join(str(p) for p in e["loc"]),
+                    field=".".join(str(p) for p in e["loc"]) or name,
+                    error=e["msg"],
+                    location=".".join(str(p) for p in e["loc"]),
                 )
                 for e in error.errors()
             ]
@@ -229,8 +228,7 @@ def call_tool(
     try:
         return tool.answer(ctx, params)
     except UserError as error:
-        return rejected([Problem(error.code, error.message, error.hint)])
+        return rejected([Problem(error.code, error.message, error.hint, key=error.key, params=error.params)])
     except Exception as error:  # a tool that raises is an answer to the model, never a dead run; the log has it
         log.exception("tool %s failed", name)
-        return rejected([Problem("tool_failed", f"the tool {name} failed: {type(error).__name__}",
-                                 "check the arguments, or go on without this tool and disclose it")])  # fmt: skip
+        return rejected([problem("tool_failed", tool=name, error=type(error).__name__)])

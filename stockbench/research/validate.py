@@ -20,6 +20,7 @@ from stockbench.evidence.levels import level_problems, order_problems
 from stockbench.evidence.numbers import NumberIndex, ground_numbers
 from stockbench.evidence.quotes import normalise, quote_problem, quoted_spans
 from stockbench.evidence.store import Evidence
+from stockbench.messages import problem, value_word
 from stockbench.research import judgments as j
 from stockbench.research.blocks import RunFacts
 from stockbench.research.statements import (
@@ -100,16 +101,11 @@ class Checker:
     def cited(self, item: j.Cited, where: str, kind: StatementKind = "claim") -> list[Problem]:
         problems = self.statement(Statement(where, item.text, tuple(item.evidence), kind))
         if not item.evidence:
-            problems.append(Problem("evidence_missing", f"{where} cites no evidence", "cite evidence ids", where))
+            problems.append(problem("evidence_missing.statement", where=where, location=where))
         for evidence_id in item.evidence:
             if evidence_id not in self.evidence:
                 problems.append(
-                    Problem(
-                        "evidence_unknown",
-                        f"{where} cites {evidence_id}, not evidence of this run",
-                        "cite only ids returned by this run's tools and facts",
-                        where,
-                    )
+                    problem("evidence_unknown.statement", where=where, evidence=evidence_id, location=where)
                 )
         return problems
 
@@ -117,15 +113,15 @@ class Checker:
         problems = []
         for i, quote in enumerate(quotes):
             found = self.evidence.get(quote.evidence_id)
-            problem = quote_problem(
+            refused = quote_problem(
                 quote.text,
                 quote.evidence_id,
                 found.kind if found else None,
                 found.body if found else None,
                 f"{where}.quotes[{i}]",
             )
-            if problem:
-                problems.append(problem)
+            if refused:
+                problems.append(refused)
         return problems
 
     def scene(self, scene: j.Scene) -> list[Problem]:
@@ -138,28 +134,15 @@ class Checker:
             problems += self._name(term, f"scene.search_terms[{i}]", limit=60)
         known = set(self.facts.prepare.sector_candidates if self.facts.prepare else ())
         if known and scene.sector_index not in known:
-            problems.append(
-                Problem(
-                    "sector_unknown",
-                    f"sector index '{scene.sector_index}' is not among the candidates",
-                    f"choose one of: {', '.join(sorted(known))}",
-                    "scene.sector_index",
-                )
-            )
+            problems.append(problem("sector_unknown", index=scene.sector_index, known=", ".join(sorted(known)),
+                                    location="scene.sector_index"))  # fmt: skip
         return problems
 
     def _name(self, text: str, where: str, limit: int = 40) -> list[Problem]:
         """A short name (an index, a topic): no sentence, nothing to read as a claim, numbers grounded."""
         problems = self.text(text, where)
         if len(text) > limit or any(mark in text for mark in "。；;！？!?\n"):
-            problems.append(
-                Problem(
-                    "name_not_a_name",
-                    f"{where} holds a sentence, not a name: «{text[:60]}»",
-                    f"give a short name (under {limit} characters); put claims in the rationale with evidence",
-                    where,
-                )
-            )
+            problems.append(problem("name_not_a_name", where=where, text=text[:60], limit=limit, location=where))
         return problems
 
     def _peers(self, peers: Sequence[str]) -> list[Problem]:
@@ -169,30 +152,16 @@ class Checker:
         for i, peer in enumerate(peers):
             where = f"scene.peers[{i}]"
             if not self.rules.known_symbol(peer):
-                problems.append(
-                    Problem(
-                        "peer_unknown",
-                        f"peer «{peer[:60]}» is not a symbol of an instrument this workspace holds",
-                        "give listed symbols (e.g. 600519.SH), one per entry; argue in the rationale",
-                        where,
-                    )
-                )
+                problems.append(problem("peer_unknown", peer=peer[:60], location=where))
             elif peer == self.rules.subject:
-                problems.append(
-                    Problem("peer_is_subject", f"{peer} is the subject itself", "name other companies", where)
-                )
+                problems.append(problem("peer_is_subject", peer=peer, location=where))
         return problems
 
     def _reading(self, announcements: Sequence[str]) -> list[Problem]:
         if self.rules is None:
             return []
         return [
-            Problem(
-                "announcement_unknown",
-                f"announcement «{a[:60]}» is not in this run's announcement list",
-                "choose ids from the announcement list in the facts",
-                f"scene.announcements_to_read[{i}]",
-            )
+            problem("announcement_unknown", announcement=a[:60], location=f"scene.announcements_to_read[{i}]")
             for i, a in enumerate(announcements)
             if a not in self.rules.announcements
         ]
@@ -203,7 +172,7 @@ class Checker:
         ]
         problems = self.statements(diagnosis)
         if not diagnosis.causal_chain:
-            problems.append(Problem("chain_missing", "the causal chain is empty", "give at least one cause and effect"))
+            problems.append(problem("chain_missing"))
         for i, link in enumerate(diagnosis.causal_chain):
             problems += self.cited(link, f"diagnosis.causal_chain[{i}]")
         for i, claim in enumerate(diagnosis.claims):
@@ -213,15 +182,11 @@ class Checker:
     def arguments(self, arguments: j.Arguments, side: str) -> list[Problem]:
         problems = []
         if arguments.side != side:
-            problems.append(
-                Problem(
-                    "wrong_side", f"this sub-study argues the {side} side, not {arguments.side}", f"submit side={side}"
-                )
-            )
+            problems.append(problem("wrong_side", side=side, side_zh=value_word("debate_side", side, "zh"),
+                                    given=arguments.side, given_zh=value_word("debate_side", arguments.side, "zh"),
+                                    field=f"side={side}"))  # fmt: skip
         if not arguments.arguments:
-            problems.append(
-                Problem("arguments_missing", "no arguments were submitted", "give every argument you found")
-            )
+            problems.append(problem("arguments_missing"))
         for i, item in enumerate(arguments.arguments):
             problems += self.cited(item, f"{side}.arguments[{i}]")
         return problems

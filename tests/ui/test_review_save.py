@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 from stockbench.research.review_records import Review
 from stockbench.workbench import Workbench
 from tests.ui.conftest import REPORTS_BANK, REPORTS_HK, REPORTS_TIMEOUT
+from ui.i18n.language import Translations
 from ui.screens.reports.reports_model import COLUMN_INDEX, UNREVIEWED, ReportRow
 from ui.screens.reports.reports_panel import ReportsPanel
 from ui.screens.reports.review_dialog import START_NOW, ReviewDialog
@@ -97,6 +98,28 @@ def test_the_engines_refusal_shows_in_the_status_and_writes_nothing(
     assert dialog.isVisible() and dialog.save_button.isEnabled(), "the user may fix the review and save again"
     assert reviews(bench) == []
     assert panel.ctx.presenter.presented == [], "a refused review is not an application error"
+    dialog.reject()
+
+
+def test_the_engines_refusal_is_said_in_the_interface_language(
+    qtbot: QtBot, panel: ReportsPanel, bench: Workbench
+) -> None:
+    other = next(r for r in panel.model.rows() if r.symbol == HK)
+    _row, dialog = open_review(qtbot, panel, BANK, 1)
+    dialog.set_verdict("revise")
+    dialog.check_reason("unclear")
+    dialog.revision_combo.addItem("a run on another symbol", other.run_id)
+    dialog.revision_combo.setCurrentIndex(dialog.revision_combo.count() - 1)
+    translations = Translations()
+    translations.install("zh_CN")
+    try:
+        dialog.save_button.click()
+        qtbot.waitUntil(lambda: "不能修订" in dialog.status.text(), timeout=TIMEOUT)
+    finally:
+        translations.install("en")  # English again (translators and default locale) for the tests after this one
+    assert dialog.status.text().startswith(f"未保存：研究 {other.run_id} 不能修订研究 ")
+    assert dialog.status.text().endswith("\n修订须是同一证券的另一次研究")
+    assert reviews(bench) == []
     dialog.reject()
 
 

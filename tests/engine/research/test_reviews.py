@@ -13,6 +13,7 @@ import pytest
 from stockbench.cli.main import run
 from stockbench.clock import ReplayClock
 from stockbench.errors import InvalidInput, NotFound
+from stockbench.messages import error_words
 from stockbench.research.review_records import REASONS, SCORES
 from stockbench.research.reviews import Reviews, aggregates, parse_scores
 from stockbench.store.database import Database
@@ -208,3 +209,16 @@ def test_a_review_comment_with_instructions_never_reaches_a_model_request(lab: L
         assert INJECTION not in json.dumps(seen.messages, ensure_ascii=False)
     reached = [s for s in chats if "missed_risk" in json.dumps(s.messages, ensure_ascii=False)]
     assert reached, "the sanitised aggregates should reach the model"
+
+
+def test_a_refused_review_is_said_in_chinese_with_its_stable_code(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["--lang", "zh", "--json", "feedback", "RUN-X", "--verdict", "revise"]) != 0
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error == {"code": "invalid_input", "message": "“revise”结论至少需要一个 --reason",
+                     "hint": f"原因代码：{', '.join(REASONS)}"}  # fmt: skip
+    with Workbench.open(home, clock=ReplayClock(AT)) as opened, pytest.raises(NotFound) as raised:
+        Reviews(opened.workspace.db, opened.clock).get("RV-X")
+    assert raised.value.message == "there is no review 'RV-X'"
+    assert error_words(raised.value, "zh") == ("没有复核“RV-X”", "查看复核：stockbench feedback list")

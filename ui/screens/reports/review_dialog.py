@@ -29,7 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench.errors import UserError
+from stockbench.messages import error_words
 from stockbench.research.review_records import MAX_COMMENT, REASONS, SCORES, VERDICTS, Verdict
+from ui.i18n.language import engine_language
 
 CONTEXT = "ReviewDialog"
 VERDICT_LABELS: dict[str, str] = {
@@ -256,6 +258,7 @@ class ReviewDialog(QDialog):
     def refused(self, error: UserError) -> None:
         """The engine refused the review: nothing was recorded; say why and let the user fix it."""
         self.saving = False
-        text = self.tr("Not saved: %1").replace("%1", error.message)
-        self.status.setText(f"{text}\n{error.hint}" if error.hint else text)
+        message, hint = error_words(error, engine_language())
+        text = self.tr("Not saved: %1").replace("%1", message)
+        self.status.setText(f"{text}\n{hint}" if hint else text)
         self.save_button.setEnabled(not self.review().problems())
