@@ -29,7 +29,9 @@ def fake_report(db: Database, run_id: str, symbol: str = "600519.SH", summary: d
     report_id = f"R-{run_id}"
     with db.transaction() as cur:
         cur.execute(
-            "INSERT INTO runs VALUES (?, ?, 'full', NULL, 'offline', NULL, NULL, 'hb', '{}', NULL, false, ?)",
+            "INSERT INTO runs (run_id, symbol, kind, question, model, account, as_of, handbook_version, plan, "
+            "cost_ceiling, approved, created_at) VALUES (?, ?, 'full', NULL, 'offline', NULL, NULL, 'hb', '{}', NULL, "
+            "false, ?)",
             [run_id, symbol, AT],
         )
         cur.execute(

@@ -38,8 +38,10 @@ def add_call(db: Database, run_id: str, action: str, published: datetime, *, hor
              "states": {"day": str(D[0])}}  # fmt: skip
     summary = {"scenarios": [{"name": k, "probability": str(v)} for k, v in P.items()]}
     with db.transaction() as cur:
-        cur.execute("INSERT INTO runs VALUES (?, '600519.SH', 'full', NULL, 'offline', NULL, ?, 'hb', '{}', NULL, "
-                    "false, ?)", [run_id, published, published])  # fmt: skip
+        cur.execute("INSERT INTO runs (run_id, symbol, kind, question, model, account, as_of, handbook_version, "
+                    "plan, cost_ceiling, approved, created_at) "
+                    "VALUES (?, '600519.SH', 'full', NULL, 'offline', NULL, ?, 'hb', '{}', NULL, false, ?)",
+                    [run_id, published, published])  # fmt: skip
         cur.execute("INSERT INTO reports (report_id, run_id, symbol, published_at, as_of, title, action, model, "
                     "offline, handbook_version, markdown, draft, frozen, summary) "
                     "VALUES (?, ?, '600519.SH', ?, ?, 't', ?, 'offline', true, 'hb', '', '{}', '{}', ?)",
