@@ -120,7 +120,8 @@ def test_community_csv_with_comment_line(tmp_path: Path, cache: MarketDataCache,
 def test_reimport_is_idempotent_and_keeps_a_known_name(tmp_path: Path, cache: MarketDataCache, db: Database) -> None:
     path = write(tmp_path, "sz000001.csv", COMMUNITY)
     db.execute(
-        "INSERT INTO instruments VALUES (?, ?, 'stock', 'main', 100, NULL, NULL, NULL, 'x', now())",
+        "INSERT INTO instruments (symbol, name, security_type, board, board_lot, list_date, delist_date, fund_kind, "
+        "source, updated_at) VALUES (?, ?, 'stock', 'main', 100, NULL, NULL, NULL, 'x', now())",
         ["000001.SZ", "平安银行(新)"],
     )
     first, second = import_path(cache, db, path), import_path(cache, db, path)

@@ -111,7 +111,8 @@ def test_built_indices_are_stored_labelled_and_point_in_time(tmp_path: Path) -> 
 def test_a_symbol_held_by_a_real_instrument_is_left_alone(tmp_path: Path) -> None:
     db = new_db()
     cache = MarketDataCache(db, ReplayClock.as_of(D4 + timedelta(days=10)))
-    db.execute("INSERT INTO instruments VALUES ('000290.SH', '真指数', 'index', 'main', NULL, NULL, NULL, NULL,"
+    db.execute("INSERT INTO instruments (symbol, name, security_type, board, board_lot, list_date, delist_date, "
+               "fund_kind, source, updated_at) VALUES ('000290.SH', '真指数', 'index', 'main', NULL, NULL, NULL, NULL,"
                " 'tencent', now())")  # fmt: skip
     import_path(cache, db, write(tmp_path, [D1, D2, D3, D4]))
     report = rebuild(db, cache, method())

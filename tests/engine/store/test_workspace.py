@@ -53,7 +53,9 @@ def test_a_newer_workspace_is_refused(tmp_path: Path) -> None:
     db = Database(path)
     migrate(db)
     with db.transaction() as cur:
-        cur.execute("INSERT INTO schema_migrations VALUES (999, 'future', 'x', now())")
+        cur.execute(
+            "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (999, 'future', 'x', now())"
+        )
     with pytest.raises(WorkspaceTooNew, match="schema version 999"):
         migrate(db)
     db.close()
@@ -65,7 +67,7 @@ def test_transaction_rolls_back_on_error(tmp_path: Path) -> None:
 
     def failing_write() -> None:
         with db.transaction() as cur:
-            cur.execute("INSERT INTO settings VALUES ('a', '1', now())")
+            cur.execute("INSERT INTO settings (key, value, updated_at) VALUES ('a', '1', now())")
             raise ValueError("boom")
 
     with pytest.raises(ValueError, match="boom"):
@@ -80,9 +82,9 @@ def test_nested_transaction_joins_the_outer_one(tmp_path: Path) -> None:
 
     def failing_write() -> None:
         with db.transaction() as cur:
-            cur.execute("INSERT INTO settings VALUES ('a', '1', now())")
+            cur.execute("INSERT INTO settings (key, value, updated_at) VALUES ('a', '1', now())")
             with db.transaction() as inner:
-                inner.execute("INSERT INTO settings VALUES ('b', '2', now())")
+                inner.execute("INSERT INTO settings (key, value, updated_at) VALUES ('b', '2', now())")
             raise ValueError("outer")
 
     with pytest.raises(ValueError, match="outer"):
@@ -100,7 +102,7 @@ def test_threads_write_through_one_writer(tmp_path: Path) -> None:
         try:
             for i in range(25):
                 with db.transaction() as cur:
-                    cur.execute("INSERT INTO settings VALUES (?, '0', now())", [f"k{n}-{i}"])
+                    cur.execute("INSERT INTO settings (key, value, updated_at) VALUES (?, '0', now())", [f"k{n}-{i}"])
                     assert db.cursor() is cur
         except BaseException as error:  # pragma: no cover - reported below
             errors.append(error)
