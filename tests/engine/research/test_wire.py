@@ -88,8 +88,8 @@ def inject_announcement(lab: Lab) -> None:
     source, published, url = row
     with db.transaction() as cur:
         cur.execute(
-            "INSERT INTO announcements (source, source_id, symbol, published_at, title, category, url, text, text_sha256, "
-            "fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+            "INSERT INTO announcements (source, source_id, symbol, published_at, title, category, url, text, "
+            "text_sha256, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
             [source, INJECTED_ID, DEMO_SYMBOL, published - timedelta(days=1), "示例酱香酒业：关于渠道调研情况的说明",
              "other", url + "#inject", INJECTED_TEXT, published],
         )  # fmt: skip
