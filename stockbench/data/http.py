@@ -88,9 +88,11 @@ _EASTMONEY = HostPolicy(min_interval=1.5, jitter=0.3, group="eastmoney")
 DEFAULT_POLICIES: dict[str, HostPolicy] = {
     "push2.eastmoney.com": _EASTMONEY,
     "push2his.eastmoney.com": _EASTMONEY,
+    "push2delay.eastmoney.com": _EASTMONEY,
     "datacenter-web.eastmoney.com": _EASTMONEY,
     "qt.gtimg.cn": HostPolicy(min_interval=0.3),
     "web.ifzq.gtimg.cn": HostPolicy(min_interval=0.5),
+    "proxy.finance.qq.com": HostPolicy(min_interval=0.5),
     "hq.sinajs.cn": HostPolicy(min_interval=0.3),
     "vip.stock.finance.sina.com.cn": HostPolicy(min_interval=1.0),
     "www.cninfo.com.cn": HostPolicy(min_interval=1.0),
