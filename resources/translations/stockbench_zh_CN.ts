@@ -3086,6 +3086,14 @@
         <translation>实时行情</translation>
     </message>
     <message>
+        <source>Delayed quote</source>
+        <translation>延迟行情</translation>
+    </message>
+    <message>
+        <source>Stale quote: no source gave a fresh one</source>
+        <translation>过时行情：没有来源给出最新报价</translation>
+    </message>
+    <message>
         <source>Last close</source>
         <translation>最新收盘价</translation>
     </message>
