@@ -2765,6 +2765,10 @@
         <translation>某项服务已没有可用来源</translation>
     </message>
     <message>
+        <source>Stale quotes: %1</source>
+        <translation>过时行情：%1</translation>
+    </message>
+    <message>
         <source>Data sources: %1</source>
         <translation>数据源：%1</translation>
     </message>

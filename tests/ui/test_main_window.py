@@ -277,3 +277,23 @@ def test_status_bar_health_light_turns_amber_then_red_and_names_the_sources(
     window.status.refresh_phases()
     qtbot.waitUntil(lambda: window.status.light is not None and window.status.light.level == "failing", timeout=5000)
     assert "#d03b30" in field.text() and "quote.sina: failing" in field.toolTip()
+
+
+def test_the_health_light_is_amber_when_a_watched_quote_is_stale(tmp_path: Path) -> None:
+    from datetime import timedelta
+    from decimal import Decimal
+
+    from stockbench.data.records import Quote
+    from tests.engine.data.test_gates import FixedClock
+    from ui.widgets.status_bar import read_source_light
+
+    at = datetime(2024, 6, 28, 10, 0, tzinfo=MARKET_TZ["CN"])
+    with Workbench.open(tmp_path / "ws", clock=FixedClock(at + timedelta(minutes=1)), command="tests") as bench:
+        bench.watchlist.add("600519.SH")
+        quote = Quote("600519.SH", at, Decimal("1700"), Decimal("1690"), None, None, None, 1, None, "tencent")
+        bench.data.cache.store_quotes([quote], fetched_at=at)
+        fresh = read_source_light(bench)
+    with Workbench.open(tmp_path / "ws", clock=FixedClock(at + timedelta(minutes=40)), command="tests") as bench:
+        stale = read_source_light(bench)
+    assert (fresh.level, fresh.stale) == ("ok", ())
+    assert (stale.level, stale.stale) == ("degraded", ("600519.SH",))

@@ -68,17 +68,23 @@ class Freshness:
 
 @dataclass(frozen=True)
 class SourceLight:
-    """The data sources' health: ok (green), degraded (amber: some resting or failing, the chains still
-    answer), failing (red: a service has no endpoint left); `states` is (endpoint, state) of each enabled one."""
+    """The data sources' health: ok (green), degraded (amber: some resting or failing while the chains still
+    answer, or a watched symbol's quote is stale), failing (red: a service has no endpoint left); `states` is
+    (endpoint, state) of each enabled one, `stale` the watched symbols whose latest quote is stale."""
 
     level: str
     states: tuple[tuple[str, str], ...]
+    stale: tuple[str, ...] = ()
 
 
 def read_source_light(bench: Workbench) -> SourceLight:
-    """The health light of the data sources (runs in the background)."""
+    """The health light of the data sources and the watched symbols' quotes (runs in the background; reads only
+    what is stored)."""
     book = bench.data.sources
-    return SourceLight(book.health(), tuple((s.name, s.state) for s in book.sources() if s.enabled))
+    states = tuple((s.name, s.state) for s in book.sources() if s.enabled)
+    stale = tuple(sym for sym in bench.watchlist.symbols() if bench.data.quote(sym, fetch=False).label == "stale")
+    level = book.health()
+    return SourceLight("degraded" if level == "ok" and stale else level, states, stale)
 
 
 def read_phases(bench: Workbench) -> tuple[MarketPhase, ...]:
@@ -238,6 +244,8 @@ class StatusBar(QStatusBar):
                  "failing": self.tr("a service has no source left")}.get(light.level, light.level)  # fmt: skip
         words = {state: self.tr(text) for state, text in SOURCE_STATE_TEXT.items()}
         lines = [name + ": " + words.get(state, state) for name, state in light.states]
+        if light.stale:
+            lines.append(self.tr("Stale quotes: %1").replace("%1", ", ".join(light.stale)))
         field.setToolTip("\n".join([self.tr("Data sources: %1").replace("%1", level), *lines]))
 
     def _workspace_text(self, ctx: AppContext | None) -> str:
