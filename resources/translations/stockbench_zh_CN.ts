@@ -2596,6 +2596,46 @@
 <context>
     <name>SourcesPage</name>
     <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>resting</source>
+        <translation>休息中</translation>
+    </message>
+    <message>
+        <source>failing</source>
+        <translation>失败中</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Failures</source>
+        <translation>连续失败</translation>
+    </message>
+    <message>
+        <source>Last good answer</source>
+        <translation>最近成功</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>最近错误</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>基础地址</translation>
+    </message>
+    <message>
         <source>Move up</source>
         <translation>上移</translation>
     </message>
@@ -2612,8 +2652,32 @@
         <translation>同一数据序列有多个来源时，读取按此顺序取第一个来源。新顺序在下次打开工作区时生效。</translation>
     </message>
     <message>
+        <source>Each service asks its endpoints in turn; after failures in a row a host rests for a while. Times are exchange time.</source>
+        <translation>每项服务依次询问各端点；某个主机连续失败后会休息一段时间。时间为交易所时间。</translation>
+    </message>
+    <message>
+        <source>Base URL (empty: the service&apos;s own)</source>
+        <translation>基础地址（留空：使用服务自身的地址）</translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Choose an endpoint first.</source>
+        <translation>请先选择一个端点。</translation>
+    </message>
+    <message>
         <source>Saved.</source>
         <translation>已保存。</translation>
+    </message>
+    <message>
+        <source>Not accepted: %1</source>
+        <translation>未接受：%1</translation>
     </message>
 </context>
 <context>
@@ -2651,6 +2715,22 @@
         <translation>盘后固定价格交易</translation>
     </message>
     <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>resting</source>
+        <translation>休息中</translation>
+    </message>
+    <message>
+        <source>failing</source>
+        <translation>失败中</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
         <source>A-shares</source>
         <translation>A 股</translation>
     </message>
@@ -2667,6 +2747,34 @@
     <message>
         <source>Research: idle</source>
         <translation>研究：空闲</translation>
+    </message>
+    <message>
+        <source>Sources</source>
+        <translation>数据源</translation>
+    </message>
+    <message>
+        <source>Data sources: …</source>
+        <translation>数据源：…</translation>
+    </message>
+    <message>
+        <source>all answering</source>
+        <translation>全部正常应答</translation>
+    </message>
+    <message>
+        <source>some resting or failing</source>
+        <translation>部分休息或失败</translation>
+    </message>
+    <message>
+        <source>a service has no source left</source>
+        <translation>某项服务已没有可用来源</translation>
+    </message>
+    <message>
+        <source>Stale quotes: %1</source>
+        <translation>过时行情：%1</translation>
+    </message>
+    <message>
+        <source>Data sources: %1</source>
+        <translation>数据源：%1</translation>
     </message>
     <message>
         <source>No workspace</source>
@@ -2984,6 +3092,14 @@
     <message>
         <source>Live quote</source>
         <translation>实时行情</translation>
+    </message>
+    <message>
+        <source>Delayed quote</source>
+        <translation>延迟行情</translation>
+    </message>
+    <message>
+        <source>Stale quote: no source gave a fresh one</source>
+        <translation>过时行情：没有来源给出最新报价</translation>
     </message>
     <message>
         <source>Last close</source>

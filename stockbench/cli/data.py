@@ -262,3 +262,64 @@ def crosscheck(cli: CliContext, symbol: str) -> None:
         "fetches": list(found.outcomes),
     }
     cli.emit(result, lambda d: f"{len(d['points'])} sources compared, {len(d['disagreements'])} disagreements")
+
+
+def _source_time(at: Any, markets: list[str]) -> str:
+    """An instant of a source in its (first) market's exchange time, the zone named."""
+    from datetime import datetime
+
+    from stockbench.clock import MARKET_TZ
+
+    if isinstance(at, str) and at:
+        at = datetime.fromisoformat(at)
+    if not isinstance(at, datetime):
+        return "-"
+    zone = next((z for m, z in MARKET_TZ.items() if markets and m == markets[0]), MARKET_TZ["CN"])
+    return f"{at.astimezone(zone):%Y-%m-%d %H:%M:%S} {zone.key}"
+
+
+def _sources_human(d: dict[str, Any]) -> str:
+    rows = [
+        {**s, "last_ok": _source_time(s["last_ok"], d["markets"][s["name"]]), "last_error": s["last_error"] or "-"}
+        for s in d["sources"]
+    ]
+    return table(rows, ["name", "state", "failures", "last_ok", "base_url", "last_error"])
+
+
+def _emit_sources(cli: CliContext, sources: list[Any]) -> None:
+    markets = {s.name: list(s.endpoint.markets) for s in sources}
+    out = {"sources": [s.as_dict() for s in sources]}
+    cli.emit(out, lambda d: _sources_human({**d, "markets": markets}))
+
+
+@data.group(invoke_without_command=True)
+@click.pass_context
+def sources(ctx: click.Context) -> None:
+    """The data sources per service and endpoint: base URL, state (ok, resting, failing, disabled), the last good
+    answer, the last error and the failures in a row."""
+    if ctx.invoked_subcommand is None:
+        cli = ctx.find_object(CliContext)
+        assert cli is not None
+        _emit_sources(cli, cli.bench().data.sources.sources())
+
+
+def _flag(value: str | None) -> bool | None:
+    if value is None:
+        return None
+    if value.lower() in {"true", "yes", "1"}:
+        return True
+    if value.lower() in {"false", "no", "0"}:
+        return False
+    raise click.BadParameter("use true or false", param_hint="--enabled")
+
+
+@sources.command("set")
+@click.argument("name")
+@click.option("--base-url", help="Ask this base URL instead (a mirror or proxy; the paths are kept; '' restores).")
+@click.option("--enabled", "enabled_text", metavar="true|false", help="Ask this endpoint or leave it out.")
+@click.option("--order", type=int, help="Its place in its service (1 = asked first).")
+@pass_cli
+def set_source(cli: CliContext, name: str, base_url: str | None, enabled_text: str | None, order: int | None) -> None:
+    """Change the data source NAME (see `stockbench data sources`)."""
+    changed = cli.bench().data.sources.change(name, base_url=base_url, enabled=_flag(enabled_text), order=order)
+    _emit_sources(cli, [changed])

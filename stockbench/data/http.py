@@ -88,6 +88,7 @@ _EASTMONEY = HostPolicy(min_interval=1.5, jitter=0.3, group="eastmoney")
 DEFAULT_POLICIES: dict[str, HostPolicy] = {
     "push2.eastmoney.com": _EASTMONEY,
     "push2his.eastmoney.com": _EASTMONEY,
+    "push2delay.eastmoney.com": _EASTMONEY,
     "datacenter-web.eastmoney.com": _EASTMONEY,
     "qt.gtimg.cn": HostPolicy(min_interval=0.3),
     "web.ifzq.gtimg.cn": HostPolicy(min_interval=0.5),

@@ -1,12 +1,15 @@
 """The data service the workbench exposes as `bench.data`: fetches (parallel, logged), imports, reads, gates.
 
 Every read goes through the point-in-time cache; every fetch attempt, success or failure, is written to
-`fetch_log` in real time. Providers are asked in the order of `[routes]` (resources/data_gates.toml) and
-the next is tried when one fails; live quotes are fetched only inside the instrument's trading window.
+`fetch_log` in real time. Per kind and market the endpoints of resources/data_sources.toml are asked in order
+(as the user changed them, see stockbench.data.sources) and the next is tried when one fails; a host resting
+after failures in a row is skipped, and said so. Live quotes are fetched only inside the trading window; a
+stored quote older than the fresh-quote limit is labelled stale with its age, never shown as live.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -15,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from stockbench.clock import Clock, SystemClock
 from stockbench.data.cache import MarketDataCache, load_data_rules
@@ -33,6 +36,7 @@ from stockbench.data.gates import (
 from stockbench.data.importer import ImportFormat, ImportReport, import_path
 from stockbench.data.indices import RebuildReport, rebuild
 from stockbench.data.records import Adjust, Bar, DataKind, FetchFailure, Quote, TradingStatus
+from stockbench.data.sources import Source, SourceBook
 from stockbench.errors import CalendarUnknown, InvalidInput
 from stockbench.events import EventBus, Progress
 from stockbench.market.instruments import Instrument
@@ -84,7 +88,7 @@ class QuoteView:
     """The price to show: a live quote inside the trading window, else the last session's close, labelled."""
 
     symbol: str
-    label: Literal["live", "last_close", "none"]
+    label: Literal["live", "delayed", "stale", "last_close", "none"]
     price: Decimal | None
     prev_close: Decimal | None
     at: datetime | None  # a live quote's own time
@@ -94,6 +98,7 @@ class QuoteView:
     note: str = ""
     status: TradingStatus | None = None  # as the latest quote of that session says (None: no quote of it stored)
     delay_minutes: int = 0  # how late the live quote's source publishes
+    age_seconds: int | None = None  # a live, delayed or stale quote's age at the clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,16 +138,21 @@ class DataService:
         providers: Mapping[str, Provider] | None = None,
         *,
         events: EventBus | None = None,
+        http: HttpClient | None = None,
+        now: Callable[[], datetime] | None = None,
     ) -> None:
         self._db = db
         self._clock = clock
         self._market = market
+        self._injected = providers is not None
         self._providers = dict(providers) if providers is not None else None
-        self._http: HttpClient | None = None
+        self._http: HttpClient | None = http
+        self._own_http = http is None
         self._events = events
+        self.sources = SourceBook(db, now)
+        self._at: dict[tuple[str, tuple[tuple[str, str], ...]], Provider] = {}
         self.cache = MarketDataCache(db, clock)
         rules = load_data_rules()
-        self._routes: Mapping[str, Sequence[str]] = rules["routes"]
         self._workers = int(rules["fetch"]["workers"])
         self._bars_lookback = timedelta(days=int(rules["fetch"]["bars_lookback_days"]))
 
@@ -153,7 +163,8 @@ class DataService:
             from stockbench.data.http import HttpClient
             from stockbench.data.providers import default_providers
 
-            self._http = HttpClient()
+            if self._http is None:
+                self._http = HttpClient()
             self._providers = dict(default_providers(self._http))
         return self._providers
 
@@ -167,7 +178,7 @@ class DataService:
 
     def close(self) -> None:
         """Close the HTTP client of the default providers, if one was made."""
-        if self._http is not None:
+        if self._http is not None and self._own_http:
             self._http.close()
             self._http = None
 
@@ -267,13 +278,47 @@ class DataService:
         )
         return outcome, records if failure is None else []
 
-    def _route(self, what: DataKind) -> list[Provider]:
-        chosen = []
-        for name in self._routes.get(what, ()):
-            provider = self.providers.get(name)
-            if provider is not None and provider.supports(what):
-                chosen.append(provider)
+    def _provider_for(self, source: Source) -> Provider | None:
+        """The provider asking `source`'s URLs: the named adapter with its endpoint fields at the source's base
+        URL (an injected adapter as it is, unless the user gave the endpoint another base URL)."""
+        base = self.providers.get(source.endpoint.provider)
+        if base is None or not base.supports(source.endpoint.kind):
+            return None
+        endpoints = getattr(base, "endpoints", None)
+        moved = source.base_url != source.endpoint.base_url
+        if (self._injected and not moved) or endpoints is None or not dataclasses.is_dataclass(endpoints):
+            return base
+        key = (source.name, tuple(sorted(source.urls().items())))
+        if key not in self._at:
+            fields = {f: u for f, u in source.urls().items() if hasattr(endpoints, f)}
+            at = dataclasses.replace(cast("Any", endpoints), **fields)
+            if hasattr(at, "without_fallbacks"):  # the chain is the fallback: no second host hidden inside an adapter
+                at = at.without_fallbacks()
+            self._at[key] = cast("Any", type(base))(cast("Any", base).http, at)
+        return self._at[key]
+
+    def _route(self, what: DataKind, symbol: str) -> list[tuple[Source, Provider]]:
+        """The endpoints for `what` of `symbol`'s market in order, each with its provider (an adapter reached
+        twice through the same URLs is asked once)."""
+        chosen: list[tuple[Source, Provider]] = []
+        for source in self.sources.chain(what, self.instrument(symbol).market):
+            provider = self._provider_for(source)
+            if provider is not None and all(provider is not p for _, p in chosen):
+                chosen.append((source, provider))
         return chosen
+
+    def _ask(self, source: Source, provider: Provider, what: DataKind, symbol: str) -> tuple[FetchOutcome, list[Any]]:
+        """One attempt through one endpoint, its health recorded (a host resting is not asked: skipped)."""
+        until = self.sources.resting_until(source)
+        if until is not None:
+            reason = f"{source.name}: {source.host} rests until {until.isoformat()} after failures in a row"
+            return FetchOutcome(what, provider.name, False, reason=reason, skipped=True), []
+        outcome, records = self._attempt(provider, what, symbol)
+        if outcome.ok:
+            self.sources.succeeded(source)
+        elif outcome.failure:
+            self.sources.failed(source, outcome.failure, outcome.reason)
+        return outcome, records
 
     def _fetch_kind(self, symbol: str, what: DataKind, window: TradingWindow) -> list[FetchOutcome]:
         if what == "quote" and not window.live_allowed:
@@ -282,8 +327,8 @@ class DataService:
                 why = "no live quote for a replay clock"
             return [FetchOutcome(what, None, False, reason=f"{why}; the last close is used", skipped=True)]
         outcomes = []
-        for provider in self._route(what):
-            outcome, _ = self._attempt(provider, what, symbol)
+        for source, provider in self._route(what, symbol):
+            outcome, _ = self._ask(source, provider, what, symbol)
             outcomes.append(outcome)
             if outcome.ok:
                 break
@@ -360,9 +405,7 @@ class DataService:
                 self.fetch(symbol, ["quote"])
             found = self.cache.latest_quote(symbol)
             if found is not None:
-                note = f"{found.source} quotes are {found.delay_minutes} minutes late" if found.delay_minutes else ""
-                return QuoteView(symbol, "live", found.last, found.prev_close, found.at, found.at.date(),
-                                 found.source, window.phase, note, found.status, found.delay_minutes)  # fmt: skip
+                return self._live_view(found, window)
             return QuoteView(symbol, "none", None, None, None, None, None, window.phase, "no quote could be had")
         last = self._last_close(symbol, window)
         if fetch and (last is None or last.day != window.last_session) and window.last_session is not None:
@@ -376,6 +419,27 @@ class DataService:
         status = stored.status if stored is not None and stored.at.date() == last.day else None
         return QuoteView(symbol, "last_close", last.close, last.prev_close, None, last.day, last.source,
                          window.phase, note, status)  # fmt: skip
+
+    def _live_view(self, found: Quote, window: TradingWindow) -> QuoteView:
+        """A stored quote inside the window: live, delayed (from a delayed source), or stale with its age when
+        older than the fresh-quote limit (the last good value, never passed off as live)."""
+        age = int((self.cache.cutoff(found.symbol).now - found.at).total_seconds())
+        limit = int(gate_table()["fresh_quote"]["max_age_minutes"]) * 60
+        market = self.instrument(found.symbol).market
+        delayed = found.delay_minutes > 0 or any(
+            s.endpoint.delayed and s.endpoint.provider == found.source and market in s.endpoint.markets
+            for s in self.sources.chain("quote", market)
+        )
+        label: Literal["live", "delayed", "stale"] = "stale" if age > limit else "delayed" if delayed else "live"
+        note = ""
+        if label == "stale":
+            note = f"stale: the last good quote, {age // 60} minutes old; no source gave a fresh one"
+        elif label == "delayed" and found.delay_minutes:
+            note = f"delayed: {found.source} quotes are {found.delay_minutes} minutes late"
+        elif label == "delayed":
+            note = f"delayed: {found.source} quotes of this market lag the market"
+        return QuoteView(found.symbol, label, found.last, found.prev_close, found.at, found.at.date(), found.source,
+                         window.phase, note, found.status, found.delay_minutes, age_seconds=age)  # fmt: skip
 
     # ---- gates and checks -------------------------------------------------------------------------------
 
@@ -433,9 +497,9 @@ class DataService:
 
     def _points(self, symbol: str, window: TradingWindow) -> tuple[list[PricePoint], list[FetchOutcome]]:
         what: DataKind = "quote" if window.live_allowed else "bars"
-        providers = self._route(what)[:2]
+        route = [(s, p) for s, p in self._route(what, symbol) if self.sources.resting_until(s) is None][:2]
         with ThreadPoolExecutor(max_workers=2) as pool:
-            found = list(pool.map(lambda p: self._attempt(p, what, symbol), providers))
+            found = list(pool.map(lambda pair: self._ask(pair[0], pair[1], what, symbol), route))
         outcomes = [outcome for outcome, _ in found]
         if what == "quote":
             return [

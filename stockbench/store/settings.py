@@ -150,6 +150,15 @@ DEMO_BUILD: Setting[dict[str, Any] | None] = declare(
 SOURCE_PREFERENCE: Setting[list[str] | None] = declare(
     Setting("data.source_preference", list, None, "Data sources in the order reads prefer them (unset: the rules').")
 )
+DATA_SOURCES: Setting[dict[str, Any]] = declare(
+    Setting(
+        "data.sources",
+        dict,
+        {},
+        "The user's changes to the data-source endpoints: name -> {base_url, enabled, order} "
+        "(see resources/data_sources.toml).",
+    )
+)
 FALLBACK_BENCHMARK: Setting[dict[str, str]] = declare(
     Setting(
         "track_record.fallback_benchmark",

@@ -256,3 +256,44 @@ def test_the_first_window_fits_the_screen() -> None:
     assert default_size(QSize(1366, 738)) == QSize(1366, 738)
     assert default_size(QSize(1920, 1050)) == DEFAULT_SIZE
     assert default_size(None) == DEFAULT_SIZE
+
+
+@pytest.mark.usefixtures("no_screens")
+def test_status_bar_health_light_turns_amber_then_red_and_names_the_sources(
+    window: MainWindow, qtbot: QtBot, demo_home: Path
+) -> None:
+    bench = attach(window, qtbot, demo_home)
+    field = window.status.fields["sources"]
+    qtbot.waitUntil(lambda: window.status.light is not None and window.status.light.level == "ok", timeout=15_000)
+    assert "#2e9d48" in field.text() and "quote.tencent: ok" in field.toolTip()
+    book = bench.data.sources
+    for _ in range(book.rule.failures):
+        book.failed(book.source("quote.tencent"), "http_status", "HTTP 501")
+    window.status.refresh_phases()
+    qtbot.waitUntil(lambda: window.status.light is not None and window.status.light.level == "degraded", timeout=5000)
+    assert "#d89614" in field.text() and "quote.tencent: resting" in field.toolTip()
+    for name in ("quote.sina", "quote.eastmoney"):
+        book.failed(book.source(name), "network", "no answer")
+    window.status.refresh_phases()
+    qtbot.waitUntil(lambda: window.status.light is not None and window.status.light.level == "failing", timeout=5000)
+    assert "#d03b30" in field.text() and "quote.sina: failing" in field.toolTip()
+
+
+def test_the_health_light_is_amber_when_a_watched_quote_is_stale(tmp_path: Path) -> None:
+    from datetime import timedelta
+    from decimal import Decimal
+
+    from stockbench.data.records import Quote
+    from tests.engine.data.test_gates import FixedClock
+    from ui.widgets.status_bar import read_source_light
+
+    at = datetime(2024, 6, 28, 10, 0, tzinfo=MARKET_TZ["CN"])
+    with Workbench.open(tmp_path / "ws", clock=FixedClock(at + timedelta(minutes=1)), command="tests") as bench:
+        bench.watchlist.add("600519.SH")
+        quote = Quote("600519.SH", at, Decimal("1700"), Decimal("1690"), None, None, None, 1, None, "tencent")
+        bench.data.cache.store_quotes([quote], fetched_at=at)
+        fresh = read_source_light(bench)
+    with Workbench.open(tmp_path / "ws", clock=FixedClock(at + timedelta(minutes=40)), command="tests") as bench:
+        stale = read_source_light(bench)
+    assert (fresh.level, fresh.stale) == ("ok", ())
+    assert (stale.level, stale.stale) == ("degraded", ("600519.SH",))

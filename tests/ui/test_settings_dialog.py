@@ -136,6 +136,32 @@ def test_source_order_is_saved(dialog: SettingsDialog, ctx: AppContext, qtbot: Q
     qtbot.waitUntil(lambda: ctx.bench.workspace.settings.get("data.source_preference") == expected, timeout=5000)
 
 
+def test_endpoints_show_their_state_and_a_base_url_and_on_off_are_stored_off_the_ui_thread(
+    dialog: SettingsDialog, ctx: AppContext, qtbot: QtBot
+) -> None:
+    page = dialog.sources
+    book = ctx.bench.data.sources
+    for _ in range(book.rule.failures):
+        book.failed(book.source("bars.tencent"), "http_status", "HTTP 501")
+    dialog.sources = page = type(page)(ctx, dialog)
+    qtbot.waitUntil(lambda: len(page.rows) == len(book.sources()), timeout=5000)
+    assert page.state_of("bars.tencent") == "resting" and page.state_of("quote.sina") == "ok"
+    assert "HTTP 501" in next(r.last_error for r in page.rows if r.name == "bars.tencent")
+    page.choose("bars.eastmoney")
+    assert page.base_url.text() == "https://push2his.eastmoney.com" and page.enabled.isChecked()
+    page.base_url.setText("https://mirror.example.com/em")
+    page.enabled.setChecked(False)
+    page.apply_change()
+    qtbot.waitUntil(lambda: page.result.text() == "Saved.", timeout=5000)
+    changed = book.source("bars.eastmoney")
+    assert (changed.base_url, changed.enabled, page.state_of("bars.eastmoney")) == (
+        "https://mirror.example.com/em", False, "disabled")  # fmt: skip
+    page.base_url.setText("ftp://mirror")
+    page.apply_change()
+    qtbot.waitUntil(lambda: page.result.text().startswith("Not accepted"), timeout=5000)
+    assert "http/https" in page.result.text() and book.source("bars.eastmoney").base_url.startswith("https://mirror")
+
+
 def test_fee_terms_apply_from_now(ctx: AppContext, qtbot: QtBot) -> None:
     ctx.bench.ledger.add_account("main", "CNY")
     dialog = SettingsDialog(ctx)

@@ -203,3 +203,14 @@ def reported_errors(reported_ctx: AppContext) -> Iterator[list[tuple[str, str]]]
     reported_ctx.presenter.error_presented.connect(lambda title, text: shown.append((title, text)))
     yield shown
     assert shown == [], "the panel presented errors"
+
+
+def test_a_stale_or_delayed_price_says_so_in_its_tooltip(qtbot: QtBot) -> None:
+    from ui.screens.watchlist.watchlist_model import COLUMN_KEYS, WatchlistModel, WatchRow
+
+    model = WatchlistModel()
+    model.set_rows([WatchRow("600519.SH", last=Decimal("1700"), price_label="stale", price_note="40 minutes old"),
+                    WatchRow("00700.HK", last=Decimal("380"), price_label="delayed")])  # fmt: skip
+    column = COLUMN_KEYS.index("last")
+    tips = [model.data(model.index(row, column), Qt.ItemDataRole.ToolTipRole) for row in range(2)]
+    assert tips == ["Stale quote: no source gave a fresh one\n40 minutes old", "Delayed quote"]

@@ -1,4 +1,5 @@
-"""The main window's status bar: workspace, clock, CN and HK session phases, data freshness, running research.
+"""The main window's status bar: workspace, clock, CN and HK session phases, data freshness, the data sources'
+health light, running research.
 
 Phases come from the rule tables and trading calendars (`bench.market`) at the workbench clock's instant, so
 a replay clock shows the market as it stood then. Everything is read in the background and re-read on a timer.
@@ -33,6 +34,13 @@ PHASE_TEXT: dict[str, str] = {
     "closing_auction": str(QT_TRANSLATE_NOOP("StatusBar", "Closing auction")),
     "after_hours_fixed_price": str(QT_TRANSLATE_NOOP("StatusBar", "After-hours fixed price")),
 }
+LIGHT_COLOUR = {"ok": "#2e9d48", "degraded": "#d89614", "failing": "#d03b30"}
+SOURCE_STATE_TEXT: dict[str, str] = {
+    "ok": str(QT_TRANSLATE_NOOP("StatusBar", "ok")),
+    "resting": str(QT_TRANSLATE_NOOP("StatusBar", "resting")),
+    "failing": str(QT_TRANSLATE_NOOP("StatusBar", "failing")),
+    "disabled": str(QT_TRANSLATE_NOOP("StatusBar", "disabled")),
+}
 MARKET_TEXT: dict[str, str] = {
     "CN": str(QT_TRANSLATE_NOOP("StatusBar", "A-shares")),
     "HK": str(QT_TRANSLATE_NOOP("StatusBar", "HK")),
@@ -56,6 +64,27 @@ class Freshness:
 
     last_bar: date | None
     behind: int | None
+
+
+@dataclass(frozen=True)
+class SourceLight:
+    """The data sources' health: ok (green), degraded (amber: some resting or failing while the chains still
+    answer, or a watched symbol's quote is stale), failing (red: a service has no endpoint left); `states` is
+    (endpoint, state) of each enabled one, `stale` the watched symbols whose latest quote is stale."""
+
+    level: str
+    states: tuple[tuple[str, str], ...]
+    stale: tuple[str, ...] = ()
+
+
+def read_source_light(bench: Workbench) -> SourceLight:
+    """The health light of the data sources and the watched symbols' quotes (runs in the background; reads only
+    what is stored)."""
+    book = bench.data.sources
+    states = tuple((s.name, s.state) for s in book.sources() if s.enabled)
+    stale = tuple(sym for sym in bench.watchlist.symbols() if bench.data.quote(sym, fetch=False).label == "stale")
+    level = book.health()
+    return SourceLight("degraded" if level == "ok" and stale else level, states, stale)
 
 
 def read_phases(bench: Workbench) -> tuple[MarketPhase, ...]:
@@ -123,8 +152,9 @@ class StatusBar(QStatusBar):
         self.tracker.changed.connect(lambda _n: self._render())
         self.phases: tuple[MarketPhase, ...] = ()
         self.freshness: Freshness | None = None
+        self.light: SourceLight | None = None
         self.fields: dict[str, QLabel] = {}
-        for name in ("workspace", "clock", "CN", "HK", "data", "research"):
+        for name in ("workspace", "clock", "CN", "HK", "data", "sources", "research"):
             label = QLabel(self)
             label.setObjectName(f"status_{name}")
             label.setContentsMargins(6, 0, 6, 0)
@@ -144,7 +174,7 @@ class StatusBar(QStatusBar):
         """Follow the workspace of `ctx` (None: no workspace is open)."""
         if self.ctx is not None:
             self.ctx.bridge.engine_event.disconnect(self.tracker.observe)
-        self.ctx, self.phases, self.freshness = ctx, (), None
+        self.ctx, self.phases, self.freshness, self.light = ctx, (), None, None
         self.tracker.running.clear()
         if ctx is None:
             self._phase_timer.stop()
@@ -160,6 +190,11 @@ class StatusBar(QStatusBar):
     def refresh_phases(self) -> None:
         if self.ctx is not None:
             self.ctx.op(read_phases, self._phases_read, parent=self)
+            self.ctx.op(read_source_light, self._light_read, parent=self)
+
+    def _light_read(self, light: SourceLight) -> None:
+        self.light = light
+        self._render()
 
     def refresh_freshness(self) -> None:
         if self.ctx is not None:
@@ -190,11 +225,28 @@ class StatusBar(QStatusBar):
             self.fields[market].setVisible(ctx is not None)
         self.fields["data"].setText(self._freshness_text())
         self.fields["data"].setVisible(ctx is not None)
+        self._render_light()
+        self.fields["sources"].setVisible(ctx is not None)
         count = len(self.tracker.running)
         self.fields["research"].setText(
             self.tr("Research: %n running", "", count) if count else self.tr("Research: idle")
         )
         self.fields["research"].setVisible(ctx is not None)
+
+    def _render_light(self) -> None:
+        field, light = self.fields["sources"], self.light
+        colour = LIGHT_COLOUR.get(light.level, "#888888") if light else "#888888"
+        field.setText(f"<span style='color:{colour}'>●</span> " + self.tr("Sources"))
+        if light is None:
+            field.setToolTip(self.tr("Data sources: …"))
+            return
+        level = {"ok": self.tr("all answering"), "degraded": self.tr("some resting or failing"),
+                 "failing": self.tr("a service has no source left")}.get(light.level, light.level)  # fmt: skip
+        words = {state: self.tr(text) for state, text in SOURCE_STATE_TEXT.items()}
+        lines = [name + ": " + words.get(state, state) for name, state in light.states]
+        if light.stale:
+            lines.append(self.tr("Stale quotes: %1").replace("%1", ", ".join(light.stale)))
+        field.setToolTip("\n".join([self.tr("Data sources: %1").replace("%1", level), *lines]))
 
     def _workspace_text(self, ctx: AppContext | None) -> str:
         if ctx is None:

@@ -20,6 +20,7 @@ close is not the reference price on an ex-rights date).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -72,6 +73,11 @@ class TencentEndpoints:
     kline: str = "https://proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get"
     hk_kline: str = "https://web.ifzq.gtimg.cn/appstock/app/hkfqkline/get"
     kline_fallback: str = "https://web.ifzq.gtimg.cn/appstock/app/fqkline/get"
+
+    def without_fallbacks(self) -> TencentEndpoints:
+        """The same endpoints asking only `kline` for A-share bars: the data sources' chain (resources/
+        data_sources.toml) is then the fallback, with its circuit breaker, and the old host is not asked behind it."""
+        return dataclasses.replace(self, kline_fallback="")
 
     @classmethod
     def at(cls, base: str) -> TencentEndpoints:
@@ -279,6 +285,7 @@ class TencentProvider(ProviderBase):
         urls = (
             [self.endpoints.kline, self.endpoints.kline_fallback] if inst.market == "CN" else [self.endpoints.hk_kline]
         )
+        urls = [url for url in urls if url]  # no fallback when the data sources' chain provides it
         failure: FetchError | None = None
         for url in urls:
             try:

@@ -15,6 +15,7 @@ import json
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -209,7 +210,7 @@ def tencent_hk_line(code: str, name: str, en_name: str, *, last: str, prev: str,
     f[0:7] = ["100", name, code, last, prev, last, f"{volume}.0"]
     f[9], f[19], f[29], f[30] = last, last, f"{volume}.0", "2024/06/28 16:08:09"
     f[31], f[32], f[33], f[34], f[35], f[36] = "0.000", "0.00", last, last, last, f"{volume}.0"
-    f[37], f[39], f[40], f[46] = f"{int(volume) * 10}.500", "15.00", "", en_name
+    f[37], f[39], f[40], f[46] = f"{Decimal(last) * volume:.3f}", "15.00", "", en_name  # amount = last x volume
     f[48], f[49], f[60], f[75], f[76], f[77] = last, last, str(lot), "HKD", "1", "50"
     return f'v_hk{code}="' + "~".join(f) + '";\n'
 

@@ -92,7 +92,7 @@ def test_hosts_of_one_group_share_the_pacing() -> None:
 
 def test_default_policies_pace_eastmoney_as_one_service_at_least_1_5_s() -> None:
     eastmoney = [policy for host, policy in DEFAULT_POLICIES.items() if host.endswith("eastmoney.com")]
-    assert len(eastmoney) == 3
+    assert len(eastmoney) == 4  # push2, push2his, push2delay, datacenter-web
     assert {policy.group for policy in eastmoney} == {"eastmoney"}
     assert all(policy.min_interval >= 1.5 and policy.jitter == pytest.approx(0.3) for policy in eastmoney)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QWidget
 
-from stockbench.clock import Market
+from stockbench.clock import MARKET_TZ, Market
 from stockbench.llm.records import ModelConfig, ModelPreset
 from stockbench.workbench import Workbench
 from ui.background import EngineOp
@@ -139,6 +139,60 @@ def save_sources(ctx: AppContext, parent: QWidget, order: Sequence[str], success
     """Prefer the sources in `order` (from the next time the workspace opens)."""
     chosen = list(order)
     return ctx.op(lambda bench: bench.data.set_source_preference(chosen), success, parent=parent)
+
+
+@dataclass(frozen=True)
+class SourceRow:
+    """One data-source endpoint as the page shows it; `last_ok` already in its exchange's time, zone named."""
+
+    name: str
+    state: str  # ok, resting, failing, disabled
+    base_url: str
+    enabled: bool
+    failures: int
+    last_ok: str
+    last_error: str
+
+
+def _exchange_text(at: Any, markets: Sequence[str]) -> str:
+    if at is None:
+        return ""
+    zone = next((z for m, z in MARKET_TZ.items() if markets and m == markets[0]), MARKET_TZ["CN"])
+    return f"{at.astimezone(zone):%Y-%m-%d %H:%M:%S} {zone.key}"
+
+
+def _source_rows(bench: Workbench) -> list[SourceRow]:
+    return [
+        SourceRow(s.name, s.state, s.base_url, s.enabled, s.failures, _exchange_text(s.last_ok, s.endpoint.markets),
+                  s.last_error or "")
+        for s in bench.data.sources.sources()
+    ]  # fmt: skip
+
+
+def load_endpoints(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
+    """Every data-source endpoint with its state, last good answer and last error."""
+    return ctx.op(_source_rows, success, parent=parent)
+
+
+def change_endpoint(
+    ctx: AppContext,
+    parent: QWidget,
+    name: str,
+    change: tuple[str | None, bool],
+    *,
+    success: Success,
+    failure: Failure,
+) -> EngineOp:
+    """Give endpoint `name` the `change` (base URL: '' restores the declared one, None keeps it; enabled), then
+    the rows."""
+
+    base_url, enabled = change
+
+    def run(bench: Workbench) -> list[SourceRow]:
+        bench.data.sources.change(name, base_url=base_url, enabled=enabled)
+        return _source_rows(bench)
+
+    return ctx.op(run, success, failure=failure, parent=parent)
 
 
 # ---- fees --------------------------------------------------------------------------------------------------------

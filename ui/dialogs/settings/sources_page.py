@@ -1,19 +1,62 @@
-"""The data sources page: the order in which reads prefer sources (one source per series, never mixed)."""
+"""The data sources page: each service's endpoints with their state, last good answer and last error, a base URL
+and on/off per endpoint (a mirror or a proxy), and the order in which reads prefer sources."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ui.context import AppContext
 from ui.dialogs.settings import settings_actions as actions
+from ui.errors import error_text
+
+STATE_TEXT: dict[str, str] = {
+    "ok": str(QT_TRANSLATE_NOOP("SourcesPage", "ok")),
+    "resting": str(QT_TRANSLATE_NOOP("SourcesPage", "resting")),
+    "failing": str(QT_TRANSLATE_NOOP("SourcesPage", "failing")),
+    "disabled": str(QT_TRANSLATE_NOOP("SourcesPage", "disabled")),
+}
+COLUMNS = (
+    str(QT_TRANSLATE_NOOP("SourcesPage", "Endpoint")),
+    str(QT_TRANSLATE_NOOP("SourcesPage", "State")),
+    str(QT_TRANSLATE_NOOP("SourcesPage", "Failures")),
+    str(QT_TRANSLATE_NOOP("SourcesPage", "Last good answer")),
+    str(QT_TRANSLATE_NOOP("SourcesPage", "Last error")),
+    str(QT_TRANSLATE_NOOP("SourcesPage", "Base URL")),
+)
 
 
 class SourcesPage(QWidget):
-    """The order in which reads prefer data sources (one source per series, never mixed)."""
+    """The endpoints and their health, their base URL and on/off, and the order reads prefer sources in."""
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
+        self.rows: list[actions.SourceRow] = []
+        self.heading = QLabel(self)
+        self.endpoints = QTableWidget(0, len(COLUMNS), self)
+        self.endpoints.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.endpoints.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.endpoints.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.endpoints.itemSelectionChanged.connect(self._picked)
+        self.base_url = QLineEdit(self)
+        self.enabled = QCheckBox(self)
+        self.apply = QPushButton(self)
+        self.apply.clicked.connect(self.apply_change)
+        self.result = QLabel(self)
+        self.result.setWordWrap(True)
         self.list = QListWidget(self)
         self.list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.buttons = up, down, save = QPushButton(self), QPushButton(self), QPushButton(self)
@@ -22,15 +65,26 @@ class SourcesPage(QWidget):
         save.clicked.connect(self.save)
         self.note = QLabel(self)
         self.note.setWordWrap(True)
-        layout, row = QVBoxLayout(self), QHBoxLayout()
-        layout.addWidget(self.list)
-        for button in (up, down, save):
+        self._lay_out()
+        self.retranslate()
+        actions.load_endpoints(ctx, self, self._show_endpoints)
+        actions.load_sources(ctx, self, self._show)
+
+    def _lay_out(self) -> None:
+        layout, edit, row = QVBoxLayout(self), QHBoxLayout(), QHBoxLayout()
+        layout.addWidget(self.heading)
+        layout.addWidget(self.endpoints, 2)
+        edit.addWidget(self.base_url, 1)
+        edit.addWidget(self.enabled)
+        edit.addWidget(self.apply)
+        layout.addLayout(edit)
+        layout.addWidget(self.result)
+        layout.addWidget(self.list, 1)
+        for button in self.buttons:
             row.addWidget(button)
         row.addStretch(1)
         layout.addLayout(row)
         layout.addWidget(self.note)
-        self.retranslate()
-        actions.load_sources(ctx, self, self._show)
 
     def retranslate(self) -> None:
         for button, text in zip(self.buttons, (self.tr("Move up"), self.tr("Move down"), self.tr("Save order")),
@@ -38,6 +92,66 @@ class SourcesPage(QWidget):
             button.setText(text)
         self.note.setText(self.tr("Where several sources hold a series, reads take the first source in this order. "
                                   "A new order applies the next time the workspace opens."))  # fmt: skip
+        self.heading.setText(self.tr("Each service asks its endpoints in turn; after failures in a row a host rests "
+                                     "for a while. Times are exchange time."))  # fmt: skip
+        self.endpoints.setHorizontalHeaderLabels([self.tr(c) for c in COLUMNS])
+        self.base_url.setPlaceholderText(self.tr("Base URL (empty: the service's own)"))
+        self.enabled.setText(self.tr("Enabled"))
+        self.apply.setText(self.tr("Apply"))
+        self._fill()
+
+    def _show_endpoints(self, rows: list[actions.SourceRow]) -> None:
+        self.rows = rows
+        self._fill()
+
+    def _fill(self) -> None:
+        chosen = self.endpoints.currentRow()
+        self.endpoints.setRowCount(len(self.rows))
+        for index, row in enumerate(self.rows):
+            state = self.tr(STATE_TEXT.get(row.state, row.state))
+            cells = (row.name, state, str(row.failures), row.last_ok, row.last_error, row.base_url)
+            for column, text in enumerate(cells):
+                self.endpoints.setItem(index, column, QTableWidgetItem(text))
+        self.endpoints.resizeColumnsToContents()
+        if 0 <= chosen < len(self.rows):
+            self.endpoints.selectRow(chosen)
+
+    def _picked(self) -> None:
+        index = self.endpoints.currentRow()
+        if 0 <= index < len(self.rows):
+            self.base_url.setText(self.rows[index].base_url)
+            self.enabled.setChecked(self.rows[index].enabled)
+
+    def state_of(self, name: str) -> str:
+        """The state shown for endpoint `name` (tests read it)."""
+        for index, row in enumerate(self.rows):
+            if row.name == name:
+                item = self.endpoints.item(index, 1)
+                return item.text() if item is not None else ""
+        return ""
+
+    def choose(self, name: str) -> None:
+        names = [row.name for row in self.rows]
+        if name in names:
+            self.endpoints.selectRow(names.index(name))
+
+    def apply_change(self) -> None:
+        """Store the chosen endpoint's base URL and on/off (in the background), then show the rows again."""
+        index = self.endpoints.currentRow()
+        if not 0 <= index < len(self.rows):
+            self.result.setText(self.tr("Choose an endpoint first."))
+            return
+        row, typed = self.rows[index], self.base_url.text().strip()
+        base_url = None if typed.rstrip("/") == row.base_url.rstrip("/") else typed
+        actions.change_endpoint(self.ctx, self, row.name, (base_url, self.enabled.isChecked()),
+                                success=self._changed, failure=self._refused)  # fmt: skip
+
+    def _changed(self, rows: list[actions.SourceRow]) -> None:
+        self._show_endpoints(rows)
+        self.result.setText(self.tr("Saved."))
+
+    def _refused(self, error: BaseException) -> None:
+        self.result.setText(self.tr("Not accepted: %1").replace("%1", error_text(error)))
 
     def _show(self, order: list[str]) -> None:
         self.list.clear()

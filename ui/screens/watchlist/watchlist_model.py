@@ -40,7 +40,7 @@ class WatchRow:
     currency: str = ""
     last: Decimal | None = None
     change_pct: Decimal | None = None
-    price_label: str = "none"  # live | last_close | none | pending (not read yet)
+    price_label: str = "none"  # live | delayed | stale | last_close | none | pending (not read yet)
     price_note: str = ""
     zone_position: str | None = None
     zone_note: str = ""
@@ -62,6 +62,8 @@ ZONE_TITLES: dict[str, str] = {
 
 PRICE_LABELS: dict[str, str] = {
     "live": str(QT_TRANSLATE_NOOP("WatchlistModel", "Live quote")),
+    "delayed": str(QT_TRANSLATE_NOOP("WatchlistModel", "Delayed quote")),
+    "stale": str(QT_TRANSLATE_NOOP("WatchlistModel", "Stale quote: no source gave a fresh one")),
     "last_close": str(QT_TRANSLATE_NOOP("WatchlistModel", "Last close")),
 }
 

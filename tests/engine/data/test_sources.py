@@ -1,0 +1,212 @@
+"""Fallback chains, the circuit breaker, stale and delayed quotes, and changed base URLs, through loopback replay
+servers (one per host: the breaker rests a host, and two ports are two hosts)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from stockbench.cli.main import run
+from stockbench.clock import MARKET_TZ
+from stockbench.data.http import HttpClient
+from stockbench.data.service import DataService
+from stockbench.data.sources import SOURCE_KEYS, SourceBook, declared
+from stockbench.errors import RuleViolation
+from stockbench.market.service import MarketRules
+from stockbench.store.database import Database
+from tests.engine.data.replay_server import (
+    ReplayServer,
+    Reply,
+    eastmoney_kline,
+    sina_a_line,
+    tencent_a_line,
+    tencent_hk_line,
+)
+from tests.engine.data.test_gates import DAY, SYMBOL, FixedClock, db, local, rules
+
+__all__ = ["db", "rules"]  # the fixtures, shared with the gates' tests
+
+NEWFQKLINE = "/ifzqgtimg/appstock/app/newfqkline/get"
+KLINE = "/api/qt/stock/kline/get"
+ROWS = [f"2024-06-{d},10.00,10.10,10.20,9.90,1000,1010000.00,3.00,1.00,0.10,0.50" for d in (26, 27, 28)]
+MOUTAI = {"last": "1700.00", "prev": "1690.00", "high": "1710.00", "low": "1680.00", "lots": 1000}
+
+
+@pytest.fixture
+def servers() -> Iterator[tuple[ReplayServer, ReplayServer]]:
+    first, second = ReplayServer().start(), ReplayServer().start()
+    yield first, second
+    first.stop()
+    second.stop()
+
+
+class Wall:
+    """The breaker's clock (real time in the program), moved by the test."""
+
+    def __init__(self) -> None:
+        self.at = datetime(2024, 6, 28, 2, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.at
+
+
+def only(db: Database, wall: Wall, at: Mapping[str, str]) -> SourceBook:
+    """Point the endpoints in `at` to the given base URLs and leave every other one out (no network)."""
+    book = SourceBook(db, wall)
+    for endpoint in declared():
+        if endpoint.name in at:
+            book.change(endpoint.name, base_url=at[endpoint.name])
+        else:
+            book.change(endpoint.name, enabled=False)
+    return book
+
+
+def service(db: Database, rules: MarketRules, http: HttpClient, wall: Wall, *, minute: int = 1) -> DataService:
+    return DataService(db, FixedClock(local(DAY, 10, minute)), rules, http=http, now=wall)
+
+
+def test_a_host_answering_501_falls_back_to_the_next(
+    db: Database, rules: MarketRules, http: HttpClient, servers: tuple[ReplayServer, ReplayServer]
+) -> None:
+    tencent, eastmoney = servers
+    tencent.route(NEWFQKLINE, Reply.failing(501))
+    eastmoney.route(KLINE, Reply.json(eastmoney_kline("600519", 1, "贵州茅台", ROWS)))
+    wall = Wall()
+    book = only(db, wall, {"bars.tencent": tencent.base_url, "bars.eastmoney": eastmoney.base_url})
+    outcomes = service(db, rules, http, wall).fetch(SYMBOL, ["bars"])
+    assert [(o.source, o.ok, o.failure) for o in outcomes] == [
+        ("tencent", False, "http_status"),
+        ("eastmoney", True, None),
+    ]
+    assert tencent.seen(NEWFQKLINE) and eastmoney.seen(KLINE)[0].params["secid"] == "1.600519"
+    states = {s.name: s for s in book.sources()}
+    assert (states["bars.tencent"].state, states["bars.tencent"].failures) == ("failing", 1)
+    assert "HTTP 501" in (states["bars.tencent"].last_error or "")
+    assert (states["bars.eastmoney"].state, states["bars.eastmoney"].last_ok) == ("ok", wall.at)
+
+
+def test_a_resting_host_is_skipped_until_its_cooldown_even_by_the_next_process(
+    db: Database, rules: MarketRules, http: HttpClient, servers: tuple[ReplayServer, ReplayServer]
+) -> None:
+    tencent, sina = servers
+    tencent.route("/q=sh600519", Reply.failing(503))
+    line = sina_a_line(
+        "sh600519", "贵州茅台", open_="1690.00", prev="1690.00", last="1700.00", volume=100_000, amount="170000000.000"
+    )
+    sina.route("/list=sh600519", Reply.gbk(line))
+    wall = Wall()
+    book = only(db, wall, {"quote.tencent": tencent.base_url, "quote.sina": sina.base_url})
+    rule = book.rule
+    for _ in range(rule.failures):
+        outcomes = service(db, rules, http, wall).fetch(SYMBOL, ["quote"])
+        assert [(o.source, o.ok) for o in outcomes] == [("tencent", False), ("sina", True)]
+    asked = len(tencent.requests)
+    assert {s.name: s.state for s in book.sources()}["quote.tencent"] == "resting"
+
+    later = service(db, rules, http, wall).fetch(SYMBOL, ["quote"])  # a new service: what the next process sees
+    assert later[0].skipped and "rests until" in later[0].reason and later[1].ok
+    assert len(tencent.requests) == asked
+
+    wall.at += rule.cooldown - timedelta(seconds=1)
+    assert service(db, rules, http, wall).fetch(SYMBOL, ["quote"])[0].skipped
+    wall.at += timedelta(seconds=2)
+    again = service(db, rules, http, wall).fetch(SYMBOL, ["quote"])
+    assert not again[0].skipped and len(tencent.requests) > asked
+    assert {s.name: s.state for s in book.sources()}["quote.tencent"] == "resting"  # failed again: rests again
+
+
+def test_the_last_good_quote_is_labelled_stale_with_its_age_and_the_gate_is_a_gap(
+    db: Database, rules: MarketRules, http: HttpClient, servers: tuple[ReplayServer, ReplayServer]
+) -> None:
+    tencent, _ = servers
+    line = tencent_a_line("sh", "600519", "贵州茅台", time="20240628100000", amount_yuan=170_000_000, **MOUTAI)
+    tencent.route("/q=sh600519", Reply.gbk(line), Reply.failing(502))
+    wall = Wall()
+    only(db, wall, {"quote.tencent": tencent.base_url})
+    fresh = service(db, rules, http, wall).quote(SYMBOL)
+    assert (fresh.label, fresh.price, fresh.age_seconds) == ("live", Decimal("1700"), 60)
+    later = service(db, rules, http, wall, minute=40)
+    view = later.quote(SYMBOL)
+    assert (view.label, view.price, view.source, view.age_seconds) == ("stale", Decimal("1700"), "tencent", 40 * 60)
+    assert "stale" in view.note and "40 minutes" in view.note
+    gate = next(g for g in later.gates(SYMBOL, fetch=False) if g.name == "fresh_quote")
+    assert (gate.status, gate.code) == ("gap", "quote_stale")
+
+
+def test_hong_kong_quotes_come_from_sina_first_and_tencent_s_are_labelled_delayed(
+    db: Database, rules: MarketRules, http: HttpClient, servers: tuple[ReplayServer, ReplayServer]
+) -> None:
+    sina, tencent = servers
+    sina.route("/list=rt_hk00700", Reply.failing(501))
+    line = tencent_hk_line("00700", "腾讯控股", "TENCENT", last="380.00", prev="378.00", lot=100, volume=1000)
+    tencent.route("/q=hk00700", Reply.gbk(line.replace("2024/06/28 16:08:09", "2024/06/28 09:50:00")))
+    wall = Wall()
+    only(db, wall, {"hk_quote.sina": sina.base_url, "hk_quote.tencent": tencent.base_url})
+    hk = DataService(db, FixedClock(local(DAY, 10, 0, tz=MARKET_TZ["HK"])), rules,
+                     http=http, now=wall)  # fmt: skip
+    view = hk.quote("00700.HK")
+    assert sina.seen("/list=rt_hk00700") and (view.label, view.source, view.price) == (
+        "delayed",
+        "tencent",
+        Decimal("380"),
+    )
+    assert "delayed" in view.note
+
+
+def test_order_and_enabled_change_the_chain_and_bad_changes_are_refused_at_once(db: Database) -> None:
+    book = SourceBook(db, Wall())
+    assert [s.name for s in book.chain("bars", "CN")] == ["bars.tencent", "bars.eastmoney", "bars.eastmoney_delay"]
+    assert [s.name for s in book.chain("quote", "HK")] == ["hk_quote.sina", "hk_quote.tencent"]
+    book.change("bars.eastmoney_delay", order=1)
+    book.change("bars.tencent", enabled=False)
+    assert [s.name for s in book.chain("bars", "CN")] == ["bars.eastmoney_delay", "bars.eastmoney"]
+    assert {s.name: s.state for s in book.sources()}["bars.tencent"] == "disabled"
+    with pytest.raises(RuleViolation) as refused:
+        book.change("bars.eastmoney", base_url="ftp://me:secret@mirror?x=1", order=0)
+    codes = [p.code for p in refused.value.problems]
+    assert codes == ["source_url_scheme", "source_url_credentials", "source_url_query", "source_order"]
+    assert "secret" not in str(refused.value) and all("secret" not in p.message for p in refused.value.problems)
+    assert book.source("bars.eastmoney").base_url == "https://push2his.eastmoney.com"
+
+
+def call(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, object]:
+    code = run(["--json", *args])
+    out = capsys.readouterr().out
+    return code, json.loads(out) if out.strip() else None
+
+
+def test_cli_lists_the_sources_with_the_contract_keys_and_a_changed_base_url_gets_the_requests(
+    home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    servers: tuple[ReplayServer, ReplayServer],
+) -> None:
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    mirror, _ = servers
+    mirror.route(KLINE, Reply.json(eastmoney_kline("600519", 1, "贵州茅台", ROWS)))
+    code, listed = call(capsys, "data", "sources")
+    assert code == 0 and isinstance(listed, dict)
+    assert [tuple(s) for s in listed["sources"]] == [SOURCE_KEYS] * len(declared())
+    for endpoint in declared():
+        if endpoint.name != "bars.eastmoney":
+            assert call(capsys, "data", "sources", "set", endpoint.name, "--enabled", "false")[0] == 0
+    code, changed = call(capsys, "data", "sources", "set", "bars.eastmoney", "--base-url", mirror.base_url + "/")
+    assert code == 0 and isinstance(changed, dict)
+    assert changed["sources"] == [{"name": "bars.eastmoney", "base_url": mirror.base_url, "state": "ok",
+                                   "last_ok": None, "last_error": None, "failures": 0}]  # fmt: skip
+    code, fetched = call(capsys, "data", "fetch", "600519", "--what", "bars", "--as-of", "2024-06-28")
+    assert code == 0 and isinstance(fetched, dict)
+    assert [(f["source"], f["ok"]) for f in fetched["fetches"]] == [("eastmoney", True)]
+    assert mirror.seen(KLINE)
+    _, after = call(capsys, "data", "sources")
+    assert isinstance(after, dict)
+    row = next(s for s in after["sources"] if s["name"] == "bars.eastmoney")
+    assert row["state"] == "ok" and datetime.fromisoformat(row["last_ok"]).tzinfo is not None
+    code, refused = call(capsys, "data", "sources", "set", "bars.nowhere", "--order", "2")
+    assert code == 1 and isinstance(refused, dict) and "bars.nowhere" in json.dumps(refused, ensure_ascii=False)
