@@ -2,9 +2,10 @@
 
 Plain decimal notation only: digits, at most one '.', an optional leading '-' (where a negative is allowed).
 Full-width digits, the full-width point and minus, and thousands separators ("," and "，", in groups of three
-after the first group, as in 1,234,567.5) are normalised, and a note says so. Spaces and other separators
-inside a number are refused (is "1 000" one number or two?), as are exponents ("1e3": write 1000), NaN and
-Infinity, a comma that is not a thousands separator (the decimal comma of "12,5"), negatives where not
+after a first group of one to three digits not starting with 0, as in 1,234,567.5) are normalised, and a note says
+so: "1,234" is one thousand two hundred and thirty-four, as it is written in China and Hong Kong. Spaces and other
+separators inside a number are refused (is "1 000" one number or two?), as are exponents ("1e3": write 1000), NaN
+and Infinity, a comma that is not a thousands separator (the decimal comma of "12,5"), negatives where not
 allowed, and more decimals than money allows (2), each with the allowed form. A price finer than its tick is
 refused by the order rules (`tick_problem`), beside every other problem of the fill, naming the decimals allowed.
 """
@@ -28,7 +29,7 @@ MAX_EXPONENT = 24  # beyond this an exponent's plain form is too long to offer a
 _FULL_WIDTH = str.maketrans({**{chr(0xFF10 + d): str(d) for d in range(10)},
                              "．": ".", "－": "-", "−": "-", "＋": "+", "，": ",", "\u3000": " "})  # fmt: skip
 _PLAIN = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
-_GROUPED = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?")
+_GROUPED = re.compile(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d*)?")
 _EXPONENT = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)[eE][+-]?\d+")
 _NOT_FINITE = re.compile(r"[+-]?(?:nan|snan|inf|infinity|∞)", re.IGNORECASE)
 
