@@ -117,6 +117,8 @@ class FillPreview:
     problems: tuple[Problem, ...]
     reference: Decimal | None  # the day's reference price the limits were checked against
     notes: tuple[Note, ...] = ()  # how a typed number was read (full-width digits, thousands separators)
+    shown_price: str = ""  # the fill's price and the reference price in their tick's decimals (worked out off the
+    shown_reference: str = ""  # UI thread: the tick tables are read from the package)
 
     @property
     def valid(self) -> bool:
@@ -133,9 +135,10 @@ class OrderChoice:
     side: Side
     remaining: int
     price: Decimal
+    shown: str = ""  # the price in its tick's decimals
 
     def label(self) -> str:
-        return f"{self.order_id} · {self.account} · {self.side} {self.remaining} {self.symbol} @ {self.price}"
+        return f"{self.order_id} · {self.account} · {self.side} {self.remaining} {self.symbol} @ {self.shown}"
 
 
 @dataclass(frozen=True)
@@ -209,7 +212,9 @@ def preview(bench: Workbench, form: FillForm) -> FillPreview:
         fill, problems = bench.ledger.preview_fill(draft)
     except UserError as error:  # a check that raised rather than listed its problem: show it the same way
         return FillPreview(form, None, None, (Problem(error.code, error.message, error.hint),), reference, notes)
-    return FillPreview(form, draft, fill, tuple(problems), reference, notes)
+    shown = "" if fill is None else _shown_price(fill.symbol, fill.price, fill.trade_date)
+    shown_reference = "" if reference is None else _shown_price(instrument.symbol, reference, form.day)
+    return FillPreview(form, draft, fill, tuple(problems), reference, notes, shown, shown_reference)
 
 
 def _choices(bench: Workbench) -> FillChoices:
@@ -217,7 +222,7 @@ def _choices(bench: Workbench) -> FillChoices:
     accounts = tuple(a.name for a in ledger.accounts())
     orders = tuple(
         OrderChoice(s.order.order_id, s.order.account, s.order.symbol, s.order.side, s.order.qty - s.filled,
-                    s.order.price)
+                    s.order.price, _shown_price(s.order.symbol, s.order.price, s.order.placed_at.date()))
         for s in ledger.orders() if s.status in {"open", "partially_filled"}
     )  # fmt: skip
     now = bench.clock.now()
@@ -399,7 +404,7 @@ class FillDialog(QDialog):
             self.side_combo.setCurrentIndex(max(self.side_combo.findData(order.side), 0))
             self.symbol_edit.setText(order.symbol)
             self.qty_edit.setText(str(order.remaining))
-            self.price_edit.setText(_shown_price(order.symbol, order.price, self.date_edit.date().toPython()))  # type: ignore[arg-type]
+            self.price_edit.setText(order.shown)
         self._schedule()
 
     # ---- preview -----------------------------------------------------------------------------------
@@ -477,13 +482,12 @@ class FillDialog(QDialog):
             "{side} {qty} {symbol} at {price}: {amount:,.2f} {sign} fees {fees:,.2f} = {total:,.2f} {ccy}"
         )
         text = pattern.format(
-            side=side, qty=fill.qty, symbol=fill.symbol, price=_shown_price(fill.symbol, fill.price, fill.trade_date),
-            amount=fill.amount,
+            side=side, qty=fill.qty, symbol=fill.symbol, price=result.shown_price, amount=fill.amount,
             sign="+" if fill.side == "buy" else "−", fees=fill.fees, total=total, ccy=fill.currency,
         )  # fmt: skip
         if result.reference is None:
             return text + "\n" + self.tr("Price limits not checked: no reference price is stored for that day.")
-        reference = _shown_price(fill.symbol, result.reference, fill.trade_date)
+        reference = result.shown_reference
         return text + "\n" + self.tr("Price limits checked against the reference price {0}.").format(reference)
 
     def _show_problems(self, problems: list[Problem]) -> None:
