@@ -96,6 +96,11 @@ PROBLEMS: dict[str, tuple[Words, Words]] = {
     "price_off_tick": (_w("{price} is not a valid price step for {symbol}",
                           "{price} 不符合 {symbol} 的最小价格变动单位"),
                        _w("use {down} or {up}", "请用 {down} 或 {up}")),
+    "price_off_tick.places": (_w("{price} is not a valid price step for {symbol}: {count} decimals, where its prices "
+                                 "have at most {allowed}",
+                                 "{price} 不符合 {symbol} 的最小价格变动单位：有 {count} 位小数，"
+                                 "而其价格最多 {allowed} 位"),
+                              _w("use {down} or {up}", "请用 {down} 或 {up}")),
     "above_limit_up": (_w("{price} is above the day's limit-up price {up}", "{price} 高于当日涨停价 {up}"),
                        _w("{side} at {up} or lower", "{side_zh}价不高于 {up}")),
     "below_limit_down": (_w("{price} is below the day's limit-down price {down}", "{price} 低于当日跌停价 {down}"),
@@ -601,6 +606,30 @@ ERRORS: dict[str, tuple[Words, Words]] = {
                                 "报告 {report} 已不是发布时的样子：{problem_zh}"),
                              _w("its plan is not used; restore the workspace from a backup, or run a new analysis",
                                 "不采用它的计划；请从备份恢复工作区，或重新分析")),
+    # ---- typed numbers (market/numbers.py): every money, price and quantity a person types ----
+    "number_empty": (_w("{what} is empty", "{what_zh}为空"),
+                     _w("enter a number, e.g. 12.5", "请输入数字，例如 12.5")),
+    "number_not_finite": (_w("{what} '{typed}' is not a finite number", "{what_zh}“{typed}”不是有限的数"),
+                          _w("write an amount in plain digits, e.g. 12.5", "请用普通数字书写金额，例如 12.5")),
+    "number_exponent": (_w("{what} '{typed}' is written with an exponent", "{what_zh}“{typed}”用了科学计数法"),
+                        _w("write {plain}", "请写成 {plain}")),
+    "number_exponent.long": (_w("{what} '{typed}' is written with an exponent", "{what_zh}“{typed}”用了科学计数法"),
+                             _w("write it in plain digits, e.g. 1000", "请用普通数字书写，例如 1000")),
+    "number_decimal_comma": (_w("{what} '{typed}': a comma only separates thousands (1,234.5)",
+                                "{what_zh}“{typed}”：逗号只能用作千位分隔符（1,234.5）"),
+                             _w("write {fixed} for a decimal point", "如果是小数点，请写成 {fixed}")),
+    "number_malformed": (_w("{what} '{typed}' is not a number", "{what_zh}“{typed}”不是数字"),
+                         _w("write plain digits with '.' for decimals, e.g. 12.5",
+                            "请用普通数字书写，小数点用“.”，例如 12.5")),
+    "number_negative": (_w("{what} {value} is negative", "{what_zh} {value} 为负数"),
+                        _w("enter zero or more", "请输入零或正数")),
+    "number_not_whole": (_w("{what} '{typed}' is not a whole number", "{what_zh}“{typed}”不是整数"),
+                         _w("enter whole shares, e.g. 100", "请输入整数股，例如 100")),
+    "number_places": (_w("{what} {value} has {count} decimals; at most {allowed} are allowed",
+                         "{what_zh} {value} 有 {count} 位小数；最多允许 {allowed} 位"),
+                      _w("write at most {allowed} decimals, e.g. {example}",
+                         "最多写 {allowed} 位小数，例如 {example}")),
+    # ---- end of typed numbers ----
 }  # fmt: skip
 
 # Notes: the engine's words about a finding, neither a problem nor an error (the scan's reasons).
@@ -616,6 +645,10 @@ NOTES: dict[str, Words] = {
     "scan.zone": _w("close {zone} (buy zone based on {basis})", "收盘价{zone_zh}（买入区间依据 {basis}）"),
     "scan.st": _w("flagged ST: special treatment (risk warning)", "ST：特别处理（风险警示）"),
     "scan.star_st": _w("flagged *ST: delisting risk warning", "*ST：退市风险警示"),
+    # ---- typed numbers (market/numbers.py) ----
+    "number.normalised": _w("{what} '{typed}' was read as {value} ({how})",
+                            "{what_zh}“{typed}”已按 {value} 读取（{how_zh}）"),
+    # ---- end of typed numbers ----
 }  # fmt: skip
 
 # Refusals that wrap the first problem (RuleViolation.key); {problem} is that problem's message.
@@ -664,6 +697,14 @@ VALUES: dict[str, Words] = {
     "debate_side.bull": _w("bull", "看多"), "debate_side.bear": _w("bear", "看空"),
     "evidence_kind.search_result": _w("search result", "搜索结果"), "none.none": _w("none", "无"),
     "caveat.unconfirmed": _w(" (cage rule unconfirmed)", "（价格笼子规则尚未确认）"),
+    # ---- typed numbers (market/numbers.py): what a number is, and how it was normalised ----
+    "number.price": _w("price", "价格"), "number.quantity": _w("quantity", "数量"), "number.fee": _w("fee", "费用"),
+    "number.amount": _w("amount", "金额"), "number.commission_rate": _w("commission rate", "佣金费率"),
+    "number.commission_min": _w("minimum commission", "最低佣金"),
+    "number.cost_ceiling": _w("cost ceiling", "费用上限"), "number.fx_rate": _w("FX rate", "汇率"),
+    "normalised.full_width": _w("full-width characters made plain", "全角字符已转为半角"),
+    "normalised.grouping": _w("thousands separators removed", "千位分隔符已去掉"),
+    # ---- end of typed numbers ----
 }  # fmt: skip
 
 
@@ -1191,7 +1232,7 @@ def problem(key: str, /, *, location: str = "", **params: object) -> Problem:
 
 def said(found: Problem, language: Language) -> tuple[str, str]:
     """(message, fix) of a problem in `language`; a problem outside the catalogue keeps its English words. A problem
-    made of a user error (a tool's refusal to the model) is said by the error's words."""
+    made of a user error (a tool's refusal to the model, a typed number refused) is said by the error's words."""
     entry = (PROBLEMS.get(found.key) or ERRORS.get(found.key)) if found.key else None
     if entry is None or language == "en":
         return found.message, found.fix

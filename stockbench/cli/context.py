@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from stockbench.cli.output import emit
+from stockbench.cli.output import emit, message, plain
+from stockbench.cli.params import typed_notes
 
 if TYPE_CHECKING:
+    from stockbench.messages import Language
     from stockbench.workbench import Workbench
 
 
@@ -20,6 +22,7 @@ class CliContext:
     home: Path | None
     as_json: bool
     as_of: str | None
+    language: Language = "en"
     _bench: Workbench | None = field(default=None, repr=False)
 
     def bench(self) -> Workbench:
@@ -38,12 +41,26 @@ class CliContext:
         return self._bench
 
     def emit(self, data: Any, human: str | Callable[[Any], str] | None = None) -> None:
+        """Print the result; how a typed number was read is said too (stderr, and the JSON `notes`)."""
+        said = [found.text(self.language) for found in typed_notes()]
+        if said and self.as_json and isinstance(data := plain(data), dict):
+            data = {**data, "notes": [*data.get("notes", ()), *_notes_like(data.get("notes"), said)]}
+        elif said:
+            for line in said:
+                message(("注意：" if self.language == "zh" else "note: ") + line)
         emit(self.as_json, data, human)
 
     def close(self) -> None:
         if self._bench is not None:
             bench, self._bench = self._bench, None
             bench.close()
+
+
+def _notes_like(existing: Any, said: list[str]) -> list[Any]:
+    """The notes `said` in the form a result's own notes take (texts, or records with a code where they are)."""
+    if existing and isinstance(existing[0], dict):
+        return [{"code": "number_normalised", "message": text, "fix": ""} for text in said]
+    return list(said)
 
 
 def _command_line() -> str:

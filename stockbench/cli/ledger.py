@@ -11,7 +11,7 @@ import click
 
 from stockbench.cli.context import CliContext, pass_cli
 from stockbench.cli.output import message, table
-from stockbench.cli.params import DATE, DECIMAL
+from stockbench.cli.params import DATE, DECIMAL, MONEY, QUANTITY
 from stockbench.messages import refusal
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def account() -> None:
 @click.option("--currency", type=click.Choice(["CNY", "HKD"]), required=True, help="Base currency.")
 @click.option("--markets", help="Markets traded, comma-separated (default: CN for CNY, HK for HKD).")
 @click.option("--commission-rate", type=DECIMAL, help="Broker commission rate, e.g. 0.00025.")
-@click.option("--commission-min", type=DECIMAL, help="Minimum commission per order, e.g. 5.")
+@click.option("--commission-min", type=MONEY, help="Minimum commission per order, e.g. 5.")
 @click.option("--bundled/--unbundled", default=None, help="Exchange fees are inside the commission.")
 @pass_cli
 def account_add(
@@ -101,7 +101,7 @@ CASH_KINDS = {"deposit": "deposit", "withdraw": "withdrawal", "withdrawal": "wit
 @ledger.command()
 @click.argument("name")
 @click.argument("kind", type=click.Choice(sorted(CASH_KINDS)))
-@click.argument("amount", type=DECIMAL)
+@click.argument("amount", type=MONEY)
 @click.option("--at", "at_text", metavar="ISO_INSTANT", help="When (default: now).")
 @click.option("--currency", help="Currency (default: the account's base currency).")
 @click.option("--symbol", help="The instrument a dividend, fee or tax belongs to.")
@@ -137,7 +137,7 @@ def cash(
 @ledger.command()
 @click.argument("source")
 @click.argument("target")
-@click.argument("amount", type=DECIMAL)
+@click.argument("amount", type=MONEY)
 @click.option("--currency", help="Currency leaving SOURCE (default: its base currency).")
 @click.option("--to-currency", help="Currency arriving in TARGET, when different.")
 @click.option("--fx-rate", type=DECIMAL, help="Units of the target currency per unit of the source currency.")
@@ -169,10 +169,10 @@ def transfer(
 @click.argument("name")
 @click.argument("symbol")
 @click.option("--side", type=click.Choice(["buy", "sell"]), required=True)
-@click.option("--qty", type=int, required=True, help="Shares.")
+@click.option("--qty", type=QUANTITY, required=True, help="Shares.")
 @click.option("--price", type=DECIMAL, required=True)
 @click.option("--at", "at_text", required=True, metavar="ISO_INSTANT", help="Execution time (exchange time if naive).")
-@click.option("--fee", type=DECIMAL, help="The broker's total fees (default: computed from the rules and your terms).")
+@click.option("--fee", type=MONEY, help="The broker's total fees (default: computed from the rules and your terms).")
 @click.option("--order", "order_id", help="The order this fill executed.")
 @click.option("--report", "report_id", help="The report that proposed it.")
 @click.option("--ref", type=DECIMAL, help="The day's reference price, to check the price limits.")
@@ -213,8 +213,20 @@ def fill(
     cli.emit(data, lambda d: f"recorded {d['fill_id']}: {_fill_line(d)}")
 
 
+def _shown(symbol: str, price: Decimal | None, at: datetime | date) -> Decimal | None:
+    """A price in its tick's decimals (as every view shows it)."""
+    from stockbench.market.instruments import parse_symbol
+    from stockbench.market.numbers import shown_price
+
+    if price is None:
+        return None
+    day = at.date() if isinstance(at, datetime) else at
+    return shown_price(parse_symbol(symbol), price, day)
+
+
 def _fill_data(f: Any) -> dict[str, Any]:
-    return {"account": f.account, "symbol": f.symbol, "side": f.side, "qty": f.qty, "price": f.price,
+    return {"account": f.account, "symbol": f.symbol, "side": f.side, "qty": f.qty,
+            "price": _shown(f.symbol, f.price, f.trade_date),
             "executed_at": f.executed_at, "trade_date": f.trade_date, "fees": f.fees,
             "fee_items": dict(f.fee_items), "settlement": f.settlement, "order_id": f.order_id}  # fmt: skip
 
@@ -283,7 +295,8 @@ def _entry_data(entry: Entry, void_reason: str | None) -> dict[str, Any]:
     base: dict[str, Any] = {"id": entry_id(entry), "voided": void_reason is not None, "void_reason": void_reason}
     if isinstance(entry, Fill):
         return {**base, "kind": f"fill:{entry.side}", "at": entry.executed_at, "symbol": entry.symbol,
-                "qty": entry.qty, "price": entry.price, "amount": entry.amount, "fees": entry.fees}  # fmt: skip
+                "qty": entry.qty, "price": _shown(entry.symbol, entry.price, entry.trade_date), "amount": entry.amount,
+                "fees": entry.fees}  # fmt: skip
     if isinstance(entry, CashEntry):
         return {**base, "kind": entry.kind, "at": entry.occurred_at, "symbol": entry.symbol, "qty": None,
                 "price": None, "amount": entry.amount, "currency": entry.currency, "fees": None}  # fmt: skip
@@ -309,7 +322,8 @@ def order() -> None:
 def _order_data(s: OrderStatus) -> dict[str, Any]:
     o = s.order
     return {"order_id": o.order_id, "account": o.account, "symbol": o.symbol, "side": o.side, "qty": o.qty,
-            "price": o.price, "placed_at": o.placed_at, "valid_until": o.valid_until, "status": s.status,
+            "price": _shown(o.symbol, o.price, o.placed_at), "placed_at": o.placed_at, "valid_until": o.valid_until,
+            "status": s.status,
             "filled": s.filled, "report_id": o.report_id}  # fmt: skip
 
 
@@ -317,7 +331,7 @@ def _order_data(s: OrderStatus) -> dict[str, Any]:
 @click.argument("name")
 @click.argument("symbol")
 @click.option("--side", type=click.Choice(["buy", "sell"]), required=True)
-@click.option("--qty", type=int, required=True)
+@click.option("--qty", type=QUANTITY, required=True)
 @click.option("--price", type=DECIMAL, required=True)
 @click.option("--valid-until", type=DATE, help="Last session the order is good for.")
 @click.option("--report", "report_id")
@@ -380,7 +394,7 @@ def action() -> None:
 @click.option("--ex-date", type=DATE, required=True)
 @click.option("--per-share", type=DECIMAL, required=True, help="Cash per share (before tax).")
 @click.option("--pay-date", type=DATE)
-@click.option("--amount", type=DECIMAL, help="The broker's credited amount, if it differs from qty x per-share.")
+@click.option("--amount", type=MONEY, help="The broker's credited amount, if it differs from qty x per-share.")
 @pass_cli
 def action_dividend(
     cli: CliContext,
@@ -434,9 +448,12 @@ def import_fills(cli: CliContext, file: Path, name: str, dry_run: bool) -> None:
             f"{len(result.problems)} problem(s) in {file.name}; nothing was written",
             [p for _, p in result.problems],
         )
+    notes = [f"row {number}: {found.text(cli.language)}" for number, found in result.notes]
     data = {"rows": result.rows, "valid": True, "written": result.written,
-            "fills": [_fill_data(f) for f in result.fills], "problems": []}  # fmt: skip
+            "fills": [_fill_data(f) for f in result.fills], "problems": [], "notes": notes}  # fmt: skip
     message(f"{'would write' if dry_run else 'wrote'} {len(result.fills)} fill(s)")
+    for line in notes:
+        message(f"note: {line}")
     cli.emit(data, lambda d: table(d["fills"], ["symbol", "side", "qty", "price", "trade_date", "fees"]))
 
 

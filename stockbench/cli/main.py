@@ -147,7 +147,8 @@ def cli(ctx: click.Context, home: Path | None, as_json: bool, as_of: str | None,
 
     With no command, opens the desktop window.
     """
-    ctx.obj = CliContext(home=home, as_json=as_json, as_of=as_of)
+    chosen: Language = ("zh" if language == "zh" else "en") if language else language_of_locale()
+    ctx.obj = CliContext(home=home, as_json=as_json, as_of=as_of, language=chosen)
     if ctx.invoked_subcommand is None:
         if as_json:
             click.echo(ctx.get_help())

@@ -1,29 +1,85 @@
-"""Click parameter types for engine values: exact decimals and dates, with clear messages."""
+"""Click parameter types for engine values: exact decimals and dates, with clear messages.
+
+Numbers are read by `stockbench.market.numbers` (plain decimal notation; a refusal is a user error, exit 1, with
+the fix). How a number was normalised (full-width digits, thousands separators) is kept in the invocation's
+notes (`typed_notes`), which `CliContext.emit` prints and adds to the JSON `notes`.
+"""
 
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal, InvalidOperation
-from typing import Any
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 import click
 
+if TYPE_CHECKING:
+    from stockbench.market.numbers import Typed
+    from stockbench.messages import Note
+
+NOTES_KEY = "stockbench.typed_notes"
+
+
+def typed_notes(ctx: click.Context | None = None) -> list[Note]:
+    """The notes on how this invocation's typed numbers were read (kept on the root context)."""
+    ctx = ctx or click.get_current_context(silent=True)
+    if ctx is None:
+        return []
+    found: list[Note] = ctx.find_root().meta.setdefault(NOTES_KEY, [])
+    return found
+
+
+def _label(param: click.Parameter | None) -> str:
+    """How the value is named in a message: the option as typed (--price) or the argument (AMOUNT)."""
+    if param is None:
+        return "value"
+    if isinstance(param, click.Option) and param.opts:
+        return max(param.opts, key=len)
+    return (param.name or "value").upper()
+
+
+def _kept(found: Typed, ctx: click.Context | None) -> Typed:
+    typed_notes(ctx).extend(found.notes)
+    return found
+
 
 class DecimalType(click.ParamType[Decimal]):
-    """An exact decimal (prices, amounts, rates); never a binary float."""
+    """An exact decimal, zero or more (prices, rates); never a binary float, never an exponent."""
 
     name = "decimal"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Decimal:
         if isinstance(value, Decimal):
             return value
-        try:
-            number = Decimal(str(value).strip().replace(",", ""))
-        except InvalidOperation:
-            self.fail(f"'{value}' is not a number", param, ctx)
-        if not number.is_finite():
-            self.fail(f"'{value}' is not a finite number", param, ctx)
-        return number
+        from stockbench.market.numbers import read_decimal
+
+        return _kept(read_decimal(str(value), _label(param)), ctx).value
+
+
+class MoneyType(click.ParamType[Decimal]):
+    """An amount of money, zero or more, with at most two decimals."""
+
+    name = "amount"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Decimal:
+        if isinstance(value, Decimal):
+            return value
+        from stockbench.market.numbers import read_money
+
+        return _kept(read_money(str(value), _label(param)), ctx).value
+
+
+class QuantityType(click.ParamType[int]):
+    """A whole number of shares, zero or more."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        from stockbench.market.numbers import read_quantity
+
+        return _kept(read_quantity(str(value), _label(param)), ctx).whole
 
 
 class PercentType(click.ParamType[Decimal]):
@@ -56,5 +112,7 @@ class DateType(click.ParamType[date]):
 
 
 DECIMAL = DecimalType()
+MONEY = MoneyType()
+QUANTITY = QuantityType()
 PERCENT = PercentType()
 DATE = DateType()

@@ -11,7 +11,7 @@ import click
 from stockbench.cli.context import CliContext, pass_cli
 from stockbench.cli.main import LazyGroup
 from stockbench.cli.output import message
-from stockbench.cli.params import DATE, DECIMAL
+from stockbench.cli.params import DATE, DECIMAL, QUANTITY
 
 if TYPE_CHECKING:
     from stockbench.market.instruments import Instrument
@@ -147,7 +147,7 @@ def limits(cli: CliContext, symbol: str, ref: Decimal, day: date | None, st: boo
 @rules.command("check-order")
 @click.argument("symbol")
 @click.option("--side", type=click.Choice(["buy", "sell"]), required=True)
-@click.option("--qty", type=int, required=True, help="Quantity in shares.")
+@click.option("--qty", type=QUANTITY, required=True, help="Quantity in shares.")
 @click.option("--price", type=DECIMAL, required=True)
 @click.option("--holding", type=click.IntRange(min=0), help="Sellable holding (for sells: the odd-lot rule).")
 @click.option("--date", "day", type=DATE, help="The trading date (default: today).")

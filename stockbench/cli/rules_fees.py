@@ -3,36 +3,37 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, cast
 
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
 from stockbench.cli.output import merged, table
+from stockbench.cli.params import typed_notes
 from stockbench.clock import parse_date, today_in
 from stockbench.errors import InvalidInput
 from stockbench.market.fees import FeeSettings, Side, order_fees
+from stockbench.market.numbers import Typed, read_decimal, read_quantity
 from stockbench.market.tables import RuleTables
 
 
 def parse_amount(text: str, what: str) -> Decimal:
-    """A finite decimal from user text, with an error that names the value."""
-    try:
-        value = Decimal(text.strip())
-    except InvalidOperation:
-        value = Decimal("NaN")
-    if not value.is_finite():
-        raise InvalidInput(f"{what} '{text}' is not a number", "write a decimal number, e.g. 12.34")
-    return value
+    """A decimal, zero or more, from user text (read by stockbench.market.numbers; its notes are kept)."""
+    return _kept(read_decimal(text, what)).value
 
 
 def parse_quantity(text: str) -> int:
     """A positive whole number of shares from user text."""
-    cleaned = text.strip()
-    if not cleaned.isdigit() or int(cleaned) <= 0:
+    found = _kept(read_quantity(text, "--qty")).whole
+    if found <= 0:
         raise InvalidInput(f"quantity '{text}' is not a positive whole number of shares", "e.g. 100")
-    return int(cleaned)
+    return found
+
+
+def _kept(found: Typed) -> Typed:
+    typed_notes().extend(found.notes)
+    return found
 
 
 def _settings(
@@ -40,14 +41,14 @@ def _settings(
 ) -> FeeSettings:
     """The default commission terms of `market`, overridden by whatever the user gave."""
     if rate is not None and minimum is not None:
-        parsed = parse_amount(rate, "commission rate"), parse_amount(minimum, "commission minimum")
+        parsed = parse_amount(rate, "--commission-rate"), parse_amount(minimum, "--commission-min")
         settings = FeeSettings(*parsed)
     else:
         settings = FeeSettings.default(market, tables)
         if rate is not None:
-            settings = replace(settings, commission_rate=parse_amount(rate, "commission rate"))
+            settings = replace(settings, commission_rate=parse_amount(rate, "--commission-rate"))
         if minimum is not None:
-            settings = replace(settings, commission_min=parse_amount(minimum, "commission minimum"))
+            settings = replace(settings, commission_min=parse_amount(minimum, "--commission-min"))
     return settings if bundled is None else replace(settings, bundled_exchange_fees=bundled)
 
 
@@ -90,7 +91,7 @@ def fees(
     bundled: bool | None,
 ) -> None:
     """Itemised fees of an order: commission, stamp duty, exchange fees and levies in force on the date."""
-    shares, unit_price = parse_quantity(qty), parse_amount(price, "price")
+    shares, unit_price = parse_quantity(qty), parse_amount(price, "--price")
     bench = cli.bench()
     instrument = bench.market.registry.instrument(symbol)
     tables = bench.market.tables

@@ -8,7 +8,9 @@ The generic format (UTF-8, a header row; GBK files are read too):
 
 `executed_at` is an ISO instant (a naive one is read in the exchange's time zone); `symbol` takes any
 accepted form; `side` is buy or sell; `fee` is the broker's total (empty: computed from the rules and the
-account's terms). Rows are checked in order against the ledger and the rows before them; the file is
+account's terms). Numbers are read as a person types them (`stockbench.market.numbers`: full-width digits and
+thousands separators are read and noted per row; exponents and NaN are refused). Rows
+are checked in order against the ledger and the rows before them; the file is
 written only when every row is valid. A check (`dry_run`) returns the file's digest; passing it back as
 `expected_digest` makes the import refuse a file that changed since it was checked.
 """
@@ -20,7 +22,6 @@ import hashlib
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Protocol
 
@@ -28,6 +29,8 @@ from stockbench.clock import parse_instant
 from stockbench.errors import InvalidInput, Problem
 from stockbench.ledger.entries import Account, Fill, FillDraft
 from stockbench.market.instruments import parse_symbol
+from stockbench.market.numbers import read_decimal, read_money, read_quantity
+from stockbench.messages import Note
 
 REQUIRED = ("executed_at", "symbol", "side", "qty", "price")
 OPTIONAL = ("fee", "order_id", "note")
@@ -50,6 +53,7 @@ class ImportResult:
     problems: list[tuple[int, Problem]] = field(default_factory=list)
     written: bool = False
     digest: str = ""  # SHA-256 of the file's bytes, as checked
+    notes: list[tuple[int, Note]] = field(default_factory=list)  # how a row's numbers were read (normalised)
 
 
 def read_text(path: Path) -> str:
@@ -67,33 +71,34 @@ def _decode(raw: bytes, name: str) -> str:
 
 def parse_row(row: dict[str, str], account: str) -> FillDraft:
     """One CSV row as a fill draft; raises InvalidInput naming the bad field."""
-    try:
-        symbol = parse_symbol(row["symbol"]).symbol
-        executed = parse_instant(row["executed_at"], parse_symbol(symbol).market)
-        side = row["side"].strip().lower()
-        if side not in {"buy", "sell"}:
-            raise InvalidInput(f"side '{row['side']}' is not buy or sell")
-        qty_text = row["qty"].strip()
-        if not qty_text.isdigit():
-            raise InvalidInput(f"qty '{row['qty']}' is not a whole number of shares")
-        price = Decimal(row["price"].strip())
-        fee_text = (row.get("fee") or "").strip()
-        fee = Decimal(fee_text) if fee_text else None
-    except InvalidOperation:
-        raise InvalidInput("price or fee is not a number") from None
-    return FillDraft(
+    return read_row(row, account)[0]
+
+
+def read_row(row: dict[str, str], account: str) -> tuple[FillDraft, tuple[Note, ...]]:
+    """One CSV row as a fill draft, with the notes on how its numbers were read; InvalidInput names a bad field."""
+    instrument = parse_symbol(row["symbol"])
+    executed = parse_instant(row["executed_at"], instrument.market)
+    side = row["side"].strip().lower()
+    if side not in {"buy", "sell"}:
+        raise InvalidInput(f"side '{row['side']}' is not buy or sell")
+    qty = read_quantity(row["qty"] or "", "qty")
+    price = read_decimal(row["price"] or "", "price")
+    fee_text = (row.get("fee") or "").strip()
+    fee = read_money(fee_text, "fee") if fee_text else None
+    draft = FillDraft(
         account,
-        symbol,
+        instrument.symbol,
         side,  # type: ignore[arg-type]
-        int(qty_text),
-        price,
+        qty.whole,
+        price.value,
         executed,
-        fee,
+        None if fee is None else fee.value,
         (row.get("order_id") or "").strip() or None,
         None,
         None,
         (row.get("note") or "").strip(),
     )
+    return draft, (*qty.notes, *price.notes, *(fee.notes if fee else ()))
 
 
 def import_fills(
@@ -120,9 +125,12 @@ def import_fills(
     for number, row in enumerate(reader, start=2):
         result.rows += 1
         try:
-            drafts.append((number, parse_row(row, account)))
+            draft, notes = read_row(row, account)
         except InvalidInput as error:
             result.problems.append((number, Problem("bad_row", error.message, error.hint, location=f"row {number}")))
+            continue
+        drafts.append((number, draft))
+        result.notes += [(number, found) for found in notes]
     checked = ledger.preview_fills([d for _, d in drafts])
     for (number, _), (made, problems) in zip(drafts, checked, strict=True):
         result.problems += [(number, _at_row(p, number)) for p in problems]

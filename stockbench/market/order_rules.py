@@ -14,8 +14,9 @@ from stockbench.errors import InvalidInput, Problem
 from stockbench.market.instruments import Instrument, SecurityType
 from stockbench.market.limits import PriceLimits, cage_note, limit_problem, price_limits
 from stockbench.market.lots import Side, check_quantity
+from stockbench.market.numbers import places_of
 from stockbench.market.tables import RuleTables, load_tables
-from stockbench.market.ticks import is_valid_tick, round_to_tick
+from stockbench.market.ticks import is_valid_tick, round_to_tick, tick_size
 from stockbench.messages import problem, problem_of
 
 
@@ -44,6 +45,10 @@ def tick_problem(instrument: Instrument, price: Decimal, day: date, tables: Rule
         up = round_to_tick(instrument, price, day, "up", tables)
     except InvalidInput as error:
         return problem_of(error, "price_out_of_range")
+    allowed, count = places_of(tick_size(instrument, price, day, tables)), places_of(price)
+    if count > allowed:  # finer than any price of the instrument there: say how many decimals it may have
+        return problem("price_off_tick.places", price=price, symbol=instrument.symbol, down=down, up=up, count=count,
+                       allowed=allowed)  # fmt: skip
     return problem("price_off_tick", price=price, symbol=instrument.symbol, down=down, up=up)
 
 

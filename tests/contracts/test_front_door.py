@@ -52,6 +52,7 @@ SHELL_MAY_IMPORT = frozenset(
         "stockbench.evidence.records",
         "stockbench.ledger.entries",
         "stockbench.market.instruments",
+        "stockbench.market.numbers",  # the one reader of typed numbers (pure; prices shown are worked out off-thread)
         "stockbench.research.events",
         "stockbench.research.outcomes",
         "stockbench.research.plan",

@@ -88,7 +88,8 @@ def test_every_lot_problem_is_said_in_chinese(symbol: str, side: str, qty: int, 
 
 def test_a_price_off_the_tick_is_said_in_chinese() -> None:
     found = tick_problem(parse_symbol("600519.SH"), Decimal("1650.001"), date(2024, 1, 2), load_tables())
-    assert found is not None and said(found, "zh")[0] == "1650.001 不符合 600519.SH 的最小价格变动单位"
+    assert found is not None
+    assert said(found, "zh")[0] == "1650.001 不符合 600519.SH 的最小价格变动单位：有 3 位小数，而其价格最多 2 位"
 
 
 def test_a_price_cage_problem_is_said_in_chinese_with_its_stable_code() -> None:

@@ -85,11 +85,11 @@ def test_deposit_withdraw_and_transfer_through_the_ledgers_checks(qtbot: QtBot, 
     stamped = dialog.form().at
     assert (stamped.date(), stamped.hour, stamped.minute) == (ctx.bench.clock.now().date(), 0, 0)  # the day's start
     assert "exchange time" in [label.text() for label in dialog.findChildren(QLabel)]  # the zone is named
-    dialog.amount_edit.setText("100000.005")  # more than two decimals: the ledger refuses it
+    dialog.amount_edit.setText("100000.005")  # more than two decimals: refused as it is read
     before = snapshot(ctx.bench)
     dialog.ok_button.click()
     qtbot.waitUntil(lambda: dialog.error_label.text() != "", timeout=TIMEOUT)
-    assert "more than two decimals" in dialog.error_label.text() and snapshot(ctx.bench) == before
+    assert "has 3 decimals; at most 2 are allowed" in dialog.error_label.text() and snapshot(ctx.bench) == before
     dialog.amount_edit.setText("100000")
     with qtbot.waitSignal(dialog.recorded, timeout=TIMEOUT):
         dialog.ok_button.click()
@@ -121,3 +121,41 @@ def test_the_first_fill_on_a_workspace_without_an_account_offers_to_open_one(qtb
         opener.ok_button.click()
     qtbot.waitUntil(lambda: dialog.account_combo.currentData() == "main", timeout=TIMEOUT)
     assert not dialog.new_account_button.isVisible()
+
+
+def test_typed_amounts_in_the_cash_and_account_dialogs_are_read_exactly_or_refused(
+    qtbot: QtBot, ctx: AppContext
+) -> None:
+    """Issue 21: full-width digits and thousands separators are read and the dialog says so in a line; an exponent
+    is refused with the plain form; what is recorded is exactly the number read."""
+    ledger = ctx.bench.ledger
+    ledger.add_account("main", "CNY")
+    panel = panel_for(qtbot, ctx)
+    qtbot.waitUntil(lambda: panel.account() == "main", timeout=TIMEOUT)
+    dialog = panel.open_cash_dialog()
+    assert isinstance(dialog, CashDialog)
+    before = snapshot(ctx.bench)
+    dialog.amount_edit.setText("1e5")
+    dialog.ok_button.click()
+    qtbot.waitUntil(lambda: dialog.error_label.text() != "", timeout=TIMEOUT)
+    assert dialog.error_label.text() == "amount '1e5' is written with an exponent\nwrite 100000"
+    assert snapshot(ctx.bench) == before
+    dialog.amount_edit.setText("１０，０００.５")
+    assert dialog.notes_label.text() == (
+        "amount '１０，０００.５' was read as 10000.5 (full-width characters made plain; thousands separators removed)"
+    )
+    with qtbot.waitSignal(dialog.recorded, timeout=TIMEOUT):
+        dialog.ok_button.click()
+    assert ledger.balance("main") == {"CNY": Decimal("10000.50")}
+    account = open_account(qtbot, panel, "second")
+    account.min_edit.setText("５")
+    assert "minimum commission '５' was read as 5" in account.notes_label.text()
+    account.rate_edit.setText("NaN")
+    account.ok_button.click()
+    qtbot.waitUntil(lambda: account.error_label.text() != "", timeout=TIMEOUT)
+    assert account.error_label.text().startswith("commission rate 'NaN' is not a finite number")
+    account.rate_edit.setText("０.０００２")
+    with qtbot.waitSignal(account.opened, timeout=TIMEOUT):
+        account.ok_button.click()
+    terms = ledger.fee_settings("second", "CN", ctx.bench.clock.now())
+    assert (terms.commission_rate, terms.commission_min) == (Decimal("0.0002"), Decimal(5))

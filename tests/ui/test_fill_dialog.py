@@ -52,7 +52,7 @@ def dialog(qtbot: QtBot, ctx: AppContext, books: Workbench) -> FillDialog:
     return made
 
 
-def enter(qtbot: QtBot, dialog: FillDialog, *, symbol: str = BANK, side: str = "buy", qty: int = 100,
+def enter(qtbot: QtBot, dialog: FillDialog, *, symbol: str = BANK, side: str = "buy", qty: int | str = 100,
           price: str = "10.43", day: date = LAST, clock: str = "10:00:00", fee: str | None = None) -> None:  # fmt: skip
     """Type a fill into the dialog and wait for the ledger's verdict on exactly that."""
     dialog.symbol_edit.setText(symbol)
@@ -92,7 +92,7 @@ def test_lot(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
 
 def test_tick(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
     assert refused(qtbot, dialog, books, price="10.435") == [
-        ("price_off_tick", f"10.435 is not a valid price step for {BANK}")
+        ("price_off_tick", f"10.435 is not a valid price step for {BANK}: 3 decimals, where its prices have at most 2")
     ]
 
 
@@ -237,3 +237,35 @@ def test_the_ledgers_checks_are_said_in_the_interface_language(
     finally:
         translations.install("en")
         translations.uninstall()
+
+
+def test_full_width_digits_are_read_and_said_so(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
+    """Issue 21: full-width digits are read as the plain number, the dialog says so in a line, and the fill recorded
+    is exactly that number; the summary shows the price in its tick's decimals."""
+    enter(qtbot, dialog, qty="１００", price="１０.４")
+    assert dialog.current is not None and dialog.current.valid
+    notes = dialog.notes_label.text()
+    assert "'１０.４' was read as 10.4" in notes and "'１００' was read as 100" in notes
+    assert " at 10.40:" in dialog.summary_label.text()
+    with qtbot.waitSignal(dialog.fill_recorded, timeout=TIMEOUT) as recorded:
+        dialog.ok_button.click()
+    assert recorded.args[0].price == Decimal("10.4") and recorded.args[0].qty == 100
+
+
+@pytest.mark.parametrize(
+    ("fields", "code", "words"),
+    [
+        ({"price": "1.043e1"}, "invalid_price", ("price '1.043e1' is written with an exponent", "write 10.43")),
+        ({"price": "NaN"}, "invalid_price", ("price 'NaN' is not a finite number", "plain digits")),
+        ({"qty": "1e2"}, "invalid_qty", ("quantity '1e2' is written with an exponent", "write 100")),
+        ({"fee": "5.001"}, "invalid_fee", ("fee 5.001 has 3 decimals; at most 2 are allowed", "e.g. 5.00")),
+        ({"fee": "-5"}, "invalid_fee", ("fee -5 is negative", "zero or more")),
+    ],
+)
+def test_a_typed_number_refused_says_how_to_write_it(
+    qtbot: QtBot, dialog: FillDialog, books: Workbench, *, fields: dict[str, str], code: str, words: tuple[str, str]
+) -> None:
+    shown = refused(qtbot, dialog, books, **fields)
+    assert [c for c, _ in shown] == [code]
+    on_screen = QTextDocumentFragment.fromHtml(dialog.problems_label.text()).toPlainText()
+    assert all(part in on_screen for part in words)

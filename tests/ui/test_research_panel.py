@@ -236,3 +236,14 @@ def test_analyze_reads_the_account_that_holds_the_symbol_by_default(
     assert "读取账户：main" in report.markdown or "Account read: main" in report.markdown
     assert ctx.bench.research.summary(str(row.report_id)).position_state != "watching"
     assert not errors
+
+
+def test_a_ceiling_typed_with_an_exponent_is_refused_not_taken_as_none(qtbot: QtBot, ctx: AppContext) -> None:
+    """Issue 21: text that was not a number was taken as no ceiling, and '1e3' silently as 1000; now a ceiling is
+    read by the one reader: '1e3' is refused with the plain form and nothing runs."""
+    panel = panel_for(qtbot, ctx)
+    panel.ceiling_edit.setText("1e3")
+    panel.start(SYMBOL)
+    assert panel.notice_label.text() == "cost ceiling '1e3' is written with an exponent — write 1000"
+    qtbot.wait(100)
+    assert list(ctx.bench.research.runs()) == [] and panel.executing() == set()

@@ -177,7 +177,12 @@ def test_fee_terms_apply_from_now(ctx: AppContext, qtbot: QtBot) -> None:
     assert (terms.commission_rate, terms.commission_min) == (Decimal("0.0001"), Decimal(0))
     page.rate.setText("-1")
     page.apply()
-    assert page.status.text() == "the commission rate must be zero or more"
+    assert page.status.text() == "commission rate -1 is negative\nenter zero or more"
+    page.rate.setText("０.０００２")
+    assert page.notes.text() == "commission rate '０.０００２' was read as 0.0002 (full-width characters made plain)"
+    page.minimum.setText("1e1")
+    page.apply()
+    assert page.status.text() == "minimum commission '1e1' is written with an exponent\nwrite 10"
 
 
 def test_appearance_choices_are_emitted(dialog: SettingsDialog, qtbot: QtBot) -> None:

@@ -31,7 +31,7 @@ from stockbench.ledger.entries import Account, CashEntry, CashKind
 from stockbench.messages import error_words
 from stockbench.workbench import Workbench
 from ui.context import AppContext
-from ui.dialogs.settings.amounts import parse_amount
+from ui.dialogs.settings.amounts import parse_amount, watch_notes
 from ui.i18n.language import engine_language
 
 CURRENCY_MARKET: dict[str, Market] = {"CNY": "CN", "HKD": "HK"}
@@ -46,10 +46,10 @@ CASH_KINDS: dict[str, str] = {
 }
 
 
-def _decimal(text: str, what: str) -> Decimal:
-    found = parse_amount(text, what)
+def _decimal(text: str, what: str, *, money: bool = False) -> Decimal:
+    found = parse_amount(text, what, money=money)
     if found is None:
-        raise InvalidInput(f"{what} is empty")
+        raise InvalidInput(f"the {what.replace('_', ' ')} is empty")
     return found
 
 
@@ -72,8 +72,8 @@ class AccountForm:
     def open(self, bench: Workbench) -> Account:
         """Open the account with these terms (the ledger validates the name and currency)."""
         return bench.ledger.add_account(
-            self.name, self.currency, commission_rate=_decimal(self.commission_rate, "the commission rate"),
-            commission_min=_decimal(self.commission_min, "the minimum commission"),
+            self.name, self.currency, commission_rate=_decimal(self.commission_rate, "commission_rate"),
+            commission_min=_decimal(self.commission_min, "commission_min", money=True),
             bundled_exchange_fees=self.bundled, note=self.note,
         )  # fmt: skip
 
@@ -100,7 +100,11 @@ class _LedgerDialog(QDialog):
         self.ctx = ctx
 
     def _finish(self, layout: QVBoxLayout, ok_text: str) -> None:
-        """The refusal line and OK/Cancel under the form."""
+        """The line saying how a typed number is read, the refusal line and OK/Cancel under the form."""
+        self.notes_label = QLabel(self)
+        self.notes_label.setObjectName("dialogNotes")
+        self.notes_label.setWordWrap(True)
+        layout.addWidget(self.notes_label)
         self.error_label = QLabel(self)
         self.error_label.setObjectName("dialogError")
         self.error_label.setWordWrap(True)
@@ -173,6 +177,8 @@ class NewAccountDialog(_LedgerDialog):
         self.defaults_label.setWordWrap(True)
         layout.addWidget(self.defaults_label)
         self._finish(layout, self.tr("Open account"))
+        watch_notes(self.notes_label, ((self.rate_edit, "commission_rate", False),
+                                       (self.min_edit, "commission_min", True)))  # fmt: skip
         self.name_edit.textChanged.connect(self._validate)
         self.currency_combo.currentIndexChanged.connect(lambda _: self._show_defaults())
         self._validate()
@@ -219,7 +225,7 @@ class CashForm:
 
     def record(self, bench: Workbench) -> tuple[CashEntry, ...]:
         """The cash entry (or both legs of a transfer) as the ledger records it."""
-        amount = _decimal(self.amount, "the amount")
+        amount = _decimal(self.amount, "amount", money=True)
         if self.kind == "transfer":
             if not self.target:
                 raise InvalidInput("a transfer needs the account the cash goes to", "choose the other account")
@@ -275,6 +281,7 @@ class CashDialog(_LedgerDialog):
             form.addRow(label, widget)
         layout.addLayout(form)
         self._finish(layout, self.tr("Record"))
+        watch_notes(self.notes_label, ((self.amount_edit, "amount", True),))
         self.kind_combo.currentIndexChanged.connect(lambda _: self._kind_changed())
         self.amount_edit.textChanged.connect(self._validate)
         self._kind_changed()

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDate, QRegularExpression, Qt, QTime, QTimer, Signal
-from PySide6.QtGui import QRegularExpressionValidator
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDate, Qt, QTime, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDateEdit,
@@ -33,16 +33,16 @@ from PySide6.QtWidgets import (
 from stockbench.clock import MARKET_TZ
 from stockbench.errors import CalendarUnknown, InvalidInput, Problem, RuleViolation, UserError
 from stockbench.ledger.entries import Fill, FillDraft, Side
-from stockbench.market.instruments import parse_symbol
-from stockbench.messages import said
+from stockbench.market.instruments import Instrument, parse_symbol
+from stockbench.market.numbers import Typed, price_text, read_decimal, read_money, read_quantity
+from stockbench.messages import Note, said
 from stockbench.workbench import Workbench
 from ui.context import AppContext
 from ui.dialogs.account_dialogs import NewAccountDialog
 from ui.i18n.language import engine_language
 
 DEBOUNCE_MS = 250
-QTY_PATTERN = r"^\d{0,12}$"
-MONEY_PATTERN = r"^\d{0,12}(\.\d{0,4})?$"
+NUMBER_LENGTH = 24  # the edits take any text: the engine's number reader says what is wrong with it, or notes it
 REFERENCE_LOOKBACK = timedelta(days=31)
 MIN_WIDTH = 520
 # The rule tables' fee item names (stable keys), as the user reads them.
@@ -79,6 +79,9 @@ FIELD_CODES: dict[str, frozenset[str]] = {
     "price": frozenset(
         {"price_off_tick", "above_limit_up", "below_limit_down", "price_cage", "limit_unknown", "not_positive"}
     ),
+    "qty_typed": frozenset({"invalid_qty"}),
+    "price_typed": frozenset({"invalid_price"}),
+    "fee_typed": frozenset({"invalid_fee"}),
     "time": frozenset({"outside_session", "future_time", "calendar_unknown", "naive_time"}),
     "fee": frozenset({"negative_fee"}),
     "order": frozenset({"unknown_order", "order_mismatch", "order_closed", "order_overfilled"}),
@@ -113,6 +116,9 @@ class FillPreview:
     fill: Fill | None
     problems: tuple[Problem, ...]
     reference: Decimal | None  # the day's reference price the limits were checked against
+    notes: tuple[Note, ...] = ()  # how a typed number was read (full-width digits, thousands separators)
+    shown_price: str = ""  # the fill's price and the reference price in their tick's decimals (worked out off the
+    shown_reference: str = ""  # UI thread: the tick tables are read from the package)
 
     @property
     def valid(self) -> bool:
@@ -129,9 +135,10 @@ class OrderChoice:
     side: Side
     remaining: int
     price: Decimal
+    shown: str = ""  # the price in its tick's decimals
 
     def label(self) -> str:
-        return f"{self.order_id} · {self.account} · {self.side} {self.remaining} {self.symbol} @ {self.price}"
+        return f"{self.order_id} · {self.account} · {self.side} {self.remaining} {self.symbol} @ {self.shown}"
 
 
 @dataclass(frozen=True)
@@ -141,17 +148,31 @@ class FillChoices:
     now: datetime  # the time the form starts from: the last trading minute (CN) at or before the clock
 
 
-def _decimal(text: str) -> Decimal:
+def _shown_price(symbol: str, value: Decimal, day: date) -> str:
+    """A price in its tick's decimals (10.4000 -> 10.40 for an A-share, 2.345 stays 2.345)."""
     try:
-        return Decimal(text.strip())
-    except InvalidOperation:
-        raise InvalidInput(f"'{text}' is not a number") from None
+        instrument: Instrument = parse_symbol(symbol)
+    except InvalidInput:
+        return f"{value.normalize():f}"
+    return price_text(instrument, value, day)
 
 
-def _price_text(value: Decimal) -> str:
-    """A price as typed: no trailing zeros beyond two decimals (10.4000 -> 10.40, 2.3450 -> 2.345)."""
-    exponent = value.normalize().as_tuple().exponent
-    return f"{value:.2f}" if isinstance(exponent, int) and exponent >= -2 else f"{value.normalize():f}"
+def _numbers(form: FillForm) -> tuple[dict[str, Typed], list[Problem]]:
+    """The form's quantity, price and fee as typed numbers, and a problem for each one refused (all at once)."""
+    readers: dict[str, tuple[Callable[[str, str], Typed], str]] = {
+        "qty": (read_quantity, "quantity"), "price": (read_decimal, "price"), "fee": (read_money, "fee"),
+    }  # fmt: skip
+    found: dict[str, Typed] = {}
+    problems: list[Problem] = []
+    for name, (reader, what) in readers.items():
+        text = getattr(form, name)
+        if name == "fee" and not text.strip():
+            continue
+        try:
+            found[name] = reader(text, what)
+        except InvalidInput as error:
+            problems.append(Problem(f"invalid_{name}", error.message, error.hint, name, error.key, error.params))
+    return found, problems
 
 
 def _fee_name(key: str) -> str:
@@ -176,19 +197,24 @@ def preview(bench: Workbench, form: FillForm) -> FillPreview:
     try:
         instrument = parse_symbol(form.symbol)
         executed = datetime.combine(form.day, form.at, tzinfo=MARKET_TZ[instrument.market])
-        qty, price = int(form.qty), _decimal(form.price)
-        fee = _decimal(form.fee) if form.fee.strip() else None
     except (InvalidInput, ValueError) as error:
         message = getattr(error, "message", str(error))
         return FillPreview(form, None, None, (Problem("invalid_symbol", message, getattr(error, "hint", "")),), None)
+    numbers, refused = _numbers(form)
+    notes = tuple(found for typed in numbers.values() for found in typed.notes)
+    if refused:
+        return FillPreview(form, None, None, tuple(refused), None, notes)
+    fee = numbers["fee"].value if "fee" in numbers else None
     reference = reference_price(bench, instrument.symbol, form.day)
-    draft = FillDraft(form.account, instrument.symbol, form.side, qty, price, executed, fee, form.order_id,
-                      None, reference, form.note)  # fmt: skip
+    draft = FillDraft(form.account, instrument.symbol, form.side, numbers["qty"].whole, numbers["price"].value,
+                      executed, fee, form.order_id, None, reference, form.note)  # fmt: skip
     try:
         fill, problems = bench.ledger.preview_fill(draft)
     except UserError as error:  # a check that raised rather than listed its problem: show it the same way
-        return FillPreview(form, None, None, (Problem(error.code, error.message, error.hint),), reference)
-    return FillPreview(form, draft, fill, tuple(problems), reference)
+        return FillPreview(form, None, None, (Problem(error.code, error.message, error.hint),), reference, notes)
+    shown = "" if fill is None else _shown_price(fill.symbol, fill.price, fill.trade_date)
+    shown_reference = "" if reference is None else _shown_price(instrument.symbol, reference, form.day)
+    return FillPreview(form, draft, fill, tuple(problems), reference, notes, shown, shown_reference)
 
 
 def _choices(bench: Workbench) -> FillChoices:
@@ -196,7 +222,7 @@ def _choices(bench: Workbench) -> FillChoices:
     accounts = tuple(a.name for a in ledger.accounts())
     orders = tuple(
         OrderChoice(s.order.order_id, s.order.account, s.order.symbol, s.order.side, s.order.qty - s.filled,
-                    s.order.price)
+                    s.order.price, _shown_price(s.order.symbol, s.order.price, s.order.placed_at.date()))
         for s in ledger.orders() if s.status in {"open", "partially_filled"}
     )  # fmt: skip
     now = bench.clock.now()
@@ -243,7 +269,11 @@ class FillDialog(QDialog):
         self.problems_label.setObjectName("fillProblems")
         self.problems_label.setWordWrap(True)
         self.problems_label.setTextFormat(Qt.TextFormat.RichText)
+        self.notes_label = QLabel(self)
+        self.notes_label.setObjectName("fillNotes")
+        self.notes_label.setWordWrap(True)
         layout.addWidget(self.summary_label)
+        layout.addWidget(self.notes_label)
         layout.addWidget(self.problems_label)
         self.new_account_button = QPushButton(self.tr("New account…"), self)
         self.new_account_button.setObjectName("fillNewAccount")
@@ -268,8 +298,8 @@ class FillDialog(QDialog):
         self.side_combo.addItem(self.tr("Buy"), "buy")
         self.side_combo.addItem(self.tr("Sell"), "sell")
         self.side_combo.setCurrentIndex(max(self.side_combo.findData(side), 0))
-        self.qty_edit = self._line(QTY_PATTERN, self.tr("shares"))
-        self.price_edit = self._line(MONEY_PATTERN, self.tr("price per share"))
+        self.qty_edit = self._line(self.tr("shares"))
+        self.price_edit = self._line(self.tr("price per share"))
         self.order_combo = QComboBox(self)
         self.order_combo.addItem(self.tr("(no order)"), None)
         self.note_edit = QLineEdit(self)
@@ -295,7 +325,7 @@ class FillDialog(QDialog):
         return row
 
     def _build_fees(self) -> QHBoxLayout:
-        self.fee_edit = self._line(MONEY_PATTERN, self.tr("computed"))
+        self.fee_edit = self._line(self.tr("computed"))
         self.fee_reset = QPushButton(self.tr("Use computed fees"), self)
         self.fee_reset.clicked.connect(self._reset_fee)
         self.fee_label = QLabel(self)
@@ -305,9 +335,9 @@ class FillDialog(QDialog):
         row.addWidget(self.fee_reset)
         return row
 
-    def _line(self, pattern: str, placeholder: str) -> QLineEdit:
+    def _line(self, placeholder: str) -> QLineEdit:
         edit = QLineEdit(self)
-        edit.setValidator(QRegularExpressionValidator(QRegularExpression(pattern), edit))
+        edit.setMaxLength(NUMBER_LENGTH)
         edit.setPlaceholderText(placeholder)
         edit.setAlignment(Qt.AlignmentFlag.AlignRight)
         return edit
@@ -325,6 +355,7 @@ class FillDialog(QDialog):
     def _fields(self) -> dict[str, QWidget]:
         return {
             "account": self.account_combo, "symbol": self.symbol_edit, "qty": self.qty_edit, "price": self.price_edit,
+            "qty_typed": self.qty_edit, "price_typed": self.price_edit, "fee_typed": self.fee_edit,
             "time": self.time_edit, "fee": self.fee_edit, "order": self.order_combo,
         }  # fmt: skip
 
@@ -373,7 +404,7 @@ class FillDialog(QDialog):
             self.side_combo.setCurrentIndex(max(self.side_combo.findData(order.side), 0))
             self.symbol_edit.setText(order.symbol)
             self.qty_edit.setText(str(order.remaining))
-            self.price_edit.setText(_price_text(order.price))
+            self.price_edit.setText(order.shown)
         self._schedule()
 
     # ---- preview -----------------------------------------------------------------------------------
@@ -403,6 +434,7 @@ class FillDialog(QDialog):
             self.current = None
             self.summary_label.setText(self.tr("Enter the account, symbol, quantity and price."))
             self.problems_label.clear()
+            self.notes_label.clear()
             self._mark(set())
             return
         seq = self._seq
@@ -415,6 +447,7 @@ class FillDialog(QDialog):
         self.current = result
         self._show_fees(result)
         self._show_problems(list(result.problems))
+        self.notes_label.setText("\n".join(found.text(engine_language()) for found in result.notes))
         self.summary_label.setText(self._summary(result))
         self._set_ok(result.valid and not self.pending())
         self.previewed.emit(result)
@@ -449,12 +482,12 @@ class FillDialog(QDialog):
             "{side} {qty} {symbol} at {price}: {amount:,.2f} {sign} fees {fees:,.2f} = {total:,.2f} {ccy}"
         )
         text = pattern.format(
-            side=side, qty=fill.qty, symbol=fill.symbol, price=fill.price, amount=fill.amount,
+            side=side, qty=fill.qty, symbol=fill.symbol, price=result.shown_price, amount=fill.amount,
             sign="+" if fill.side == "buy" else "−", fees=fill.fees, total=total, ccy=fill.currency,
         )  # fmt: skip
         if result.reference is None:
             return text + "\n" + self.tr("Price limits not checked: no reference price is stored for that day.")
-        reference = _price_text(result.reference)
+        reference = result.shown_reference
         return text + "\n" + self.tr("Price limits checked against the reference price {0}.").format(reference)
 
     def _show_problems(self, problems: list[Problem]) -> None:

@@ -104,7 +104,8 @@ def test_size_refusals_exit_1_with_problems(home: Path, capsys: pytest.CaptureFi
     poor = ("size", "main", "600519", "--side", "buy", "--entry", "2000", "--stop", "1990", "--max-weight", "10")
     assert [p["code"] for p in cli_json(capsys, home, *poor, code=1)["problems"]] == ["weight_cap_below_one_lot"]
     assert run(["--home", str(home), "size", "main", "600519", "--side", "buy", "--entry", "2000", "--stop", "1900",
-                "--risk-pct", "lots"]) == 2  # fmt: skip
+                "--risk-pct", "lots"]) == 1  # fmt: skip
+    assert "error: --risk-pct 'lots' is not a number" in capsys.readouterr().err  # a typed number: a user error
 
 
 def test_scan_json(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

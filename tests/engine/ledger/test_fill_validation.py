@@ -43,8 +43,9 @@ def test_lot_rule(book: Ledger) -> None:
 
 def test_tick_rule(book: Ledger) -> None:
     assert rejected(book, draft("600519", "buy", 100, "1650.005", cn("2024-01-02"))) == [
-        ("price_off_tick", "1650.005 is not a valid price step for 600519.SH", "use 1650.00 or 1650.01")
-    ]
+        ("price_off_tick", "1650.005 is not a valid price step for 600519.SH: 3 decimals, where its prices have at "
+         "most 2", "use 1650.00 or 1650.01")
+    ]  # fmt: skip
 
 
 def test_session_time_rules(book: Ledger) -> None:

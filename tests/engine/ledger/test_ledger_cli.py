@@ -116,7 +116,9 @@ def test_a_bad_lot_is_refused_in_the_language_asked_for_with_the_same_codes(
     zh = capsys.readouterr().err.splitlines()
     assert zh[0] == "错误：成交未记录：600519.SH 买入数量须为 100 股的整数倍，而不是 150 股"
     assert zh[1] == "提示：买入 100 股或 200 股"
-    assert zh[2] == "  - 1650.001 不符合 600519.SH 的最小价格变动单位（请用 1650.00 或 1650.01）"
+    assert zh[2] == (
+        "  - 1650.001 不符合 600519.SH 的最小价格变动单位：有 3 位小数，而其价格最多 2 位（请用 1650.00 或 1650.01）"
+    )
     assert run(["--lang", "en", *base, *fill]) == 1
     en = capsys.readouterr().err.splitlines()
     assert en[0] == "error: the fill was not recorded: a buy of 600519.SH must be a multiple of 100 shares, not 150"

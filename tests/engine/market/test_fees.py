@@ -532,10 +532,10 @@ def test_cli_fees_account_options(home: Path, capsys: pytest.CaptureFixture[str]
     ("option", "value", "message"),
     [
         ("--price", "abc", "price 'abc' is not a number"),
-        ("--price", "-3", "price '-3' is not a positive amount"),
-        ("--qty", "10.5", "quantity '10.5' is not a positive whole number"),
+        ("--price", "-3", "--price -3 is negative"),
+        ("--qty", "10.5", "--qty '10.5' is not a whole number"),
         ("--qty", "0", "quantity '0' is not a positive whole number"),
-        ("--commission-rate", "x", "commission rate 'x' is not a number"),
+        ("--commission-rate", "x", "--commission-rate 'x' is not a number"),
         ("--date", "2024-13-01", "'2024-13-01' is not a date"),
     ],
 )

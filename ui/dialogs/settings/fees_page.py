@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QLineEd
 from stockbench.errors import UserError
 from ui.context import AppContext
 from ui.dialogs.settings import settings_actions as actions
-from ui.dialogs.settings.amounts import parse_amount
+from ui.dialogs.settings.amounts import parse_amount, refusal_text, watch_notes
 from ui.dialogs.settings.settings_actions import FeeView
 from ui.errors import error_text
 
@@ -35,7 +35,11 @@ class FeesPage(QWidget):
             form.addRow(label, field)
         form.addRow(self.bundled)
         form.addRow(apply)
+        self.notes = QLabel(self)
+        self.notes.setWordWrap(True)
+        form.addRow(self.notes)
         form.addRow(self.status)
+        watch_notes(self.notes, ((self.rate, "commission_rate", False), (self.minimum, "commission_min", True)))
         self.retranslate()
         actions.load_fees(ctx, self, self._show)
 
@@ -67,10 +71,10 @@ class FeesPage(QWidget):
         if not 0 <= index < len(self.views):
             return
         try:
-            rate = parse_amount(self.rate.text(), "the commission rate") or Decimal(0)
-            minimum = parse_amount(self.minimum.text(), "the minimum commission") or Decimal(0)
+            rate = parse_amount(self.rate.text(), "commission_rate") or Decimal(0)
+            minimum = parse_amount(self.minimum.text(), "commission_min", money=True) or Decimal(0)
         except UserError as error:
-            self.status.setText(error.message)
+            self.status.setText(refusal_text(error))
             return
         old = self.views[index]
         view = FeeView(old.account, old.market, rate, minimum, self.bundled.isChecked())

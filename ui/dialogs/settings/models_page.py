@@ -29,7 +29,7 @@ from ui.context import AppContext
 from ui.dialogs.model_wizard_dialog import ModelWizardDialog
 from ui.dialogs.settings import settings_actions as actions
 from ui.dialogs.settings.add_model_dialog import ModelDialog
-from ui.dialogs.settings.amounts import parse_amount
+from ui.dialogs.settings.amounts import parse_amount, refusal_text, typed_notes
 from ui.errors import error_text
 
 OFFLINE = "offline"
@@ -226,9 +226,10 @@ class ModelsPage(QWidget):
 
     def _save_defaults(self) -> None:
         try:
-            ceiling = parse_amount(self.max_cost.text(), "the cost ceiling")
+            ceiling = parse_amount(self.max_cost.text(), "cost_ceiling")
         except UserError as error:
-            self.result.setText(error.message)
+            self.result.setText(refusal_text(error))
             return
+        self.result.setText(typed_notes(((self.max_cost.text(), "cost_ceiling", False),)))
         model = str(self.default_model.currentData() or OFFLINE)
         actions.save_defaults(self.ctx, self, model, ceiling)

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
-from PySide6.QtCore import QItemSelection, QModelIndex, QRegularExpression, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QRegularExpressionValidator
+from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -29,14 +28,16 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench.clock import MARKET_TZ
-from stockbench.errors import UserError
+from stockbench.errors import InvalidInput, UserError
 from stockbench.events import Event
 from stockbench.market.instruments import parse_symbol
+from stockbench.market.numbers import read_decimal
+from stockbench.messages import error_words
 from stockbench.research.events import RunEnded, RunPaused, StageFinished
 from stockbench.research.outcomes import PlanCheckResult, QuickOutcome, RunDetails, RunOutcome
 from stockbench.research.records import RunRecord
 from ui.context import AppContext
-from ui.i18n.language import chosen_language
+from ui.i18n.language import chosen_language, engine_language
 from ui.screens.research import research_actions as actions
 from ui.screens.research.plan_approval_dialog import PlanApprovalDialog
 from ui.screens.research.run_model import (
@@ -52,7 +53,7 @@ from ui.screens.research.run_model import (
 
 TICK_MS = 1000
 DUE_POLL_MS = 30_000
-DECIMAL_PATTERN = r"^\d{0,9}(\.\d{0,4})?$"
+CEILING_LENGTH = 24  # any text: the engine's number reader refuses or notes what is not a plain amount
 OFFLINE_MODEL = "offline"  # the rules model's name (stockbench.llm.models.OFFLINE), shown in words
 AUTOMATIC = "\x00automatic"  # the account box's data for "choose for me" (no account name holds a NUL)
 # A "planned" or "running" run that is not executing here was interrupted (the app closed, or a step raised):
@@ -137,7 +138,7 @@ class ResearchPanel(QWidget):
         self.account_combo = QComboBox(self)
         self._fill_accounts([])
         self.ceiling_edit = QLineEdit(self)
-        self.ceiling_edit.setValidator(QRegularExpressionValidator(QRegularExpression(DECIMAL_PATTERN), self))
+        self.ceiling_edit.setMaxLength(CEILING_LENGTH)
         self.ceiling_edit.setMaximumWidth(110)
         self.analyze_button = QPushButton(self)
         self.analyze_button.setDefault(True)
@@ -213,13 +214,18 @@ class ResearchPanel(QWidget):
             return
         self._notice("")
         self.symbol_edit.setText(symbol)
+        try:
+            ceiling = self._ceiling()
+        except InvalidInput as error:  # a ceiling that is not a plain amount is refused, never taken as none
+            self._notice(" — ".join(part for part in error_words(error, engine_language()) if part))
+            return
         self._start_request(
             actions.RunRequest(
                 symbol,
                 question=(question or "").strip() or None,
                 model=self._model_name(),
                 account=None if self.account_combo.currentData() == AUTOMATIC else self.account_combo.currentData(),
-                max_cost=self._ceiling(),
+                max_cost=ceiling,
                 language=self._report_language(),
                 automatic_account=self.account_combo.currentData() == AUTOMATIC,
             )
@@ -289,11 +295,9 @@ class ResearchPanel(QWidget):
         return str(self.model_combo.itemData(at)) if at >= 0 and self.model_combo.itemData(at) else text or None
 
     def _ceiling(self) -> Decimal | None:
-        text = self.ceiling_edit.text().strip()
-        try:
-            return Decimal(text) if text else None
-        except InvalidOperation:
-            return None
+        """The cost ceiling typed (None: no ceiling); InvalidInput when it is not a plain amount."""
+        text = self.ceiling_edit.text()
+        return read_decimal(text, "cost_ceiling").value if text.strip() else None
 
     def _start_request(self, request: actions.RunRequest) -> None:
         actions.start_run(self.ctx, self, request, self._on_started, self.ctx.presenter.present)
