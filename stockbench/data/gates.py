@@ -291,6 +291,9 @@ def fresh_quote(ctx: GateContext) -> GateResult:
     taken = f"{quote.at:%Y-%m-%d %H:%M:%S} from {quote.source}"
     summary = f"last {price_text(quote.last)} at {taken}, {age:.1f} minutes old"
     shown = {"price": price_text(quote.last), "at": quote.at.isoformat(), "source": quote.source, "age": f"{age:.1f}"}
+    if quote.status != "trading":  # a suspended or delisted name has no price to act on, however fresh the line
+        return GateResult("fresh_quote", "gap", f"{summary}; the quote says {ctx.symbol} is {quote.status}", evidence,
+                          label="live", code="halted", values={**shown, "status": quote.status})  # fmt: skip
     if age > limit:
         return GateResult("fresh_quote", "gap", f"{summary}; at most {limit} allowed", evidence, label="live",
                           code="quote_stale", values={**shown, "limit": limit})  # fmt: skip

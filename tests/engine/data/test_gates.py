@@ -200,6 +200,20 @@ def test_fresh_quote_inside_the_window(db: Database, rules: MarketRules) -> None
     assert stale.status == "gap" and "at most 15 allowed" in stale.reason
 
 
+def test_a_fresh_quote_of_a_suspended_name_is_a_gap(db: Database, rules: MarketRules) -> None:
+    from stockbench.research.blocks import GateFact
+    from stockbench.research.wording.phrases import gate_reason
+
+    cache = MarketDataCache(db, FixedClock(local(DAY, 10, 20)))
+    halted = Quote(SYMBOL, local(DAY, 10, 15), Decimal("1690"), Decimal("1690"), None, None, None, 0, None, "tencent",
+                   status="suspended")  # fmt: skip
+    cache.store_quotes([halted], fetched_at=local(DAY, 10, 15))
+    gate = by_name(evaluate(context(db, rules, FixedClock(local(DAY, 10, 20)))))["fresh_quote"]
+    assert (gate.status, gate.code) == ("gap", "halted") and "is suspended" in gate.reason
+    fact = GateFact(gate.name, gate.status, gate.reason, code=gate.code, values=gate.values)
+    assert "停牌" in gate_reason(fact, SYMBOL, "zh") and "suspended" in gate_reason(fact, SYMBOL, "en")
+
+
 def test_hong_kong_needs_four_half_years(db: Database, rules: MarketRules) -> None:
     fill(MarketDataCache(db, ReplayClock.as_of(DAY, "HK")), rules, "00700.HK")
     db.execute("DELETE FROM financials WHERE month(period_end) IN (3, 9)")
