@@ -214,7 +214,8 @@ def fill(
 
 
 def _shown(symbol: str, price: Decimal | None, at: datetime | date) -> Decimal | None:
-    """A price in its tick's decimals (as every view shows it)."""
+    """A price in its tick's decimals, as people read it (the JSON keeps the stored value: a public contract that
+    old workspaces are checked against)."""
     from stockbench.market.instruments import parse_symbol
     from stockbench.market.numbers import shown_price
 
@@ -224,14 +225,29 @@ def _shown(symbol: str, price: Decimal | None, at: datetime | date) -> Decimal |
     return shown_price(parse_symbol(symbol), price, day)
 
 
+def _people(row: dict[str, Any]) -> dict[str, Any]:
+    """`row` as the human output shows it: a fill's or an order's price in its tick's decimals."""
+    if row.get("price") is None or not row.get("symbol"):
+        return row
+    if row.get("trade_date") is not None:  # a fill
+        at = row["trade_date"]
+    elif row.get("placed_at") is not None:  # an order
+        at = row["placed_at"]
+    elif str(row.get("kind", "")).startswith("fill:"):  # a fill in the history
+        at = row["at"]
+    else:  # a corporate action's cash per share is not a price
+        return row
+    return {**row, "price": _shown(str(row["symbol"]), row["price"], at)}
+
+
 def _fill_data(f: Any) -> dict[str, Any]:
-    return {"account": f.account, "symbol": f.symbol, "side": f.side, "qty": f.qty,
-            "price": _shown(f.symbol, f.price, f.trade_date),
+    return {"account": f.account, "symbol": f.symbol, "side": f.side, "qty": f.qty, "price": f.price,
             "executed_at": f.executed_at, "trade_date": f.trade_date, "fees": f.fees,
             "fee_items": dict(f.fee_items), "settlement": f.settlement, "order_id": f.order_id}  # fmt: skip
 
 
 def _fill_line(d: dict[str, Any]) -> str:
+    d = _people(d)
     return f"{d['side']} {d['qty']} {d['symbol']} @ {d['price']} on {d['trade_date']}, fees {d['fees']}"
 
 
@@ -295,7 +311,7 @@ def _entry_data(entry: Entry, void_reason: str | None) -> dict[str, Any]:
     base: dict[str, Any] = {"id": entry_id(entry), "voided": void_reason is not None, "void_reason": void_reason}
     if isinstance(entry, Fill):
         return {**base, "kind": f"fill:{entry.side}", "at": entry.executed_at, "symbol": entry.symbol,
-                "qty": entry.qty, "price": _shown(entry.symbol, entry.price, entry.trade_date), "amount": entry.amount,
+                "qty": entry.qty, "price": entry.price, "amount": entry.amount,
                 "fees": entry.fees}  # fmt: skip
     if isinstance(entry, CashEntry):
         return {**base, "kind": entry.kind, "at": entry.occurred_at, "symbol": entry.symbol, "qty": None,
@@ -310,7 +326,8 @@ def _entry_data(entry: Entry, void_reason: str | None) -> dict[str, Any]:
 def history(cli: CliContext, name: str) -> None:
     """Every entry of an account, voided ones included."""
     rows = [_entry_data(e, reason) for e, reason in _ledger(cli).history(name)]
-    cli.emit(rows, lambda d: table(d, ["id", "kind", "at", "symbol", "qty", "price", "amount", "voided"]))
+    cli.emit(rows, lambda d: table([_people(r) for r in d], ["id", "kind", "at", "symbol", "qty", "price", "amount",
+                                                             "voided"]))  # fmt: skip
 
 
 # ---- orders --------------------------------------------------------------------------------------
@@ -322,7 +339,7 @@ def order() -> None:
 def _order_data(s: OrderStatus) -> dict[str, Any]:
     o = s.order
     return {"order_id": o.order_id, "account": o.account, "symbol": o.symbol, "side": o.side, "qty": o.qty,
-            "price": _shown(o.symbol, o.price, o.placed_at), "placed_at": o.placed_at, "valid_until": o.valid_until,
+            "price": o.price, "placed_at": o.placed_at, "valid_until": o.valid_until,
             "status": s.status,
             "filled": s.filled, "report_id": o.report_id}  # fmt: skip
 
@@ -358,7 +375,8 @@ def order_add(
     made = book.add_order(Order("", name, symbol, side, qty, price, placed, valid_until, report_id, note))  # type: ignore[arg-type]
     status = next(s for s in book.orders(name) if s.order.order_id == made.order_id)
     cli.emit(
-        _order_data(status), lambda d: f"order {d['order_id']}: {d['side']} {d['qty']} {d['symbol']} @ {d['price']}"
+        _order_data(status),
+        lambda d: f"order {d['order_id']}: {d['side']} {d['qty']} {d['symbol']} @ {_people(d)['price']}",
     )
 
 
@@ -369,7 +387,8 @@ def order_add(
 def order_list(cli: CliContext, name: str | None, status: str | None) -> None:
     """List orders with their status (derived from fills and events)."""
     rows = [_order_data(s) for s in _ledger(cli).orders(name) if status is None or s.status == status]
-    cli.emit(rows, lambda d: table(d, ["order_id", "account", "symbol", "side", "qty", "price", "status", "filled"]))
+    cli.emit(rows, lambda d: table([_people(r) for r in d], ["order_id", "account", "symbol", "side", "qty", "price",
+                                                             "status", "filled"]))  # fmt: skip
 
 
 @order.command("cancel")
@@ -454,7 +473,8 @@ def import_fills(cli: CliContext, file: Path, name: str, dry_run: bool) -> None:
     message(f"{'would write' if dry_run else 'wrote'} {len(result.fills)} fill(s)")
     for line in notes:
         message(f"note: {line}")
-    cli.emit(data, lambda d: table(d["fills"], ["symbol", "side", "qty", "price", "trade_date", "fees"]))
+    cli.emit(data, lambda d: table([_people(r) for r in d["fills"]], ["symbol", "side", "qty", "price", "trade_date",
+                                                                      "fees"]))  # fmt: skip
 
 
 @ledger.command("export")

@@ -56,7 +56,7 @@ def test_nan_and_infinity_are_user_errors_with_a_hint(call: Any, typed: str) -> 
 
 def test_full_width_and_grouped_numbers_are_read_and_said_so(call: Any) -> None:
     data, _ = call(*FILL, "--qty", "１００", "--price", "１,６５０")
-    assert data["price"] == "1650.00" and data["qty"] == 100
+    assert Decimal(data["price"]) == 1650 and data["qty"] == 100  # JSON keeps the value as stored
     assert data["notes"] == [
         "--qty '１００' was read as 100 (full-width characters made plain)",
         "--price '１,６５０' was read as 1650 (full-width characters made plain; thousands separators removed)",
@@ -71,8 +71,10 @@ def test_full_width_and_grouped_numbers_are_read_and_said_so(call: Any) -> None:
 def test_prices_are_shown_in_their_ticks_decimals(call: Any) -> None:
     out, _ = call(*FILL, "--qty", "100", "--price", "1650.5", as_json=False)
     assert "@ 1650.50 on 2024-01-02" in out
-    history, _ = call("ledger", "history", "main")
-    assert [row["price"] for row in history if row["kind"] == "fill:buy"] == ["1650.50"]
+    shown, _ = call("ledger", "history", "main", as_json=False)
+    assert "1650.50" in shown and "1650.5000" not in shown  # people read the tick's decimals
+    history, _ = call("ledger", "history", "main")  # the JSON keeps the stored value (old workspaces read the same)
+    assert [Decimal(row["price"]) for row in history if row["kind"] == "fill:buy"] == [Decimal("1650.5")]
 
 
 def test_negative_money_and_too_many_decimals_are_refused(call: Any) -> None:
@@ -91,7 +93,11 @@ def test_the_csv_import_reads_typed_numbers_the_same_way(call: Any, tmp_path: Pa
     row = '2024-01-02 10:00,600519,buy,１００,"1,650.5",５.００'
     good.write_text(f"executed_at,symbol,side,qty,price,fee\n{row}\n", encoding="utf-8")
     data, _ = call("ledger", "import", str(good), "main")
-    assert data["written"] is True and data["fills"][0]["price"] == "1650.50" and data["fills"][0]["fees"] == "5.00"
+    assert (
+        data["written"] is True
+        and Decimal(data["fills"][0]["price"]) == Decimal("1650.5")
+        and data["fills"][0]["fees"] == "5.00"
+    )
     assert data["notes"] == [
         "row 2: qty '１００' was read as 100 (full-width characters made plain)",
         "row 2: price '1,650.5' was read as 1650.5 (thousands separators removed)",
@@ -138,13 +144,14 @@ def _expected(form: str, plain: str, whole: bool, places: int | None) -> Decimal
         head, point, tail = plain.partition(".")
         if not point:
             return Decimal(plain)
-        return Decimal(head + tail) if len(tail) == 3 and head[0] != "0" else None
+        grouped = len(tail) == 3 and 1 <= len(head) <= 3 and head[0] != "0"  # 603,135 is a thousands group
+        return Decimal(head + tail) if grouped else None
     value = Decimal(plain)
     exponent = value.normalize().as_tuple().exponent
     return None if places is not None and isinstance(exponent, int) and -exponent > places else value
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     cents=st.integers(min_value=1, max_value=500_000),
     extra=st.sampled_from(["", "", "", "5"]),  # a half cent: off the tick, must be refused
@@ -177,7 +184,8 @@ def test_a_fill_shows_exactly_what_was_typed_or_is_refused(
     if len(read) < 3:
         return
     price, qty, fee = read
-    book.cash("main", "deposit", Decimal("100000000"), at=cn("2024-01-02", "09:00"))
+    # enough for the largest price the forms can make (999,995 read as a thousands group) x 3000 shares
+    book.cash("main", "deposit", Decimal("10000000000"), at=cn("2024-01-02", "09:00"))
     fill = draft("600519", "buy", qty.whole, format(price.value, "f"), cn("2024-01-02"), fee=fee.value)
     made, problems = book.preview_fill(fill)
     if price.value % Decimal("0.01"):
