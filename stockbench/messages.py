@@ -987,6 +987,31 @@ ERRORS |= {
         _w("the search address has a query or a fragment", "搜索地址中带有查询参数或片段"),
         _w("give the instance's root address", "请给出该实例的根地址"),
     ),
+    # analytics (analytics/service.py, price_facts.py, signals.py, scan.py): the chart, the watchlist, the scan
+    "no_bars_stored": (
+        _w("no daily bars of {symbol} are stored on or before {day}", "{day} 及之前没有存储 {symbol} 的日线"),
+        _w("import them ({imports}) or fetch them ({fetch})", "请导入（{imports}）或获取（{fetch}）日线"),
+    ),
+    "no_bars": (
+        _w("no daily bars of {symbol}", "没有 {symbol} 的日线"),
+        _w("import or fetch its daily bars", "请导入或获取它的日线"),
+    ),
+    "no_session_by": (
+        _w("no session of {symbol} on or before {day}", "{day} 及之前没有 {symbol} 的交易日数据"),
+        _w("import or fetch its daily bars", "请导入或获取它的日线"),
+    ),
+    "scan_no_watchlist": (
+        _w("this workspace has no watchlist yet", "此工作区还没有自选股"),
+        _w("scan given symbols: {options}", "请指定要扫描的代码：{options}"),
+    ),
+    "scan_unknown_universe": (
+        _w("unknown universe '{universe}'", "未知的扫描范围“{universe}”"),
+        _w("use {choices}, or give symbols", "请使用 {choices}，或给出代码"),
+    ),
+    "scan_top_not_positive": (
+        _w("top {top} is not a positive number of picks", "入选数 {top} 不是正数"),
+        _w("e.g. {example}", "例如 {example}"),
+    ),
     # the Brave Search API (research/search.py)
     "search_key_not_given": (
         _w("no {provider} key is given or stored", "没有提供也没有保存 {provider} 的密钥"),

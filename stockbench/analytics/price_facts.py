@@ -23,6 +23,7 @@ from stockbench.errors import NotFound
 from stockbench.market.instruments import Instrument, SecurityType
 from stockbench.market.tables import RuleTables
 from stockbench.market.ticks import fixed_tick, quantize_half_up, round_to_tick
+from stockbench.messages import user_error
 
 YEAR_DAYS = 364  # 52 weeks
 LONG_SESSIONS = 250  # the 250-day line (ma250)
@@ -93,7 +94,7 @@ def price_facts(instrument: Instrument, raw: pl.DataFrame, tables: RuleTables | 
     """The price facts of `instrument` on the last bar of `raw` (its unadjusted bars of one source up to the
     as-of session, as the cache reads them: Decimal prices, volume, amount, turnover_pct, float_mcap, total_mcap)."""
     if raw.is_empty():
-        raise NotFound(f"no daily bars of {instrument.symbol}", "import or fetch its daily bars")
+        raise user_error(NotFound, "no_bars", symbol=instrument.symbol)
     ordered = raw.sort("day")
     last = ordered.row(-1, named=True)
     day: date = last["day"]

@@ -27,7 +27,7 @@ from stockbench.analytics.zones import ZoneParams, candidate_levels, position_ex
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError, InvalidInput
 from stockbench.market.registry import is_st_name, strip_day_prefix
-from stockbench.messages import Note, note, value_word
+from stockbench.messages import Note, note, user_error, value_word
 
 ZONE_TABLES_FILE = "zone_tables.toml"
 ATR_N = 14
@@ -320,7 +320,7 @@ def shortlist(
     """The `top` best of `ranked`, each with its reasons; ST and *ST names are left out when the scan table's
     exclude_st holds, unless `include_st`."""
     if top < 1:
-        raise InvalidInput(f"top {top} is not a positive number of picks", "e.g. --top 20")
+        raise user_error(InvalidInput, "scan_top_not_positive", top=top, example="--top 20")
     scan = scan or load_zone_tables()["scan"]
     order = ranked(table, scan)
     if scan["exclude_st"] and not include_st:

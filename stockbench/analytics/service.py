@@ -32,6 +32,7 @@ from stockbench.market.limits import PriceLimits, price_limits
 from stockbench.market.registry import limit_status
 from stockbench.market.service import MarketRules
 from stockbench.market.ticks import round_to_tick
+from stockbench.messages import user_error
 from stockbench.store.database import Database
 
 if TYPE_CHECKING:
@@ -74,10 +75,9 @@ class Analytics:
         as_of = as_of or self.today(instrument.market)
         raw = self._data.cache.bars(instrument.symbol, end=as_of)
         if raw.is_empty():
-            raise NotFound(
-                f"no daily bars of {instrument.symbol} are stored on or before {as_of}",
-                f"import them (stockbench data import FILE) or fetch them (stockbench data fetch {instrument.symbol})",
-            )
+            raise user_error(NotFound, "no_bars_stored", symbol=instrument.symbol, day=as_of,
+                             imports="stockbench data import FILE",
+                             fetch=f"stockbench data fetch {instrument.symbol}")  # fmt: skip
         casts = [pl.col(c).cast(t) for c, t in BAR_SCHEMA.items() if c != "symbol"]
         frame = adjusted(raw, "forward").select(pl.lit(instrument.symbol).alias("symbol"), *casts)
         return History(instrument, raw, frame)
@@ -260,12 +260,12 @@ class Analytics:
             return [self._market.registry.instrument(s).symbol for s in which]
         if which == "watchlist":
             if not self._db.scalar("SELECT count(*) FROM information_schema.tables WHERE table_name = 'watchlist'"):
-                raise InvalidInput("this workspace has no watchlist yet", "scan given symbols: --symbol A --symbol B")
+                raise user_error(InvalidInput, "scan_no_watchlist", options="--symbol A --symbol B")
             rows = self._db.fetchall("SELECT DISTINCT symbol FROM watchlist ORDER BY symbol")
         elif which == "all":
             rows = self._db.fetchall("SELECT symbol FROM instruments WHERE security_type <> 'index' ORDER BY symbol")
         else:
-            raise InvalidInput(f"unknown universe '{which}'", "use all or watchlist, or give symbols")
+            raise user_error(InvalidInput, "scan_unknown_universe", universe=which, choices="all or watchlist")
         return [str(r[0]) for r in rows]
 
     def scan(

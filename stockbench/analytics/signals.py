@@ -14,6 +14,7 @@ import polars as pl
 from stockbench.analytics.rule_tables import RuleBook, load_rule_tables
 from stockbench.analytics.states import BENCH_CLOSE, MAIN_NET, add_states, state_column, with_benchmark, with_money_flow
 from stockbench.errors import InvalidInput, NotFound
+from stockbench.messages import user_error
 
 SCORE = "score"
 FIRE = "fire"
@@ -64,7 +65,7 @@ def score_on(frame: pl.DataFrame, day: date, symbol: str | None = None, book: Ru
         symbol = str(frame["symbol"][0])
     rows = frame.filter((pl.col("symbol") == symbol) & (pl.col("day") <= day)).tail(1)
     if rows.is_empty():
-        raise NotFound(f"no session of {symbol} on or before {day}", "import or fetch its daily bars")
+        raise user_error(NotFound, "no_session_by", symbol=symbol, day=day)
     row = rows.row(0, named=True)
     names = [*book.factor_score.state_points, *(r.name for r in book.factor_score.indicator_points)]
     return {

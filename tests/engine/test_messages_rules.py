@@ -181,3 +181,20 @@ def test_a_search_address_with_credentials_is_refused_in_chinese() -> None:
     with pytest.raises(InvalidInput) as raised:
         searxng_root("https://me:secret@searx.example.org")
     assert _chinese(raised.value) == ("搜索地址中带有用户名和密码", "请给出不含 user:password@ 的地址")
+
+
+def test_the_analytics_refusals_people_see_are_said_in_chinese() -> None:
+    """The chart, the watchlist's zone column and the scan show these (they were English in the Chinese window)."""
+    import polars as pl
+
+    from stockbench.analytics.price_facts import price_facts
+    from stockbench.analytics.scan import shortlist
+
+    with pytest.raises(UserError) as raised:
+        price_facts(parse_symbol("600519"), pl.DataFrame())
+    assert raised.value.message == "no daily bars of 600519.SH"
+    assert _chinese(raised.value) == ("没有 600519.SH 的日线", "请导入或获取它的日线")
+    with pytest.raises(InvalidInput) as bad:
+        shortlist(pl.DataFrame(), 0)
+    assert bad.value.message == "top 0 is not a positive number of picks" and bad.value.hint == "e.g. --top 20"
+    assert _chinese(bad.value) == ("入选数 0 不是正数", "例如 --top 20")

@@ -225,7 +225,7 @@ class ModelWizardDialog(QDialog):
         try:
             return self.config()
         except UserError as error:
-            self._show(error.message, error=True)
+            self._show(error_text(error), error=True)
             return None
 
     def _key(self) -> str | None:

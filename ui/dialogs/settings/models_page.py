@@ -177,7 +177,7 @@ class ModelsPage(QWidget):
         try:
             config = dialog.config()
         except UserError as error:
-            dialog.show_error(error.message)
+            dialog.show_error(error_text(error))
             return
         key = dialog.key.text().strip()
         dialog.buttons.setEnabled(False)

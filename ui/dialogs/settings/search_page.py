@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from stockbench.errors import UserError
 from stockbench.research.search_records import SearchConfig, SearchProbe
 from ui.context import AppContext
 from ui.dialogs.settings import settings_actions as actions
@@ -187,5 +186,5 @@ class SearchPage(QWidget):
 
     def _refused(self, error: BaseException) -> None:
         self.test_button.setEnabled(True)
-        shown = error.message if isinstance(error, UserError) else error_text(error)
+        shown = error_text(error)
         self.result.setText(self.tr("Not accepted: %1").replace("%1", shown))

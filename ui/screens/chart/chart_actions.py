@@ -13,6 +13,7 @@ from stockbench.errors import UserError
 from stockbench.ledger.entries import Fill
 from stockbench.workbench import Workbench
 from ui.charts.chart_data import Bars, ChartData, FillMark, OrderLine, ReportMark, ZoneLevels, averages_of
+from ui.errors import error_text
 
 YEARS = 10
 OPEN_STATUSES = ("open", "partially_filled")
@@ -65,7 +66,7 @@ def _zones(bench: Workbench, symbol: str) -> tuple[ZoneLevels | None, str, tuple
     try:
         found = bench.analytics.zones(symbol)
     except UserError as error:
-        return None, error.message, ()
+        return None, error_text(error), ()
     levels = ZoneLevels(found.buy.low, found.buy.high, found.sell.low, found.sell.high, found.stop,
                         found.position, found.as_of)  # fmt: skip
     return levels, "", tuple(found.flags)

@@ -15,6 +15,7 @@ from stockbench.ledger.entries import Position
 from stockbench.research.outcomes import ReportListing
 from stockbench.research.summary import ReportSummary
 from stockbench.workbench import Workbench
+from ui.errors import error_text
 from ui.i18n.language import engine_language
 from ui.screens.dashboard.dashboard_model import AccountRow, AlertRow, OrderRow, PickRow, PositionRow
 
@@ -121,7 +122,7 @@ def watch(bench: Workbench, top: int = SHORTLIST) -> Watch:
     try:
         scan = bench.analytics.scan(listed if listed else "all", top=top)
     except UserError as error:
-        return Watch(tuple(alerts), (), 0, None, universe, (*problems, error.message))
+        return Watch(tuple(alerts), (), 0, None, universe, (*problems, error_text(error)))
     language = engine_language()
     picks = tuple(PickRow(p.symbol, _name(bench, p.symbol), p.score, "; ".join(n.text(language) for n in p.notes))
                   for p in scan.shortlist)  # fmt: skip
@@ -139,7 +140,7 @@ def zone_alerts(bench: Workbench, symbols: Iterable[str]) -> tuple[list[AlertRow
             today = bench.analytics.today(instrument.market)
             closes = bench.data.bars(symbol, today - timedelta(days=40), found.as_of, adjust="forward")
         except UserError as error:
-            problems.append(f"{symbol}: {error.message}")
+            problems.append(f"{symbol}: {error_text(error)}")
             continue
         if closes.height < 2:
             continue
