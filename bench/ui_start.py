@@ -72,17 +72,22 @@ print(json.dumps(marks))
 """
 )
 
-OURS = (
-    _COMMON
-    + """
+# Our shell in the child: the app, its settings kept in the run's folder (argv[3]), the window class watched.
+_SHELL = """
 from pathlib import Path
-from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from ui.app import create_app, run_desktop
 app = create_app(sys.argv[:1])
 QCoreApplication.setOrganizationName("StockWorkbenchBench")
 QSettings.setDefaultFormat(QSettings.Format.IniFormat)
 QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, sys.argv[3])
 from ui.main_window import MainWindow
+"""
+
+OURS = (
+    _COMMON
+    + _SHELL
+    + """
 def on_paint():
     pass
 def ready(window):
@@ -99,15 +104,8 @@ print(json.dumps(marks))
 
 REOPEN = (
     _COMMON
+    + _SHELL
     + """
-from pathlib import Path
-from PySide6.QtCore import QCoreApplication, QSettings, Qt
-from ui.app import create_app, run_desktop
-app = create_app(sys.argv[:1])
-QCoreApplication.setOrganizationName("StockWorkbenchBench")
-QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, sys.argv[3])
-from ui.main_window import MainWindow
 gaps, last = [], [0.0]
 def beat():
     now = time.perf_counter()

@@ -37,9 +37,6 @@ def exchange_time(symbol: str, at: datetime, language: Language) -> str:
     return say("report.time", language, at=f"{local:%Y-%m-%d %H:%M:%S}", zone=zone, offset=f"{offset[:3]}:{offset[3:]}")
 
 
-TRADING_STATUS_ZH = {"suspended": "停牌", "delisted": "已退市", "not_listed": "尚未上市", "trading": "正常交易"}
-
-
 def _failures(failed: Sequence[Sequence[str]], language: Language) -> str:
     words = []
     for source, kind in failed:
@@ -55,8 +52,8 @@ def _figures(gate: GateFact, symbol: str, language: Language) -> dict[str, Any]:
     if values.get("failed"):
         values["failures"] = _failures(values["failed"], language)
     if "status" in values:  # a halted quote's trading status, in the report's words
-        status = str(values["status"])
-        values["state"] = TRADING_STATUS_ZH.get(status, status) if language == "zh" else status.replace("_", " ")
+        status = f"trading_status.{values['status']}"
+        values["state"] = say(status, language) if has(status) else str(values["status"])
     if isinstance(values.get("at"), str) and "T" in values["at"]:
         values["at"] = exchange_time(symbol, datetime.fromisoformat(values["at"]), language)
     return values

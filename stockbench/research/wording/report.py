@@ -216,6 +216,10 @@ _GATES: dict[str, Entry] = {
         "最新价 {price}（{at}，来源 {source}），已过 {age} 分钟（至多允许 {limit} 分钟）",
         "last {price} at {at} from {source}, {age} minutes old (at most {limit} allowed)",
     ),
+    "trading_status.trading": Entry("正常交易", "trading"),
+    "trading_status.suspended": Entry("停牌", "suspended"),
+    "trading_status.delisted": Entry("已退市", "delisted"),
+    "trading_status.not_listed": Entry("尚未上市", "not listed"),
     "gate.halted": Entry(
         "最新报价 {price}（{at}，来源 {source}）显示该证券{state}：没有可据以交易的价格",
         "last {price} at {at} from {source}: the quote says it is {state}, so there is no price to act on",
