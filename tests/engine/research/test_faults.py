@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from stockbench.clock import ReplayClock
+from stockbench.llm.attempts import RetryPolicy
 from stockbench.research.engine import MAX_AUTO_RESUMES, NETWORK_RETRY
 from stockbench.workbench import Workbench
-from tests.engine.research.conftest import BUY_SYMBOL, DEMO_SYMBOL, Lab, holding_account
+from tests.engine.research.conftest import BUY_SYMBOL, DEMO_SYMBOL, FAST, Lab, holding_account
 from tests.engine.research.scripted import ScriptedModel, fault, stage_of, with_arguments
 from tests.llm_server.server import LlmServer, Reply, SeenRequest
 
@@ -32,8 +33,8 @@ def steps(found: list[dict[str, Any]]) -> list[tuple[str, bool, str, str]]:
     return [(a["model"], a["stream"], a["error_kind"] or "ok", a["next"]) for a in found]
 
 
-def published(lab: Lab, symbol: str = DEMO_SYMBOL, **options: Any) -> str:
-    outcome = lab.research().analyze(symbol, model="scripted", **options)
+def published(lab: Lab, symbol: str = DEMO_SYMBOL, policy: RetryPolicy = FAST, **options: Any) -> str:
+    outcome = lab.research(policy).analyze(symbol, model="scripted", **options)
     assert outcome.status == "published", outcome
     return outcome.run_id
 
@@ -58,8 +59,8 @@ def test_a_429_waits_as_long_as_retry_after_says(lab: Lab) -> None:
 
 def test_a_timeout_is_retried(lab: Lab) -> None:
     lab.add_model()
-    lab.model.on("decide", lambda seen, reply: replace(reply, delay=3.0))  # past the 2 s attempt deadline
-    run_id = published(lab)
+    lab.model.on("decide", lambda seen, reply: replace(reply, delay=3.0))  # past the 1 s attempt deadline
+    run_id = published(lab, policy=replace(FAST, attempt_deadline_s=1.0))
     found = attempts(lab, run_id, "decide/model/1")
     assert steps(found) == [("scripted", True, "timeout", "retry"), ("scripted", True, "ok", "done")]
     assert found[0]["outcome"] == "network_error"
