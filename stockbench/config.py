@@ -52,6 +52,16 @@ class WorkspacePaths:
     def lock(self) -> Path:
         return self.home / "workspace.lock"
 
+    @property
+    def backups(self) -> Path:
+        """Where rolling backups go unless the user chose another folder (setting `backup.folder`)."""
+        return self.home / "backups"
+
+    @property
+    def ledger_journal(self) -> Path:
+        """The plain-text, append-only journal of every ledger entry (one JSON line each, hash-chained)."""
+        return self.home / "ledger-journal.jsonl"
+
 
 def app_root() -> Path:
     """The folder holding `handbook/` and `resources/`: a bundle's data dir, or the source checkout."""
