@@ -996,6 +996,55 @@ ERRORS |= {
         _w("no daily bars of {symbol}", "没有 {symbol} 的日线"),
         _w("import or fetch its daily bars", "请导入或获取它的日线"),
     ),
+    "zones_too_few_sessions": (
+        _w(
+            "{symbol} has too few sessions for zones (ATR14 needs 15; there are {count})",
+            "{symbol} 的交易日太少，无法计算区间（ATR14 需要 15 个，现有 {count} 个）",
+        ),
+        _w("import or fetch more daily bars", "请导入或获取更多日线"),
+    ),
+    "zones_no_movement": (
+        _w(
+            "{symbol} has not moved in 14 sessions (ATR14 is 0): zones are undefined",
+            "{symbol} 近 14 个交易日价格没有变动（ATR14 为 0），无法确定区间",
+        ),
+        _w("wait for trading to resume, or look at a longer history", "请等待恢复交易，或查看更长的历史"),
+    ),
+    "zones_no_stop": (
+        _w(
+            "the buy zone of {symbol} reaches the lowest price ({low}): no stop fits under it",
+            "{symbol} 的买入区间已到最低价位（{low}），下方放不下止损价",
+        ),
+        _w("size this position by hand, with a stop you choose", "请自行设定止损价并手工计算仓位"),
+    ),
+    "sizing_side": (
+        _w("side '{side}' is not buy or sell", "方向“{side}”既不是买入也不是卖出"),
+        _w("use {buy} or {sell}", "请使用 {buy}（买入）或 {sell}（卖出）"),
+    ),
+    "not_a_position_state": (
+        _w("'{text}' is not a position state", "“{text}”不是持仓状态"),
+        _w("one of: {choices}", "可选：{choices}"),
+    ),
+    "not_an_action": (
+        _w("'{text}' is not an action", "“{text}”不是操作"),
+        _w("one of: {choices}", "可选：{choices}"),
+    ),
+    "calibration_no_bars": (
+        _w("{path} holds no bars up to {until}", "{path} 中没有截至 {until} 的日线"),
+        _w("give a later date or file", "请给出更晚的日期或其他文件"),
+    ),
+    "calibration_empty": (
+        _w("{path} holds no bars", "{path} 中没有日线"),
+        _w("give another file", "请给出其他文件"),
+    ),
+    "calibration_short_history": (
+        _w("{path} has too little history for any state", "{path} 的历史太短，无法得出任何状态"),
+        _w("give a longer history", "请给出更长的历史"),
+    ),
+    "community_file_missing": (
+        _w("{path} does not exist", "{path} 不存在"),
+        _w("give the path of the community A-share {kind}", "请给出社区 A 股 {kind} 文件的路径"),
+    ),
     "no_session_by": (
         _w("no session of {symbol} on or before {day}", "{day} 及之前没有 {symbol} 的交易日数据"),
         _w("import or fetch its daily bars", "请导入或获取它的日线"),
@@ -1082,6 +1131,65 @@ ERRORS |= {
 }
 
 PROBLEMS |= {
+    # the position state machine (analytics/position_states.py): why a state or an action is refused now
+    "still_holding": (
+        _w(
+            "the ledger holds {qty} shares: the state cannot be {target}",
+            "账本中持有 {qty} 股：持仓状态不能是 {target}",
+        ),
+        _w("use {holding} or {reducing}", "请使用 {holding}（持有）或 {reducing}（减仓中）"),
+    ),
+    "not_sold_out": (
+        _w(
+            "the ledger holds {qty} shares: {exited} needs the position sold",
+            "账本中持有 {qty} 股：{exited}（已离场）需要先卖出全部持仓",
+        ),
+        _w("record the sell fills first", "请先记录卖出成交"),
+    ),
+    "no_shares": (
+        _w("the ledger holds no shares: the state cannot be {target}", "账本中没有持股：持仓状态不能是 {target}"),
+        _w("record the buy fills first, or use {building}", "请先记录买入成交，或使用 {building}（建仓中）"),
+    ),
+    "nothing_sellable": (
+        _w("none of the {qty} shares is sellable today (T+1)", "持有的 {qty} 股今天都不可卖出（T+1）"),
+        _w("reduce from the next session", "请从下一个交易日起减仓"),
+    ),
+    "no_zones": (
+        _w("{target} needs buy and sell zones", "{target} 需要先有买入和卖出区间"),
+        _w("compute them: {command}", "请先计算区间：{command}"),
+    ),
+    "buying_into_sell_zone": (
+        _w("the price is {zone} zone: building there contradicts the plan", "价格{zone_zh}：在此建仓与计划相矛盾"),
+        _w("wait for the buy zone, or recompute the zones", "请等待价格回到买入区间，或重新计算区间"),
+    ),
+    "stop_hit": (
+        _w("the price is at or under the stop: no building", "价格已触及或跌破止损位：不能建仓"),
+        _w("wait for new zones", "请等待新的区间"),
+    ),
+    "illegal_move": (
+        _w("{current} cannot move to {target}", "持仓状态不能从 {current} 变为 {target}"),
+        _w("from {current}: {allowed}", "从 {current} 可以变为：{allowed}"),
+    ),
+    "action_needs_position": (
+        _w("the ledger holds no shares: the action cannot be {action}", "账本中没有持股：操作不能是{action_zh}"),
+        _w(
+            "nothing held and nothing to do is wait; to open a position, buy",
+            "未持股且无需操作时请选观望；要建立仓位请选买入",
+        ),
+    ),
+    "action_move_illegal": (
+        _w(
+            "{action} needs the move {current} -> {targets}, which is not legal now: {why}",
+            "{action_zh}需要持仓状态从 {current} 变为 {targets_zh}，但现在不可行：{why_zh}",
+        ),
+        _w("{fixes}", "{fixes_zh}"),
+    ),
+    "action_needs_no_position": (
+        _w(
+            "the ledger holds {qty} shares: the action cannot be {action}", "账本中持有 {qty} 股：操作不能是{action_zh}"
+        ),
+        _w("a holder's action is {other}", "持股时对应的操作是{other_zh}"),
+    ),
     # the search tool (research/search.py)
     "search_unavailable": (
         _w("no search provider is configured", "尚未配置搜索服务"),
@@ -1176,6 +1284,7 @@ PROBLEMS |= {
 }
 
 NOTES |= {
+    "choose_allowed_action": _w("choose an action the position allows", "请选择当前持仓允许的操作"),
     # the importer's rejected rows (data/importer.py: the reason codes)
     "import.bad_symbol": _w("the symbol is not a code this program understands", "代码无法识别"),
     "import.bad_date": _w("the date is missing or not a date", "日期缺失或格式不对"),

@@ -26,6 +26,7 @@ import stockbench
 from stockbench.analytics.rule_tables import UNKNOWN, RuleBook, load_rule_tables
 from stockbench.analytics.states import BENCH_CLOSE, add_states, state_column, with_benchmark
 from stockbench.errors import InvalidInput
+from stockbench.messages import user_error
 
 Outcome = Literal["up", "sideways", "down"]
 OUTCOMES: tuple[Outcome, ...] = ("up", "sideways", "down")
@@ -169,10 +170,12 @@ def calibrate(
     else:
         bars = forward_adjust(raw.filter(pl.col("day") <= until) if until else raw)
     if bars.is_empty():
-        raise InvalidInput(f"{source.path} holds no bars up to {until or 'its end'}", "give a later date or file")
+        if until is None:
+            raise user_error(InvalidInput, "calibration_empty", path=source.path)
+        raise user_error(InvalidInput, "calibration_no_bars", path=source.path, until=until)
     samples = samples_of(bars.drop(BENCH_CLOSE, strict=False), book)
     if samples.is_empty():
-        raise InvalidInput(f"{source.path} has too little history for any state", "give a longer history")
+        raise user_error(InvalidInput, "calibration_short_history", path=source.path)
     table = book.scenarios
     levels = [{"keys": list(keys), "cells": _cells(samples, keys)} for keys in table["fallback"]]
     return {

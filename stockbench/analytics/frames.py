@@ -16,6 +16,7 @@ import polars as pl
 
 from stockbench.errors import InvalidInput
 from stockbench.market.instruments import identify
+from stockbench.messages import user_error
 
 if TYPE_CHECKING:
     from stockbench.data.cache import MarketDataCache
@@ -153,7 +154,7 @@ def bars_from_community_parquet(
     the file's prices). `turnover_pct` is volume over the float shares (float_mcap / close) in percent.
     """
     if not path.is_file():
-        raise InvalidInput(f"{path} does not exist", "give the path of the community A-share parquet")
+        raise user_error(InvalidInput, "community_file_missing", path=path, kind="parquet")
     bars = _community_bars(pl.scan_parquet(path), symbols, start, end)
     return forward_adjust(bars) if adjust == "forward" else bars
 
@@ -161,7 +162,7 @@ def bars_from_community_parquet(
 def bars_from_community_csv(path: Path, adjust: FileAdjust = "forward") -> pl.DataFrame:
     """Bars from one community A-share CSV (a comment line, then the Chinese header; unadjusted in the file)."""
     if not path.is_file():
-        raise InvalidInput(f"{path} does not exist", "give the path of a community A-share CSV")
+        raise user_error(InvalidInput, "community_file_missing", path=path, kind="CSV")
     with path.open(encoding="utf-8-sig") as handle:
         skip = 0 if handle.readline().startswith("股票代码") else 1
     raw = pl.read_csv(path, skip_rows=skip, encoding="utf8").rename(COMMUNITY_CSV_COLUMNS, strict=False)

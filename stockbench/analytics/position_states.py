@@ -29,6 +29,7 @@ from typing import Literal, get_args
 
 from stockbench.analytics.zones import ZonePosition
 from stockbench.errors import InvalidInput, Problem
+from stockbench.messages import NOTES, problem, said, user_error, value_word
 
 PositionState = Literal["no_position", "watching", "building", "holding", "reducing", "exited"]
 STATES: tuple[PositionState, ...] = get_args(PositionState)
@@ -45,6 +46,7 @@ ACTION_STATES: dict[Action, tuple[PositionState, ...]] = {
     "avoid": ("no_position", "watching"),
 }
 HOLDER_ACTIONS: frozenset[Action] = frozenset({"add", "hold", "reduce", "sell"})
+NO_FIX = NOTES["choose_allowed_action"]
 FLAT_ACTIONS: dict[Action, str] = {"buy": "add", "wait": "hold", "avoid": "reduce or sell"}  # -> the holder's action
 
 MOVES: dict[PositionState, frozenset[PositionState]] = {
@@ -89,33 +91,29 @@ def parse_state(text: str) -> PositionState:
     for state in STATES:
         if text == state:
             return state
-    raise InvalidInput(f"'{text}' is not a position state", "one of: " + ", ".join(STATES))
+    raise user_error(InvalidInput, "not_a_position_state", text=text, choices=", ".join(STATES))
 
 
 def _ledger_problems(target: PositionState, facts: PositionFacts) -> list[Problem]:
-    held = f"the ledger holds {facts.qty} shares"
     if target in ("watching", "no_position") and facts.qty > 0:
-        return [Problem("still_holding", f"{held}: the state cannot be {target}", "use holding or reducing")]
+        return [problem("still_holding", qty=facts.qty, target=target, holding="holding", reducing="reducing")]
     if target == "exited" and facts.qty > 0:
-        return [Problem("not_sold_out", f"{held}: exited needs the position sold", "record the sell fills first")]
+        return [problem("not_sold_out", qty=facts.qty, exited="exited")]
     if target in ("holding", "reducing") and facts.qty == 0:
-        return [Problem("no_shares", f"the ledger holds no shares: the state cannot be {target}",
-                        "record the buy fills first, or use building")]  # fmt: skip
+        return [problem("no_shares", target=target, building="building")]
     if target == "reducing" and facts.sellable == 0:
-        return [Problem("nothing_sellable", f"none of the {facts.qty} shares is sellable today (T+1)",
-                        "reduce from the next session")]  # fmt: skip
+        return [problem("nothing_sellable", qty=facts.qty)]
     return []
 
 
 def _zone_problems(target: PositionState, facts: PositionFacts) -> list[Problem]:
     zone = facts.zone
     if target in ("building", "watching") and zone is None:
-        return [Problem("no_zones", f"{target} needs buy and sell zones", "compute them: stockbench zones SYMBOL")]
+        return [problem("no_zones", target=target, command="stockbench zones SYMBOL")]
     if target == "building" and zone in ("in_sell", "above_sell"):
-        return [Problem("buying_into_sell_zone", f"the price is {zone.replace('_', ' ')} zone: building there "
-                        "contradicts the plan", "wait for the buy zone, or recompute the zones")]  # fmt: skip
+        return [problem("buying_into_sell_zone", zone=zone.replace("_", " "), zone_zh=value_word("zone", zone, "zh"))]
     if target == "building" and zone == "stop_hit":
-        return [Problem("stop_hit", "the price is at or under the stop: no building", "wait for new zones")]
+        return [problem("stop_hit")]
     return []
 
 
@@ -126,7 +124,7 @@ def check_move(current: PositionState, target: PositionState, facts: PositionFac
     problems = []
     if target not in MOVES[current]:
         allowed = ", ".join(sorted(MOVES[current]))
-        problems.append(Problem("illegal_move", f"{current} cannot move to {target}", f"from {current}: {allowed}"))
+        problems.append(problem("illegal_move", current=current, target=target, allowed=allowed))
     problems += _ledger_problems(target, facts)
     problems += _zone_problems(target, facts)
     return Transition(current, target, tuple(problems))
@@ -169,16 +167,17 @@ def parse_action(text: str) -> Action:
     for action in ACTIONS:
         if text == action:
             return action
-    raise InvalidInput(f"'{text}' is not an action", "one of: " + ", ".join(ACTIONS))
+    raise user_error(InvalidInput, "not_an_action", text=text, choices=", ".join(ACTIONS))
 
 
 def _held_problems(action: Action, facts: PositionFacts) -> list[Problem]:
     if action in HOLDER_ACTIONS and facts.qty == 0:
-        return [Problem("action_needs_position", f"the ledger holds no shares: the action cannot be {action}",
-                        "nothing held and nothing to do is wait; to open a position, buy")]  # fmt: skip
+        return [problem("action_needs_position", action=action, action_zh=value_word("action", action, "zh"))]
     if action in FLAT_ACTIONS and facts.qty > 0:
-        return [Problem("action_needs_no_position", f"the ledger holds {facts.qty} shares: the action cannot be "
-                        f"{action}", f"a holder's action is {FLAT_ACTIONS[action]}")]  # fmt: skip
+        other = FLAT_ACTIONS[action]
+        other_zh = "或".join(value_word("action", a, "zh") for a in other.split(" or "))
+        words = {"action_zh": value_word("action", action, "zh"), "other_zh": other_zh}
+        return [problem("action_needs_no_position", qty=facts.qty, action=action, other=other, **words)]
     return []
 
 
@@ -191,11 +190,14 @@ def action_problems(action: Action, current: PositionState, facts: PositionFacts
     moves = [check_move(current, state, facts) for state in ACTION_STATES[action]]
     if any(move.legal for move in moves):
         return []
-    why = "; ".join(p.message for move in moves for p in move.problems)
-    fixes = "; ".join(dict.fromkeys(p.fix for move in moves for p in move.problems if p.fix))
-    targets = " or ".join(ACTION_STATES[action])
-    return [Problem("action_move_illegal", f"{action} needs the move {current} -> {targets}, which is not legal "
-                    f"now: {why}", fixes or "choose an action the position allows")]  # fmt: skip
+    found = [p for move in moves for p in move.problems]
+    chinese = [said(p, "zh") for p in found]
+    why, why_zh = "; ".join(p.message for p in found), "；".join(m for m, _ in chinese)
+    fixes = "; ".join(dict.fromkeys(p.fix for p in found if p.fix)) or NO_FIX.en
+    fixes_zh = "；".join(dict.fromkeys(f for _, f in chinese if f)) or NO_FIX.zh
+    return [problem("action_move_illegal", action=action, current=current, targets=" or ".join(ACTION_STATES[action]),
+                    why=why, fixes=fixes, action_zh=value_word("action", action, "zh"),
+                    targets_zh=" 或 ".join(ACTION_STATES[action]), why_zh=why_zh, fixes_zh=fixes_zh)]  # fmt: skip
 
 
 def legal_actions(current: PositionState, facts: PositionFacts) -> dict[Action, tuple[PositionState, ...]]:

@@ -34,7 +34,7 @@ from stockbench.market.limits import PriceLimits
 from stockbench.market.lots import board_lot, check_quantity
 from stockbench.market.tables import RuleTables
 from stockbench.market.ticks import round_to_tick, tick_size
-from stockbench.messages import problem
+from stockbench.messages import problem, user_error
 
 Side = Literal["buy", "sell"]
 Bound = Literal["risk", "cash", "weight", "sellable"]
@@ -468,7 +468,7 @@ def plan_with_defaults(
     """A plan with the `sizing` rule table's risk_pct and max_weight where the user gave none; a risk_pct the user
     gave is held to the table's risk_pct_ceiling unless `confirm_risk`."""
     if side not in ("buy", "sell"):
-        raise InvalidInput(f"side '{side}' is not buy or sell", "use --side buy or --side sell")
+        raise user_error(InvalidInput, "sizing_side", side=side, buy="--side buy", sell="--side sell")
     risk = table.decimal("risk_pct") if risk_pct is None else risk_pct
     weight = table.decimal("max_weight") if max_weight is None else max_weight
     ceiling = None if risk_pct is None or confirm_risk else table.decimal("risk_pct_ceiling")

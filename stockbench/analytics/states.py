@@ -14,6 +14,7 @@ import polars as pl
 
 from stockbench.analytics.rule_tables import UNKNOWN, RuleBook, StateTable, load_rule_tables
 from stockbench.errors import InvalidInput, NotFound
+from stockbench.messages import user_error
 
 BENCH_CLOSE = "bench_close"
 MAIN_NET = "main_net"
@@ -130,7 +131,7 @@ def _row(frame: pl.DataFrame, day: date, symbol: str | None) -> dict[str, Any]:
         symbol = str(symbols[0])
     rows = frame.filter((pl.col("symbol") == symbol) & (pl.col("day") <= day)).tail(1)
     if rows.is_empty():
-        raise NotFound(f"no session of {symbol} on or before {day}", "import or fetch its daily bars")
+        raise user_error(NotFound, "no_session_by", symbol=symbol, day=day)
     return rows.row(0, named=True)
 
 

@@ -44,6 +44,7 @@ from stockbench.market.instruments import Instrument
 from stockbench.market.limits import PriceLimits
 from stockbench.market.tables import RuleTables
 from stockbench.market.ticks import round_to_tick, tick_size
+from stockbench.messages import user_error
 
 ZonePosition = Literal["stop_hit", "below_buy", "in_buy", "between", "in_sell", "above_sell"]
 POSITIONS: tuple[ZonePosition, ...] = get_args(ZonePosition)
@@ -610,9 +611,7 @@ def _stop(row: dict[str, Any], buy: Zone, rounder: _Rounder, params: ZoneParams)
     stop = rounder.tick(row["stop"], "down")
     step = tick_size(rounder.instrument, buy.low, rounder.day, rounder.tables)
     if buy.low <= step:
-        raise DataUnavailable(
-            f"the buy zone of {rounder.instrument.symbol} reaches the lowest price ({buy.low}): no stop fits under it"
-        )
+        raise user_error(DataUnavailable, "zones_no_stop", symbol=rounder.instrument.symbol, low=buy.low)
     if stop >= buy.low:  # an ATR smaller than a tick: keep the stop a tick under the zone
         stop = buy.low - step
     width = _width(row, rounder, f"stop = buy zone low - {params.stop_atr_below:g} x ATR14")
@@ -643,11 +642,8 @@ def zones_for(
     if found.is_empty():
         atr = frame.get_column("atr14")[-1] if "atr14" in frame.columns and not frame.is_empty() else None
         if atr is None:
-            raise DataUnavailable(
-                f"{instrument.symbol} has too few sessions for zones (ATR14 needs 15; there are {frame.height})",
-                "import or fetch more daily bars",
-            )
-        raise DataUnavailable(f"{instrument.symbol} has not moved in 14 sessions (ATR14 is 0): zones are undefined")
+            raise user_error(DataUnavailable, "zones_too_few_sessions", symbol=instrument.symbol, count=frame.height)
+        raise user_error(DataUnavailable, "zones_no_movement", symbol=instrument.symbol)
     row = found.row(0, named=True)
     rounder = _Rounder(instrument, trade.day or row["day"], scale, tables)
     rows = levels.to_dicts()

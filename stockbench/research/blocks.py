@@ -362,6 +362,8 @@ class RefusalFact:
     code: str
     message: str
     fix: str = ""
+    key: str = ""  # its entry in stockbench.messages (empty in blocks written before refusals carried it)
+    params: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -173,7 +173,10 @@ def action_rules(analytics: AnalyticsFacts | None) -> dict[str, ActionRule]:
     state = analytics.position_state if analytics else None
     if state is None or not (state.actions or state.refused):
         return {}
-    refused = {a: tuple(Problem(p.code, p.message, p.fix) for p in found) for a, found in state.refused.items()}
+    refused = {
+        a: tuple(Problem(p.code, p.message, p.fix, key=p.key, params=tuple(sorted(p.params.items()))) for p in found)
+        for a, found in state.refused.items()
+    }
     known = [a for a in ACTIONS if a in state.actions or a in refused]
     return {a: ActionRule(tuple(state.actions.get(a, ())), refused.get(a, ())) for a in known}
 

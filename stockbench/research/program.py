@@ -355,9 +355,15 @@ def _position(ledger: Ledger, account: str | None, symbol: str, zone: str | None
         "why": suggested[1] if suggested else "",
         "actions": {a: list(states) for a, states in actions.items()},
         "refused": {
-            a: [p.as_dict() for p in action_problems(a, current, state_facts)] for a in ACTIONS if a not in actions
+            a: [_refusal(p) for p in action_problems(a, current, state_facts)] for a in ACTIONS if a not in actions
         },
     }
+
+
+def _refusal(found: Problem) -> dict[str, Any]:
+    """A refused action's reason as the block stores it: its words, and its catalogue key so people read it in their
+    language (the model reads `message`)."""
+    return {**found.as_dict(), "key": found.key, "params": dict(found.params)}
 
 
 def analytics_blocks(  # noqa: PLR0917 - the services the analytics read, and the run's inputs

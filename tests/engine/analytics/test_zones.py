@@ -38,6 +38,7 @@ from stockbench.errors import DataUnavailable
 from stockbench.market.instruments import parse_symbol
 from stockbench.market.limits import price_limits
 from stockbench.market.ticks import is_valid_tick, round_to_tick
+from stockbench.messages import error_words
 from stockbench.workbench import Workbench
 from tests.conftest import SHARED_DATA
 
@@ -182,8 +183,9 @@ def test_ex_rights_levels_move_onto_the_new_scale(home: Path) -> None:
 
 @pytest.mark.realdata
 def test_star_listing_needs_fifteen_sessions(home: Path) -> None:
-    with pytest.raises(DataUnavailable, match="too few sessions"):
+    with pytest.raises(DataUnavailable, match="too few sessions") as refused:
         zones_on(home, "688981.SH", date(2020, 7, 31))
+    assert error_words(refused.value, "zh")[0].startswith("688981.SH 的交易日太少，无法计算区间")
     found = zones_on(home, "688981.SH", date(2020, 8, 6))  # session 16 since the 2020-07-16 listing
     limits = found.trade_day.limits
     assert limits is not None and limits.pct == Decimal("0.20")
