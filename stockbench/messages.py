@@ -996,6 +996,33 @@ ERRORS |= {
         _w("no daily bars of {symbol}", "没有 {symbol} 的日线"),
         _w("import or fetch its daily bars", "请导入或获取它的日线"),
     ),
+    # the key store (llm/service.py): where API keys are kept
+    "keystore_no_folder": (
+        _w("this workspace has no folder for a key file", "此工作区没有可存放密钥文件的文件夹"),
+        _w("open a workspace folder with --home DIR", "请用 --home DIR 打开一个工作区文件夹"),
+    ),
+    "keyfile_locked": (
+        _w("the encrypted key file {path} needs its passphrase", "加密密钥文件 {path} 需要口令才能打开"),
+        _w(
+            "set {env}, or run the command in a terminal to be asked for it, or unlock it in Settings > Models",
+            "请设置 {env}，或在终端中运行命令以便输入口令，或在“设置 > 模型”中解锁",
+        ),
+    ),
+    "keyfile_wrong_passphrase": (
+        _w("the passphrase does not open the encrypted key file {path}", "该口令打不开加密密钥文件 {path}"),
+        _w("give its passphrase (in {env} or when asked)", "请给出它的口令（通过 {env} 或在询问时输入）"),
+    ),
+    "keystore_unknown": (
+        _w("unknown key store '{store}'", "未知的密钥存放方式“{store}”"),
+        _w("choose one of: {choices}", "请选择：{choices}"),
+    ),
+    "keystore_needs_passphrase": (
+        _w("the encrypted key file needs a passphrase", "加密密钥文件需要口令"),
+        _w(
+            "set {env}, or run in a terminal to be asked, or unlock it in Settings > Models",
+            "请设置 {env}，或在终端中运行以便输入口令，或在“设置 > 模型”中解锁",
+        ),
+    ),
     "zones_too_few_sessions": (
         _w(
             "{symbol} has too few sessions for zones (ATR14 needs 15; there are {count})",

@@ -1680,8 +1680,44 @@
         <translation>离线规则模型无需密钥，始终可用。模型连续失败时会改用其备用模型。</translation>
     </message>
     <message>
+        <source>Use the OS keyring</source>
+        <translation>使用系统钥匙串</translation>
+    </message>
+    <message>
+        <source>Use an encrypted key file…</source>
+        <translation>使用加密密钥文件…</translation>
+    </message>
+    <message>
+        <source>Unlock the key file…</source>
+        <translation>解锁密钥文件…</translation>
+    </message>
+    <message>
         <source>Offline rules model</source>
         <translation>离线规则模型</translation>
+    </message>
+    <message>
+        <source>API keys are kept in the encrypted key file %1, unlocked for this session.</source>
+        <translation>API 密钥保存在加密密钥文件 %1 中，本次会话已解锁。</translation>
+    </message>
+    <message>
+        <source>API keys are kept in the encrypted key file %1, which is locked: unlock it with its passphrase to use the models whose keys are there.</source>
+        <translation>API 密钥保存在加密密钥文件 %1 中，目前已锁定：请用口令解锁，才能使用密钥存放在其中的模型。</translation>
+    </message>
+    <message>
+        <source>The encrypted key file %1 cannot be used: %2</source>
+        <translation>无法使用加密密钥文件 %1：%2</translation>
+    </message>
+    <message>
+        <source>API keys are kept in the OS keyring.</source>
+        <translation>API 密钥保存在系统钥匙串中。</translation>
+    </message>
+    <message>
+        <source>The OS keyring cannot be used: %1</source>
+        <translation>无法使用系统钥匙串：%1</translation>
+    </message>
+    <message>
+        <source>the workspace folder</source>
+        <translation>工作区文件夹</translation>
     </message>
     <message>
         <source>not required</source>
@@ -1789,6 +1825,41 @@
     <message>
         <source>Prefilled with the rule tables&apos; defaults; change them to your broker&apos;s terms. They can be changed later in Settings &gt; Fees.</source>
         <translation>已按规则表的默认值预填；请改成你券商的实际费率。之后也可在 设置 &gt; 费用 中修改。</translation>
+    </message>
+</context>
+<context>
+    <name>PassphraseDialog</name>
+    <message>
+        <source>Create the encrypted key file</source>
+        <translation>创建加密密钥文件</translation>
+    </message>
+    <message>
+        <source>Unlock the key file</source>
+        <translation>解锁密钥文件</translation>
+    </message>
+    <message>
+        <source>API keys will be kept in %1, encrypted with this passphrase. It is never stored: you give it again each time the app starts. Without it the keys cannot be read.</source>
+        <translation>API 密钥将保存在 %1 中，并用此口令加密。口令不会被保存：每次启动程序时需要重新输入。没有口令就无法读取这些密钥。</translation>
+    </message>
+    <message>
+        <source>The API keys in %1 are encrypted. Give the passphrase to use them in this session.</source>
+        <translation>%1 中的 API 密钥已加密。请输入口令，以便在本次会话中使用。</translation>
+    </message>
+    <message>
+        <source>Passphrase</source>
+        <translation>口令</translation>
+    </message>
+    <message>
+        <source>Again</source>
+        <translation>再输一次</translation>
+    </message>
+    <message>
+        <source>At least %1 characters.</source>
+        <translation>至少 %1 个字符。</translation>
+    </message>
+    <message>
+        <source>The two passphrases differ.</source>
+        <translation>两次输入的口令不一致。</translation>
     </message>
 </context>
 <context>

@@ -77,8 +77,7 @@ class FileKeys:
         """The unlocked backend. Its passphrase is always set before use, so it never asks on the terminal."""
         passphrase = passphrase or self.passphrase()
         if not passphrase:
-            hint = f"set {PASSPHRASE_ENV}, or run the command in a terminal to be asked for it"
-            raise KeyFileLocked(f"the encrypted key file {self.path} needs its passphrase", hint)
+            raise user_error(KeyFileLocked, "keyfile_locked", path=self.path, env=PASSPHRASE_ENV)
         with self._lock:
             if self._open is not None and self._open[0] == passphrase:
                 return self._open[1]
@@ -89,7 +88,8 @@ class FileKeys:
             try:
                 backend.keyring_key = passphrase  # unlocks the file, or creates it with this passphrase
             except ValueError:
-                raise KeyFileLocked(f"the passphrase does not open the encrypted key file {self.path}",
-                                    f"give its passphrase (in {PASSPHRASE_ENV} or when asked)") from None  # fmt: skip
+                raise user_error(
+                    KeyFileLocked, "keyfile_wrong_passphrase", path=self.path, env=PASSPHRASE_ENV
+                ) from None
             self._open = (passphrase, backend)
             return backend

@@ -141,6 +141,14 @@ class KeyStoreView:
     reason: str | None
     hint: str | None
     environment: str = "STOCKBENCH_KEY_<NAME>"
+    file_exists: bool = False  # the encrypted key file is there (a first use creates it, with a new passphrase)
+    reason_key: str = ""  # the reason's entry in stockbench.messages, so a window says it in the user's language
+    reason_params: tuple[tuple[str, str], ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        """What `models keystore --json` prints (the reason's catalogue key is for the window's words)."""
+        return {"store": self.store, "path": self.path, "available": self.available, "reason": self.reason,
+                "hint": self.hint, "environment": self.environment, "file_exists": self.file_exists}  # fmt: skip
 
 
 @dataclass(frozen=True)

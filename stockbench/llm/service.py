@@ -30,6 +30,7 @@ from stockbench.llm.records import (
     Removal,
     SpentCost,
 )
+from stockbench.messages import user_error
 from stockbench.store.settings import DEFAULT_MAX_COST, DEFAULT_MODEL, KEY_STORE, Settings
 
 TEST_PROMPT = "Reply with the single word: ok"
@@ -194,16 +195,18 @@ class Models:
         store, _ = self._store()
         kind = "file" if store is self._file else "os"
         path = None if self._file is None or kind == "os" else str(self._file.path)
+        exists = self._file is not None and self._file.path.exists()
         try:
             store.get("--probe--")
         except KeyringUnavailable as error:
-            return KeyStoreView(kind, path, False, error.message, error.hint)
-        return KeyStoreView(kind, path, True, None, None)
+            return KeyStoreView(kind, path, False, error.message, error.hint, file_exists=exists,
+                                reason_key=error.key, reason_params=error.params)  # fmt: skip
+        return KeyStoreView(kind, path, True, None, None, file_exists=exists)
 
     def unlock(self, passphrase: str) -> None:
         """Open the encrypted key file with `passphrase` and hold it in memory for this process (never stored)."""
         if self._file is None:
-            raise InvalidInput("this workspace has no key file")
+            raise user_error(InvalidInput, "keystore_no_folder")
         self._file.unlock(passphrase)
 
     def use_keystore(self, store: str, passphrase: str | None = None) -> KeyStoreView:
@@ -211,14 +214,13 @@ class Models:
         or created with `passphrase`, else STOCKBENCH_KEYSTORE_PASSPHRASE's). Keys already stored stay where they
         are."""
         if store not in KEY_STORES:
-            raise InvalidInput(f"unknown key store '{store}'", "choose os or file")
+            raise user_error(InvalidInput, "keystore_unknown", store=store, choices="os, file")
         if store == "file":
             if self._file is None:
-                raise InvalidInput("this workspace has no folder for a key file")
+                raise user_error(InvalidInput, "keystore_no_folder")
             given = passphrase or self._file.passphrase()
             if not given:
-                raise InvalidInput("the encrypted key file needs a passphrase",
-                                   "set STOCKBENCH_KEYSTORE_PASSPHRASE, or run in a terminal to be asked")  # fmt: skip
+                raise user_error(InvalidInput, "keystore_needs_passphrase", env="STOCKBENCH_KEYSTORE_PASSPHRASE")
             self._file.unlock(given)
         self._settings.set(KEY_STORE, store)
         return self.keystore()

@@ -158,9 +158,6 @@ def test_no_english_word_in_the_chinese_interface(qtbot: QtBot, demo_home: Path,
         settle(qtbot, window)
         found += english(window, screen, names)
         seen[screen] = sum(1 for _ in texts(window))
-        import sys
-
-        print(screen, seen[screen], [t for w, t in texts(window) if "View" in w][-60:], file=sys.stderr)
     for name in DIALOGS:
         before = set(QApplication.topLevelWidgets())
         window.actions_by_name[name].trigger()

@@ -184,7 +184,7 @@ def test_keys_in_an_encrypted_file_behind_a_passphrase(
     phrase = "correct horse battery staple"
     shown = call("models", "keystore", "file", stdin=f"{phrase}\n")  # the passphrase on standard input
     assert shown == {"store": "file", "path": str(home / "keys.cfg"), "available": True, "reason": None,
-                     "hint": None, "environment": "STOCKBENCH_KEY_<NAME>"}  # fmt: skip
+                     "hint": None, "environment": "STOCKBENCH_KEY_<NAME>", "file_exists": True}  # fmt: skip
     monkeypatch.setenv("STOCKBENCH_KEYSTORE_PASSPHRASE", phrase)  # a later process reads it from here
     assert call("models", "add", "ds", "--provider", "deepseek", "--model", "deepseek-chat", "--api-base",
                 llm_server.base_url)["key_source"] == "missing"  # fmt: skip

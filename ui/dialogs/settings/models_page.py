@@ -1,7 +1,8 @@
 """The models page: the configured models (endpoint, fallback, whether a key is stored), adding one (guided or by
 hand), storing a key, a connection test, and research's default model and cost ceiling.
 
-Configurations are workspace settings; API keys go to the OS keyring only (never the workspace, never a log).
+Configurations are workspace settings; API keys go to the OS keyring, or on request to an encrypted key file behind
+a passphrase that is asked for here (never the workspace, never a log).
 """
 
 from __future__ import annotations
@@ -24,12 +25,13 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench.errors import UserError
-from stockbench.llm.records import ModelsOverview, ModelView, ProbeResult
+from stockbench.llm.records import KeyStoreView, ModelsOverview, ModelView, ProbeResult
 from ui.context import AppContext
 from ui.dialogs.model_wizard_dialog import ModelWizardDialog
 from ui.dialogs.settings import settings_actions as actions
 from ui.dialogs.settings.add_model_dialog import ModelDialog
 from ui.dialogs.settings.amounts import parse_amount, refusal_text, typed_notes
+from ui.dialogs.settings.passphrase_dialog import PassphraseDialog
 from ui.errors import error_text
 
 OFFLINE = "offline"
@@ -60,6 +62,16 @@ class ModelsPage(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.view: ModelsOverview | None = None
+        self.keystore: KeyStoreView | None = None
+        self.keystore_state = QLabel(self)
+        self.keystore_state.setObjectName("keystore_state")
+        self.keystore_state.setWordWrap(True)
+        self.store_buttons = {name: QPushButton(self) for name in ("os", "file", "unlock")}
+        self.store_buttons["os"].clicked.connect(lambda: self._use_store("os"))
+        self.store_buttons["file"].clicked.connect(lambda: self._use_store("file"))
+        self.store_buttons["unlock"].clicked.connect(self.ask_passphrase)
+        for button in self.store_buttons.values():
+            button.hide()
         self.table = QTableWidget(0, len(MODEL_COLUMNS), self)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -96,6 +108,12 @@ class ModelsPage(QWidget):
         self.form_labels[1].setText(self.tr("Default cost ceiling per analysis (model price currency)"))
         self.note.setText(self.tr("The offline rules model needs no key and is always available. "
                                   "A model's fallback is tried when it keeps failing."))  # fmt: skip
+        store_texts = {"os": self.tr("Use the OS keyring"), "file": self.tr("Use an encrypted key file…"),
+                       "unlock": self.tr("Unlock the key file…")}  # fmt: skip
+        for name, text in store_texts.items():
+            self.store_buttons[name].setText(text)
+        if self.keystore is not None:
+            self._show_keystore(self.keystore)
         if self.view is not None:  # the key column's words; the entries being edited stay as they are
             column = next(i for i, c in enumerate(MODEL_COLUMNS) if c.key == "key")
             for r, row in enumerate(self.view.models):
@@ -111,6 +129,11 @@ class ModelsPage(QWidget):
         row.addStretch(1)
         layout.addLayout(row)
         layout.addWidget(self.result)
+        stores = QHBoxLayout()
+        stores.addWidget(self.keystore_state, 1)
+        for button in self.store_buttons.values():
+            stores.addWidget(button)
+        layout.addLayout(stores)
         form = QFormLayout()
         self.form_labels = [QLabel(self), QLabel(self)]
         form.addRow(self.form_labels[0], self.default_model)
@@ -122,6 +145,71 @@ class ModelsPage(QWidget):
 
     def reload(self) -> None:
         actions.load_models(self.ctx, self, self._show)
+        actions.load_keystore(self.ctx, self, self._show_keystore)
+
+    # ---- where keys are kept --------------------------------------------------------------------------------------
+    def _show_keystore(self, view: KeyStoreView) -> None:
+        self.keystore = view
+        if view.store == "file":
+            path = view.path or ""
+            if view.available:
+                text = self.tr("API keys are kept in the encrypted key file %1, unlocked for this session.")
+            elif view.reason_key == "keyfile_locked":
+                text = self.tr("API keys are kept in the encrypted key file %1, which is locked: unlock it with "
+                               "its passphrase to use the models whose keys are there.")  # fmt: skip
+            else:
+                text = self.tr("The encrypted key file %1 cannot be used: %2").replace("%2", self._reason(view))
+            self.keystore_state.setText(text.replace("%1", path))
+        elif view.available:
+            self.keystore_state.setText(self.tr("API keys are kept in the OS keyring."))
+        else:
+            self.keystore_state.setText(self.tr("The OS keyring cannot be used: %1").replace("%1", self._reason(view)))
+        self.store_buttons["os"].setVisible(view.store == "file")
+        self.store_buttons["file"].setVisible(view.store == "os")
+        self.store_buttons["unlock"].setVisible(view.store == "file" and not view.available)
+
+    def _reason(self, view: KeyStoreView) -> str:
+        return error_text(UserError(view.reason or "", view.hint or "", key=view.reason_key,
+                                    params=view.reason_params))  # fmt: skip
+
+    def _use_store(self, store: str) -> None:
+        if store == "file":
+            self.ask_passphrase()
+            return
+        actions.use_keystore(self.ctx, self, "os", None, success=self._store_changed, failure=self._store_failed)
+
+    def ask_passphrase(self) -> PassphraseDialog | None:
+        """Ask for the key file's passphrase: to unlock it, or to create it when switching to it (returned so a test
+        can type it). Nothing is asked before the page knows where keys are kept."""
+        view = self.keystore
+        if view is None:
+            return None
+        path = view.path or self.tr("the workspace folder")
+        dialog = PassphraseDialog(path, new=not view.file_exists, parent=self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.given.connect(lambda passphrase: self._give_passphrase(dialog, passphrase))
+        dialog.open()
+        return dialog
+
+    def _give_passphrase(self, dialog: PassphraseDialog, passphrase: str) -> None:
+        def done(view: KeyStoreView) -> None:
+            dialog.accept()
+            self._store_changed(view)
+
+        def refused(error: BaseException) -> None:
+            dialog.show_error(error_text(error))
+
+        if self.keystore is not None and self.keystore.store == "file":
+            actions.unlock_keys(self.ctx, self, passphrase, done, refused)
+        else:
+            actions.use_keystore(self.ctx, self, "file", passphrase, success=done, failure=refused)
+
+    def _store_changed(self, view: KeyStoreView) -> None:
+        self._show_keystore(view)
+        actions.load_models(self.ctx, self, self._show)
+
+    def _store_failed(self, error: BaseException) -> None:
+        self.result.setText(error_text(error))
 
     def _show(self, view: ModelsOverview) -> None:
         self.view = view

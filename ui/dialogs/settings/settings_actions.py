@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtWidgets import QWidget
 
 from stockbench.clock import MARKET_TZ, Market
-from stockbench.llm.records import ModelConfig, ModelPreset
+from stockbench.llm.records import KeyStoreView, ModelConfig, ModelPreset
 from stockbench.workbench import Workbench
 from ui.background import EngineOp
 from ui.context import AppContext
@@ -72,6 +72,28 @@ def remove_model(ctx: AppContext, parent: QWidget, name: str, success: Success) 
 def store_key(ctx: AppContext, parent: QWidget, name: str, key: str, success: Success) -> EngineOp:
     """Store the API key of model `name` in the OS keyring."""
     return ctx.op(lambda bench: bench.models.store_key(name, key), success, parent=parent)
+
+
+def load_keystore(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
+    """Where API keys are kept now, and whether that store can be used."""
+    return ctx.op(lambda bench: bench.models.keystore(), success, parent=parent)
+
+
+def use_keystore(
+    ctx: AppContext, parent: QWidget, store: str, passphrase: str | None, *, success: Success, failure: Failure
+) -> EngineOp:
+    """Keep API keys in `store` ("os" or "file"; the file opened or created with `passphrase`)."""
+    return ctx.op(lambda bench: bench.models.use_keystore(store, passphrase), success, failure=failure, parent=parent)
+
+
+def unlock_keys(ctx: AppContext, parent: QWidget, passphrase: str, success: Success, failure: Failure) -> EngineOp:
+    """Open the encrypted key file with `passphrase` for this session (held in memory, never stored)."""
+
+    def unlock(bench: Workbench) -> KeyStoreView:
+        bench.models.unlock(passphrase)
+        return bench.models.keystore()
+
+    return ctx.op(unlock, success, failure=failure, parent=parent)
 
 
 def probe_model(ctx: AppContext, parent: QWidget, name: str, success: Success, failure: Failure) -> EngineOp:
