@@ -152,7 +152,7 @@ def add(
     Exits 5 when the model was added but cannot be used yet: its key can be neither stored nor read here."""
     service = _models(cli)
     config = _config(service, name, preset, provider, model_id, api_base, fallback)
-    _unlock_if_asked(cli)
+    unlock_if_asked(cli)
     added = service.add(config, replace=replace)
     cli.emit(added, _describe_human)
     return EXIT_NOT_USABLE if added.key_source == "keyring_unavailable" and added.key_required else 0
@@ -191,7 +191,7 @@ def key(cli: CliContext, name: str, delete: bool) -> None:
     """Store the API key of model NAME in the key store (read from standard input, never echoed)."""
     service = _models(cli)
     config = service.config(name)
-    _unlock_if_asked(cli)
+    unlock_if_asked(cli)
     if delete:
         deleted = service.delete_key(config.name)
         cli.emit(KeyDeleted(config.name, deleted), f"key of {name} {'deleted' if deleted else 'was not stored'}")
@@ -201,7 +201,7 @@ def key(cli: CliContext, name: str, delete: bool) -> None:
     cli.emit(KeyStored(config.name), f"key of {name} stored in {where}")
 
 
-def _unlock_if_asked(cli: CliContext) -> None:
+def unlock_if_asked(cli: CliContext) -> None:
     """On a terminal, ask for the key file's passphrase when the file store is chosen and none is given."""
     from stockbench.llm.key_file import PASSPHRASE_ENV
 
@@ -275,7 +275,7 @@ def _test_human(d: dict[str, Any]) -> str:
 @pass_cli
 def test(cli: CliContext, name: str) -> None:
     """Send model NAME one tiny request (no fallback) and report latency, model and usage."""
-    _unlock_if_asked(cli)
+    unlock_if_asked(cli)
     cli.emit(_models(cli).probe(name), _test_human)
 
 
@@ -284,7 +284,7 @@ def test(cli: CliContext, name: str) -> None:
 def list_models(cli: CliContext) -> None:
     """The configured models, with their endpoints and where each key comes from (`key_source`: environment,
     keyring, file, missing or keyring_unavailable)."""
-    _unlock_if_asked(cli)
+    unlock_if_asked(cli)
     rows = _models(cli).list()
     if any(r.has_key is None for r in rows):
         view = _models(cli).keystore()

@@ -82,7 +82,11 @@ def set_provider(cli: CliContext, url: str | None, brave: bool, base_url: str | 
             raise InvalidInput("--base-url goes with --brave", "give the SearXNG address with --searxng alone")
         _emit_config(cli, _search(cli).set_searxng(url))
         return
-    _emit_config(cli, _search(cli).set_brave(_brave_key(), base_url))
+    from stockbench.cli.models import unlock_if_asked
+
+    key = _brave_key()
+    unlock_if_asked(cli)  # a key file store: its passphrase, asked on a terminal
+    _emit_config(cli, _search(cli).set_brave(key, base_url))
 
 
 def _brave_key() -> str | None:
@@ -118,6 +122,9 @@ def show(cli: CliContext) -> None:
 @pass_cli
 def test(cli: CliContext) -> int:
     """Send the configured provider one query and report ok (results, latency) or the reason it failed."""
+    from stockbench.cli.models import unlock_if_asked
+
+    unlock_if_asked(cli)
     found = _search(cli).test()
     cli.emit(found, _probe_human)
     return 0 if found.ok else EXIT_FAILED

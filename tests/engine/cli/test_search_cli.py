@@ -166,3 +166,55 @@ def test_the_brave_key_never_lands_in_the_workspace(call: Any, brave: BraveServe
     assert any(p.suffix == ".duckdb" for p in files)
     for path in files:
         assert BRAVE_KEY.encode() not in path.read_bytes(), path
+
+
+def _answer_on_a_terminal(argv: list[str], answers: list[tuple[bytes, bytes]], env: dict[str, str]) -> tuple[int, str]:
+    """Run `stockbench argv` on a pseudo-terminal, typing each answer when its prompt appears; (exit code, screen)."""
+    import os
+    import pty
+    import select
+    import sys
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the CLI, with the pty as its terminal
+        os.execve(sys.executable, [sys.executable, "-m", "stockbench", *argv], env)
+    screen, pending, deadline = b"", list(answers), time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            screen += chunk
+        if pending and pending[0][0] in screen:
+            os.write(fd, pending.pop(0)[1] + b"\n")
+            screen += b"\n"
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), screen.decode("utf-8", "replace")
+
+
+def test_brave_on_a_terminal_asks_the_key_file_passphrase_when_keys_go_to_the_file(
+    home: Path, brave: BraveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from stockbench.llm.key_file import FILE_NAME, PASSPHRASE_ENV, FileKeys
+    from stockbench.store.settings import KEY_STORE
+
+    with Workbench.open(home) as bench:
+        bench.workspace.settings.set(KEY_STORE, "file")
+    FileKeys(home / FILE_NAME).unlock("correct horse battery")  # the file made earlier, locked for a new process
+    env = {k: v for k, v in __import__("os").environ.items() if k != PASSPHRASE_ENV}
+    code, screen = _answer_on_a_terminal(
+        ["search", "set", "--brave", "--base-url", brave.url, "--home", str(home)],
+        [(b"Brave Search API key (not shown)", b"brave-key-0123456789"),
+         (b"key file passphrase (not shown)", b"correct horse battery")],
+        env,
+    )  # fmt: skip
+    assert code == 0, screen
+    assert "brave-key-0123456789" not in screen and "correct horse battery" not in screen  # never echoed
+    stored = FileKeys(home / FILE_NAME)
+    stored.unlock("correct horse battery")
+    assert stored.get("search-brave") == "brave-key-0123456789"
