@@ -1296,13 +1296,18 @@ _DAMAGE_NO_BACKUP = _w(
     "{first}；此工作区没有备份：请把 {file} 移到别处（不要删除），"
     "然后打开一个新工作区（--home 目录，或“文件 ▸ 新建工作区”）。",
 )
+_NO_BACKUP_YET = _w("{first}; there is no backup of this workspace yet.", "{first}；此工作区还没有备份。")
 ERRORS |= {  # the hint: what to do first (by reason), then the newest backup and how to restore it, or that none is
     f"workspace_damaged.{reason}.{which}": (
         message,
         _w(hint.en.replace("{first}", first.en), hint.zh.replace("{first}", first.zh)),
     )
     for reason, (message, first) in _DAMAGE.items()
-    for which, hint in (("backup", _DAMAGE_BACKUP), ("no_backup", _DAMAGE_NO_BACKUP))
+    for which, hint in (
+        ("backup", _DAMAGE_BACKUP),
+        # a read-only folder or a full disk damaged nothing: the file stays where it is
+        ("no_backup", _NO_BACKUP_YET if reason in ("read_only", "disk_full") else _DAMAGE_NO_BACKUP),
+    )
 }
 
 NOTES |= {

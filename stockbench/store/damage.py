@@ -69,7 +69,10 @@ def reason_of_text(text: str) -> DamageReason | None:
 
 def damaged(paths: WorkspacePaths, reason: DamageReason) -> WorkspaceDamaged:
     """The error that says `reason` about the workspace at `paths`, naming its newest backup and how to restore it."""
-    backup = newest_backup(paths)
+    try:
+        backup = newest_backup(paths)
+    except OSError:  # the folder cannot even be listed: no backup can be named
+        backup = None
     which = "backup" if backup is not None else "no_backup"
     params = {"file": str(paths.database), "folder": str(paths.home)}
     if backup is not None:
