@@ -1247,7 +1247,7 @@ _DAMAGE: dict[str, tuple[Words, Words]] = {  # reason: (what is wrong, what to d
         _w(
             "The workspace file {file} is not a usable DuckDB database (it is empty, cut short or another kind of "
             "file).",
-            "工作区文件 {file} 不是可用的 DuckDB 数据库（文件为空、被截断或是其他类型的文件）。",
+            "工作区文件 {file} 不是可用的数据库（文件为空、被截断或是其他类型的文件）。",
         ),
         _w("Keep that file as it is", "请保留该文件原样"),
     ),
@@ -1287,8 +1287,8 @@ _DAMAGE: dict[str, tuple[Words, Words]] = {  # reason: (what is wrong, what to d
     ),
 }
 _DAMAGE_BACKUP = _w(
-    "{first}; newest backup: {backup}, taken {taken}: restore it with `stockbench restore {backup}`.",
-    "{first}；最新的备份：{backup}，备份于 {taken}：用 `stockbench restore {backup}` 恢复。",
+    "{first}; newest backup: {backup}, taken {taken}: restore it with `{command}`.",
+    "{first}；最新的备份：{backup}，备份于 {taken}：用 `{command}` 恢复。",
 )
 _DAMAGE_NO_BACKUP = _w(
     "{first}; there is no backup of this workspace: move {file} aside (do not delete it) and open a new workspace "

@@ -76,7 +76,8 @@ def damaged(paths: WorkspacePaths, reason: DamageReason) -> WorkspaceDamaged:
     which = "backup" if backup is not None else "no_backup"
     params = {"file": str(paths.database), "folder": str(paths.home)}
     if backup is not None:
-        params |= {"backup": backup.path.name, "taken": shanghai_time(backup.taken_at)}
+        name = backup.path.name
+        params |= {"backup": name, "taken": shanghai_time(backup.taken_at), "command": f"stockbench restore {name}"}
     key = f"workspace_damaged.{reason}.{which}"
     message, hint = ERRORS[key]
     return WorkspaceDamaged(
