@@ -14,7 +14,7 @@ import pytest
 
 from stockbench.errors import WorkspaceDamaged
 from stockbench.messages import error_words
-from stockbench.store.damage import damage_reason, read_problems
+from stockbench.store.damage import BOOKS, damage_reason, read_problems
 from stockbench.store.database import Database
 from stockbench.store.workspace import Workspace
 from tests.damaged_workspaces import BACKUP_NAME, DAMAGES, DEPOSITS, books_workspace, deposits, flip
@@ -69,14 +69,17 @@ def test_the_lock_is_released_after_a_refusal(home: Path) -> None:
 def test_a_flip_outside_the_books_opens_and_the_full_read_finds_it(tmp_path: Path) -> None:
     path = tmp_path / "big.duckdb"
     con = duckdb.connect(str(path))
+    con.execute("CREATE TABLE fills AS SELECT i AS n FROM range(10) t(i)")
     con.execute("CREATE TABLE bars AS SELECT i AS n, repeat('x', 40) || i AS s FROM range(100000) t(i)")
     con.close()
     flip(path.stat().st_size // 2)(path)
     db = Database(path)
     try:
-        assert read_problems(db, ["fills"]).problems == ()  # the books read at open: bars are not among them
-        found = read_problems(db).problems
-        assert [p.table for p in found] == ["bars"] and "checksum" in found[0].error
+        books = read_problems(db, BOOKS)
+        assert books.tables == 1 and books.problems == ()  # the books read at open: bars are not among them
+        found = read_problems(db)
+        assert found.tables == 2 and [p.table for p in found.problems] == ["bars"]
+        assert "checksum" in found.problems[0].error
     finally:
         db.close()
 
