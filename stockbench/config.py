@@ -91,7 +91,12 @@ def configure_file_logging(logs: Path, level: int | None = None) -> None:
     if any(getattr(h, "_stockbench", False) for h in root.handlers):
         return
     logs.mkdir(parents=True, exist_ok=True)
-    handler = RotatingFileHandler(logs / "stockbench.log", maxBytes=5_000_000, backupCount=3, encoding="utf-8")
+
+    class LogFile(RotatingFileHandler):
+        def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
+            """A log that cannot be written (a full disk) is dropped: it must not bury the message people read."""
+
+    handler = LogFile(logs / "stockbench.log", maxBytes=5_000_000, backupCount=3, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(threadName)s %(name)s: %(message)s"))
     handler._stockbench = True  # type: ignore[attr-defined]
     root.addHandler(handler)

@@ -7,6 +7,7 @@
     |   +-- RuleViolation           input is well-formed but breaks a rule; carries a list of Problems
     |   +-- WorkspaceLocked         another process owns the workspace
     |   +-- WorkspaceTooNew         the workspace was written by a newer release
+    |   +-- WorkspaceDamaged        the workspace file cannot be used (its `reason` says why; `backup` names the newest)
     |   +-- CalendarUnknown         a date lies past the last holiday year the program knows
     |   +-- DataUnavailable         data could not be fetched or read (the reason says which and why)
     |   +-- Cancelled               the user stopped the operation; never shown as an error
@@ -22,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 REDACTED = "***"
 _SECRET_PATTERNS = (
@@ -79,7 +81,7 @@ class UserError(StockbenchError):
         self.key = key  # its words in stockbench.messages (empty: worded in English only)
         self.params = params  # the values those words are filled from
 
-    def as_dict(self) -> dict[str, str]:
+    def as_dict(self) -> dict[str, str | None]:
         return {"code": self.code, "message": self.message, "hint": self.hint}
 
 
@@ -115,6 +117,33 @@ class WorkspaceLocked(UserError):
 
 class WorkspaceTooNew(UserError):
     code = "workspace_too_new"
+
+
+DamageReason = Literal["not_a_database", "corrupt", "read_only", "disk_full", "wal_missing_or_bad"]
+
+
+class WorkspaceDamaged(UserError):
+    """The workspace file cannot be opened or written: `reason` is a stable code, `backup` the file name of the
+    newest complete backup (None: there is none). The damaged file itself is never changed."""
+
+    code = "workspace_damaged"
+
+    def __init__(
+        self,
+        message: str,
+        hint: str = "",
+        *,
+        reason: DamageReason,
+        backup: str | None = None,
+        key: str = "",
+        params: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        super().__init__(message, hint, key=key, params=params)
+        self.reason: DamageReason = reason
+        self.backup = backup
+
+    def as_dict(self) -> dict[str, str | None]:
+        return super().as_dict() | {"reason": self.reason, "backup": self.backup}
 
 
 class CalendarUnknown(UserError):

@@ -1377,6 +1377,119 @@ VALUES |= {
 }
 
 
+# ---- a damaged workspace (store/damage.py) and `stockbench doctor` (doctor.py) ----
+_DAMAGE: dict[str, tuple[Words, Words]] = {  # reason: (what is wrong, what to do first)
+    "not_a_database": (
+        _w(
+            "The workspace file {file} is not a usable DuckDB database (it is empty, cut short or another kind of "
+            "file).",
+            "工作区文件 {file} 不是可用的数据库（文件为空、被截断或是其他类型的文件）。",
+        ),
+        _w("Keep that file as it is", "请保留该文件原样"),
+    ),
+    "corrupt": (
+        _w(
+            "The workspace file {file} is damaged: part of it no longer reads back as it was written.",
+            "工作区文件 {file} 已损坏：其中一部分读出的内容与写入时不符。",
+        ),
+        _w("Keep that file as it is", "请保留该文件原样"),
+    ),
+    "read_only": (
+        _w(
+            "The workspace folder {folder} cannot be written (the folder or its files are read-only).",
+            "工作区文件夹 {folder} 无法写入（文件夹或其中的文件是只读的）。",
+        ),
+        _w(
+            "Make the folder and its files writable and try again (nothing was changed)",
+            "请让该文件夹及其文件可写后重试（未做任何改动）",
+        ),
+    ),
+    "disk_full": (
+        _w(
+            "The disk holding {folder} is full (or the file may grow no larger): the change was not saved.",
+            "存放 {folder} 的磁盘已满（或文件不能再增大）：这次改动没有保存。",
+        ),
+        _w(
+            "Free some space and try again (what was saved before is intact)",
+            "请腾出磁盘空间后重试（之前保存的内容完好）",
+        ),
+    ),
+    "wal_missing_or_bad": (
+        _w(
+            "The workspace's write-ahead log {file}.wal is damaged, so its last saved changes cannot be read.",
+            "工作区的预写日志 {file}.wal 已损坏，最近保存的改动无法读取。",
+        ),
+        _w("Keep both files as they are", "请保留这两个文件原样"),
+    ),
+}
+_DAMAGE_BACKUP = _w(
+    "{first}; newest backup: {backup}, taken {taken}: restore it with `{command}`.",
+    "{first}；最新的备份：{backup}，备份于 {taken}：用 `{command}` 恢复。",
+)
+_DAMAGE_NO_BACKUP = _w(
+    "{first}; there is no backup of this workspace: move {file} aside (do not delete it) and open a new workspace "
+    "(--home DIR, or File ▸ New Workspace).",
+    "{first}；此工作区没有备份：请把 {file} 移到别处（不要删除），"
+    "然后打开一个新工作区（--home 目录，或“文件 ▸ 新建工作区”）。",
+)
+_NO_BACKUP_YET = _w("{first}; there is no backup of this workspace yet.", "{first}；此工作区还没有备份。")
+ERRORS |= {  # the hint: what to do first (by reason), then the newest backup and how to restore it, or that none is
+    f"workspace_damaged.{reason}.{which}": (
+        message,
+        _w(hint.en.replace("{first}", first.en), hint.zh.replace("{first}", first.zh)),
+    )
+    for reason, (message, first) in _DAMAGE.items()
+    for which, hint in (
+        ("backup", _DAMAGE_BACKUP),
+        # a read-only folder or a full disk damaged nothing: the file stays where it is
+        ("no_backup", _NO_BACKUP_YET if reason in ("read_only", "disk_full") else _DAMAGE_NO_BACKUP),
+    )
+}
+
+NOTES |= {
+    # `stockbench doctor`: one line per check (its name and status stay English in --json)
+    "doctor.title": _w("Workspace {home}", "工作区 {home}"),
+    "doctor.status.ok": _w("ok", "正常"),
+    "doctor.status.warning": _w("warning", "注意"),
+    "doctor.status.failed": _w("FAILED", "失败"),
+    "doctor.ok": _w("Nothing is wrong with this workspace.", "此工作区没有发现问题。"),
+    "doctor.failed": _w("{failed} check(s) failed.", "有 {failed} 项检查失败。"),
+    "doctor.schema.ok": _w(
+        "schema: {version} migrations applied, checksums match, {tables} tables present",
+        "数据结构：已应用 {version} 个迁移，校验和一致，{tables} 张表齐全",
+    ),
+    "doctor.schema.pending": _w(
+        "schema: version {version}; migrations {pending} are not applied yet",
+        "数据结构：版本 {version}；迁移 {pending} 尚未应用",
+    ),
+    "doctor.schema.checksum": _w(
+        "schema: migration(s) {versions} differ from what this release ships",
+        "数据结构：迁移 {versions} 与本版本附带的不一致",
+    ),
+    "doctor.schema.unknown": _w(
+        "schema: version(s) {versions} are unknown to this release", "数据结构：本版本不认识版本 {versions}"
+    ),
+    "doctor.schema.too_new": _w("schema: {message}", "数据结构：{message}"),
+    "doctor.schema.tables": _w("schema: table(s) {tables} are missing", "数据结构：缺少表 {tables}"),
+    "doctor.report_seals.ok": _w("report seals: all {count} reports verify", "报告封印：全部 {count} 份报告验证通过"),
+    "doctor.report_seals.failed": _w(
+        "report seals: {bad} of {count} reports do not verify ({reports}): {first}",
+        "报告封印：{count} 份报告中有 {bad} 份验证不通过（{reports}）：{first}",
+    ),
+    "doctor.integrity.ok": _w(
+        "integrity: every block of {tables} tables reads back ({mb} MB in {seconds} s)",
+        "完整性：{tables} 张表的每个数据块都能正确读出（{mb} MB，用时 {seconds} 秒）",
+    ),
+    "doctor.integrity.failed": _w(
+        "integrity: table(s) {tables} do not read back: {reason}", "完整性：表 {tables} 无法正确读出：{reason}"
+    ),
+    "doctor.damaged": _w("integrity: {message} {hint}", "完整性：{message}{hint}"),
+    "doctor.not_checked": _w(
+        "{name}: not checked (the workspace cannot be opened)", "{name}：未检查（工作区无法打开）"
+    ),
+}
+
+
 def value_word(kind: str, value: str, language: Language) -> str:
     found = VALUES.get(f"{kind}.{value}")
     return found.text(language) if found is not None else value

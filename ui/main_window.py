@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench import __version__
+from stockbench.errors import WorkspaceDamaged
 from ui.errors import ErrorPresenter
 from ui.i18n.language import SETTING as LANGUAGE_SETTING
 from ui.i18n.language import Choice, Translations, chosen_language, stored_choice
@@ -102,6 +103,7 @@ class MainWindow(QMainWindow):
             self.theme.apply()
             self.theme.candles_changed.connect(lambda: self.screens.refresh("chart"))
         self.ctx: AppContext | None = None
+        self.damage_dialog: QDialog | None = None  # the last damaged workspace's dialog
         self.current_symbol: str | None = None
         self._closed, self._painted = False, False
         self.workspaces = WorkspaceController(self, self.settings)
@@ -235,7 +237,27 @@ class MainWindow(QMainWindow):
 
     def _open_failed(self, error: BaseException) -> None:
         self._placeholder(self.tr("The workspace could not be opened. Use File ▸ Open Workspace to choose another."))
+        if isinstance(error, WorkspaceDamaged):
+            self.show_damage(error)
+            return
         self.presenter.present(error)
+
+    def show_damage(self, error: WorkspaceDamaged) -> QDialog:
+        """The workspace's file is damaged (or its folder read-only, or the disk full): say why, name the newest
+        backup, and offer another workspace or quitting."""
+        from ui.dialogs.damaged_workspace_dialog import DamagedWorkspaceDialog
+
+        dialog = DamagedWorkspaceDialog(self, error)
+        dialog.open_another.connect(self.workspaces.choose_workspace)
+        dialog.quit_requested.connect(self.close)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.damage_dialog = dialog
+        if self.presenter.interactive:
+            dialog.open()
+        # shown like any other error to whoever listens (the smoke test ends at the first one)
+        self.presenter.presented.append((dialog.windowTitle(), dialog.reason_label.text()))
+        self.presenter.error_presented.emit(dialog.windowTitle(), dialog.reason_label.text())
+        return dialog
 
     def attach_bench(self, bench: Workbench) -> None:
         """Show the opened `bench` (the window takes ownership and closes it on detach)."""

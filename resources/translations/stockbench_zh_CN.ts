@@ -201,6 +201,29 @@
     </message>
 </context>
 <context>
+    <name>DamagedWorkspaceDialog</name>
+    <message>
+        <source>The workspace cannot be opened</source>
+        <translation>无法打开工作区</translation>
+    </message>
+    <message>
+        <source>Open another workspace…</source>
+        <translation>打开其他工作区…</translation>
+    </message>
+    <message>
+        <source>Copy the restore command</source>
+        <translation>复制恢复命令</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+</context>
+<context>
     <name>DashboardModel</name>
     <message>
         <source>Stop hit</source>

@@ -48,6 +48,7 @@ COMMANDS: dict[str, str] = {
     "eval": "stockbench.cli.evals:evaluate",
     "review-quick": "stockbench.cli.quick:review_quick",
     "check-plan": "stockbench.cli.quick:check_plan",
+    "doctor": "stockbench.cli.doctor:doctor",
 }
 # With no subcommand, `stockbench` opens the desktop shell. It is loaded by name, only then: the engine never
 # imports the shell (Qt stays out of every other command and of `--help`).
@@ -202,6 +203,27 @@ def _language(args: Sequence[str]) -> Language:
     return language_of_locale()
 
 
+def _option(args: Sequence[str], name: str) -> str | None:
+    """The value of option `name` (`--name V` or `--name=V`, before any `--`), else None."""
+    args = list(args[: list(args).index("--")] if "--" in args else args)
+    for at, arg in enumerate(args):
+        if arg.startswith(f"{name}="):
+            return arg.split("=", 1)[1]
+        if arg == name and at + 1 < len(args):
+            return args[at + 1]
+    return None
+
+
+def _damage(error: BaseException, args: Sequence[str]) -> UserError | None:
+    """`error` (DuckDB's or the OS's, raised while a command used the workspace) as the workspace's damage, naming
+    its newest backup; None when it is no damage."""
+    from stockbench.config import WorkspacePaths, resolve_home
+    from stockbench.store.damage import damage_reason, damaged
+
+    reason = damage_reason(error)
+    return damaged(WorkspacePaths(resolve_home(_option(args, "--home"))), reason) if reason is not None else None
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code (tests call this in-process)."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -222,6 +244,11 @@ def run(argv: Sequence[str] | None = None) -> int:
         return EXIT_USER
     except (StockbenchError, Exception) as error:
         import logging
+
+        if (damage := _damage(error, args)) is not None:  # the disk filled or a block broke during the command
+            logging.getLogger(__name__).info("the workspace cannot be used: %s", error, exc_info=error)
+            _report_user_error(damage, as_json, _language(args))
+            return EXIT_USER
 
         logging.getLogger(__name__).exception("internal error")
         message(f"internal error: {type(error).__name__}: {error}")

@@ -19,7 +19,7 @@ class NotListed(InvalidInput):
         super().__init__(message)
         self.listed = listed
 
-    def as_dict(self) -> dict[str, str]:
+    def as_dict(self) -> dict[str, str | None]:
         return super().as_dict() | {"listed": self.listed.isoformat()}
 
 

@@ -91,9 +91,23 @@ class Database:
                 cur.rollback()
                 raise
             else:
-                cur.commit()
+                try:
+                    cur.commit()
+                except duckdb.Error as error:
+                    raise self._unsaved(error) from error
             finally:
                 self._local.depth = 0
+
+    def _unsaved(self, error: duckdb.Error) -> Exception:
+        """A commit that could not be written (a full disk, a read-only file) as the workspace's damage, naming its
+        newest backup (the transaction is rolled back: what was saved before is intact); any other error as it is."""
+        from stockbench.config import WorkspacePaths
+        from stockbench.store.damage import damage_reason, damaged
+
+        reason = damage_reason(error)
+        if reason not in ("disk_full", "read_only") or self.path == ":memory:":
+            return error
+        return damaged(WorkspacePaths(Path(self.path).parent), reason)
 
     def checkpoint(self) -> None:
         with self._write_lock:

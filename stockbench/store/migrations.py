@@ -7,6 +7,7 @@ workspace written by a newer release (a version this code does not know) is refu
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable
@@ -18,6 +19,7 @@ import duckdb
 
 from stockbench.errors import InternalError, WorkspaceTooNew
 from stockbench.store.backfills import seal_reports
+from stockbench.store.checks import Check, CheckStatus
 from stockbench.store.database import Database
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
@@ -96,3 +98,49 @@ def migrate(db: Database, target: int | None = None) -> list[int]:
             )
         applied.append(migration.version)
     return applied
+
+
+@functools.cache
+def shipped_tables() -> frozenset[str]:
+    """The tables a workspace of this release holds: those every shipped migration creates (applied in memory)."""
+    db = Database(":memory:")
+    try:
+        migrate(db)
+        return frozenset(r[0] for r in db.fetchall("SELECT table_name FROM duckdb_tables()"))
+    finally:
+        db.close()
+
+
+def schema_check(db: Database) -> Check:
+    """Doctor's `schema`: every shipped migration applied with its checksum, no version this release does not know,
+    and every table the migrations create present."""
+    shipped = {m.version: m for m in available()}
+    recorded = dict(db.fetchall("SELECT version, checksum FROM schema_migrations ORDER BY version"))
+    unknown = sorted(set(recorded) - set(shipped))
+    if unknown:
+        return _schema("failed", "unknown", f"version(s) {_listed(unknown)} are unknown to this release",
+                       versions=_listed(unknown))  # fmt: skip
+    changed = sorted(v for v, checksum in recorded.items() if checksum != shipped[v].checksum)
+    if changed:
+        return _schema("failed", "checksum", f"migration(s) {_listed(changed)} differ from what this release ships",
+                       versions=_listed(changed))  # fmt: skip
+    pending = sorted(set(shipped) - set(recorded))
+    if pending:
+        return _schema("failed", "pending", f"version {max(recorded, default=0)}; migrations {_listed(pending)} "
+                       "are not applied", version=max(recorded, default=0), pending=_listed(pending))  # fmt: skip
+    tables = "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+    present = {r[0] for r in db.fetchall(tables)}
+    missing = sorted(shipped_tables() - present)
+    if missing:
+        return _schema("failed", "tables", f"table(s) {', '.join(missing)} are missing", tables=", ".join(missing))
+    return _schema("ok", "ok", f"{len(recorded)} migrations applied, checksums match, {len(present)} tables present",
+                   version=len(recorded), tables=len(present))  # fmt: skip
+
+
+def _listed(versions: list[int]) -> str:
+    return ", ".join(str(v) for v in versions)
+
+
+def _schema(status: CheckStatus, case: str, detail: str, **params: object) -> Check:
+    return Check("schema", status, f"schema: {detail}", f"doctor.schema.{case}",
+                 tuple(sorted((k, str(v)) for k, v in params.items())))  # fmt: skip

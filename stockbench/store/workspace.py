@@ -6,6 +6,7 @@ opens the database and applies pending migrations. `close()` releases everything
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -13,15 +14,19 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal
 
+import duckdb
+
 import stockbench
 from stockbench.config import WorkspacePaths, resolve_home
 from stockbench.errors import InvalidInput
+from stockbench.store.damage import as_damage, books_damage, damaged
 from stockbench.store.database import Database
 from stockbench.store.lock import LockHolder, WorkspaceLock
 from stockbench.store.migrations import current_version, latest_version, migrate
 from stockbench.store.settings import Settings
 
 WorkspaceKind = Literal["user", "demo"]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,16 @@ class Workspace:
         paths = WorkspacePaths(resolve_home(home))
         if paths.home.exists() and not paths.home.is_dir():
             raise InvalidInput(f"{paths.home} is a file, not a workspace folder", "choose a folder with --home")
+        try:
+            return cls._open(paths, kind, command)
+        except (OSError, duckdb.Error) as error:
+            if (damage := as_damage(paths, error)) is None:
+                raise
+            log.info("the workspace %s cannot be used (%s): %s", paths.home, damage.reason, error)
+            raise damage from error
+
+    @classmethod
+    def _open(cls, paths: WorkspacePaths, kind: WorkspaceKind, command: str) -> Workspace:
         paths.home.mkdir(parents=True, exist_ok=True)
         paths.exports.mkdir(exist_ok=True)
         lock = WorkspaceLock(paths.lock)
@@ -71,6 +86,9 @@ class Workspace:
             lock.release()
             raise
         try:
+            # Before anything is written: the books must read back in full (a few milliseconds; doctor reads all).
+            if (reason := books_damage(db)) is not None:
+                raise damaged(paths, reason)
             migrate(db)
             workspace = cls(paths, lock, db)
             workspace._register(kind)

@@ -329,3 +329,15 @@ def test_a_tampered_report_is_refused_in_chinese_naming_the_seal_problem(
     assert code != 0 and error["code"] == "invalid_input"
     assert error["message"].startswith(f"报告 {ids['first']} 已不是发布时的样子：报告 {ids['first']}：存储的")
     assert "在报告封印后被改动" in error["message"] and "changed" not in error["message"]
+
+
+def test_the_doctor_fails_report_seals_naming_the_edited_report(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ids = reports(home)
+    code, found, _ = cli(capsys, "doctor")
+    assert code == 0 and {c["name"]: c["status"] for c in found["checks"]}["report_seals"] == "ok"
+    with Workbench.open(home) as bench:
+        bench.workspace.db.execute("UPDATE reports SET title = '强烈买入' WHERE report_id = ?", [ids["last"]])
+    code, found, _ = cli(capsys, "doctor")
+    seals = {c["name"]: c for c in found["checks"]}["report_seals"]
+    assert code == 1 and found["ok"] is False
+    assert seals["status"] == "failed" and ids["last"] in seals["detail"] and "of 3 reports" in seals["detail"]

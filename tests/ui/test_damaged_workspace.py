@@ -1,0 +1,79 @@
+"""Opening a damaged workspace in the window: a dialog gives the reason, the newest backup and its time, and offers
+another workspace, the restore command on the clipboard, or quitting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QFileDialog
+from pytestqt.qtbot import QtBot
+
+from tests.damaged_workspaces import BACKUP_NAME, DAMAGES, books_workspace
+from ui.dialogs.damaged_workspace_dialog import DamagedWorkspaceDialog
+from ui.main_window import MainWindow
+
+WAIT_MS = 10_000
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> Iterator[MainWindow]:
+    made = MainWindow(settings=QSettings())
+    made.presenter.interactive = False
+    qtbot.addWidget(made)
+    yield made
+    made.shutdown()
+
+
+def open_damaged(window: MainWindow, qtbot: QtBot, home: Path) -> DamagedWorkspaceDialog:
+    with qtbot.waitSignal(window.presenter.error_presented, timeout=WAIT_MS):
+        window.open_workspace(home)
+    dialog = window.damage_dialog
+    assert isinstance(dialog, DamagedWorkspaceDialog)
+    return dialog
+
+
+@pytest.mark.parametrize("name", ["truncated_4096", "flip_main_header", "zero_length"])
+def test_the_dialog_names_the_reason_and_the_newest_backup(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path, name: str
+) -> None:
+    paths = books_workspace(tmp_path / "books")
+    damage, reason = DAMAGES[name]
+    damage(paths.database)
+    dialog = open_damaged(window, qtbot, paths.home)
+    assert dialog.error.reason == reason
+    assert dialog.reason_label.text().startswith("The workspace file")
+    hint = dialog.hint_label.text()
+    assert f"newest backup: {BACKUP_NAME}, taken 2026-12-01 15:30 (Asia/Shanghai)" in hint
+    assert f"stockbench restore {BACKUP_NAME}" in hint
+    assert dialog.restore_button is None  # until the engine's restore is merged
+    assert dialog.copy_button is not None
+    dialog.copy_button.click()
+    assert QApplication.clipboard().text() == f"stockbench restore {BACKUP_NAME}"
+    assert window.ctx is None  # nothing was attached
+
+
+def test_open_another_asks_for_a_folder_and_quit_closes_the_window(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = books_workspace(tmp_path / "books")
+    paths.database.write_bytes(b"")
+    asked: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args, **kw: asked.append("asked") or "")
+    open_damaged(window, qtbot, paths.home).open_button.click()
+    assert asked == ["asked"]
+    window.show()
+    open_damaged(window, qtbot, paths.home).quit_button.click()
+    assert not window.isVisible()
+
+
+def test_in_chinese_with_no_backup(window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    window.set_language("zh_CN")
+    paths = books_workspace(tmp_path / "books", backup=False)
+    paths.database.write_bytes(b"")
+    dialog = open_damaged(window, qtbot, paths.home)
+    assert dialog.windowTitle() == "无法打开工作区"
+    assert dialog.reason_label.text().startswith("工作区文件") and "此工作区没有备份" in dialog.hint_label.text()
+    assert dialog.copy_button is None and dialog.open_button.text() == "打开其他工作区…"
