@@ -17,7 +17,6 @@ from pathlib import Path
 
 from stockbench.errors import InvalidInput, NotFound
 from stockbench.ledger.journal import (
-    BY_KIND,
     ENTRY_KINDS,
     SOURCES,
     Journal,
@@ -101,8 +100,7 @@ def _insert(db: Database, lines: list[JournalLine]) -> None:
 
 def _advance_sequence(db: Database, lines: list[JournalLine]) -> None:
     """Move `ledger_seq` past every restored entry's seq, so that new entries still replay after them."""
-    index = [name for name, _ in BY_KIND["fill"].columns].index("seq")
-    highest = max((line.values[index] for line in lines if line.kind in ENTRY_KINDS), default=0)
+    highest = max((line.values[-1] for line in lines if line.kind in ENTRY_KINDS), default=0)  # seq: last column
     current = db.scalar("SELECT last_value FROM duckdb_sequences() WHERE sequence_name = 'ledger_seq'") or 0
     if highest > current:
         db.fetchall("SELECT max(nextval('ledger_seq')) FROM range(?)", [highest - current])
