@@ -630,6 +630,31 @@ ERRORS: dict[str, tuple[Words, Words]] = {
                       _w("write at most {allowed} decimals, e.g. {example}",
                          "最多写 {allowed} 位小数，例如 {example}")),
     # ---- end of typed numbers ----
+    # ---- the ledger's journal (ledger/journal.py, ledger/restore.py) ----
+    "journal_broken": (_w("the ledger journal {path} is broken at line {line}: {why}",
+                          "账本日志 {path} 第 {line} 行已损坏：{why}"),
+                       _w("nothing was changed; restore the file from a backup, or rebuild from a good copy with "
+                          "--journal PATH",
+                          "未做任何更改；请从备份恢复该文件，或用 --journal PATH 从完好的副本重建")),
+    "journal_out_of_step": (_w("the ledger journal {path} has {lines} line(s) but the database last committed with "
+                               "line {head}: the two are out of step, so nothing was recorded",
+                               "账本日志 {path} 有 {lines} 行，而数据库最后提交时对应第 {head} 行：两者不一致，"
+                               "因此未记录任何内容"),
+                            _w("if the database was deleted or restored, bring it up to the journal with: "
+                               "stockbench ledger rebuild --from-journal",
+                               "如果数据库被删除或从备份恢复，请用以下命令按日志重建：stockbench ledger rebuild "
+                               "--from-journal")),
+    "journal_missing": (_w("there is no ledger journal at {path}", "{path} 处没有账本日志"),
+                        _w("give the journal's file with --journal PATH", "请用 --journal PATH 给出日志文件")),
+    "rebuild_needs_yes": (_w("the ledger already holds {rows} row(s); rebuilding replaces them with the journal's "
+                             "{lines} line(s)",
+                             "账本中已有 {rows} 行记录；重建会用日志中的 {lines} 行替换它们"),
+                          _w("add --yes to replace them", "确认替换请加 --yes")),
+    "journal_inconsistent": (_w("the journal's entries of '{account}' do not replay: {problem}",
+                                "日志中账户“{account}”的记录无法重放：{problem}"),
+                             _w("nothing was changed; check the journal with: stockbench doctor",
+                                "未做任何更改；请用 stockbench doctor 检查日志")),
+    # ---- end of the ledger's journal ----
 }  # fmt: skip
 
 # Notes: the engine's words about a finding, neither a problem nor an error (the scan's reasons).
@@ -646,6 +671,25 @@ NOTES: dict[str, Words] = {
     "scan.st": _w("flagged ST: special treatment (risk warning)", "ST：特别处理（风险警示）"),
     "scan.star_st": _w("flagged *ST: delisting risk warning", "*ST：退市风险警示"),
     # ---- typed numbers (market/numbers.py) ----
+    # ---- the ledger's journal: the rebuild's result and the doctor's checks (ledger/restore.py, checks.py) ----
+    "journal.rebuilt": _w("rebuilt the ledger from {lines} journal line(s): {accounts} account(s), {entries} "
+                          "entr(y/ies), {orders} order(s)",
+                          "已按 {lines} 行账本日志重建账本：{accounts} 个账户，{entries} 条记录，{orders} 笔委托"),
+    "journal.kind_count": _w("  {kind}: {count}", "  {kind_zh}：{count}"),
+    "check.journal.ok": _w("{lines} line(s), chain intact, equal to the ledger tables",
+                           "{lines} 行，哈希链完整，与账本表一致"),
+    "check.journal.empty": _w("no journal yet: the ledger is empty", "尚无日志：账本为空"),
+    "check.journal.missing": _w("no journal at {path}, but the ledger holds {rows} row(s)",
+                                "{path} 处没有日志，但账本中有 {rows} 行记录"),
+    "check.journal.broken": _w("line {line} is broken: {why}", "第 {line} 行已损坏：{why}"),
+    "check.journal.differs": _w("the journal differs from the tables: {difference}",
+                                "日志与账本表不一致：{difference}"),
+    "check.ledger_replay.ok": _w("replaying {accounts} account(s) equals the stored positions and cash",
+                                 "重放 {accounts} 个账户的结果与存储的持仓和现金一致"),
+    "check.ledger_replay.differs": _w("replaying '{account}' differs from the stored {table}: {difference}",
+                                      "重放账户“{account}”的结果与存储的 {table} 不一致：{difference}"),
+    "check.ledger_replay.fails": _w("the entries of '{account}' do not replay: {problem}",
+                                    "账户“{account}”的记录无法重放：{problem}"),
     "number.normalised": _w("{what} '{typed}' was read as {value} ({how})",
                             "{what_zh}“{typed}”已按 {value} 读取（{how_zh}）"),
     # ---- end of typed numbers ----
@@ -1368,6 +1412,14 @@ NOTES |= {
 }
 
 VALUES |= {
+    "journal_kind.account": _w("accounts", "账户"),
+    "journal_kind.fee_terms": _w("fee terms", "佣金条款"),
+    "journal_kind.cash": _w("cash entries", "资金记录"),
+    "journal_kind.fill": _w("fills", "成交"),
+    "journal_kind.action": _w("corporate actions", "公司行动"),
+    "journal_kind.order": _w("orders", "委托"),
+    "journal_kind.order_event": _w("order events", "委托事件"),
+    "journal_kind.void": _w("voids", "作废"),
     "sealed.markdown": _w("Markdown text", "Markdown 文本"),
     "sealed.draft": _w("draft", "草稿"),
     "sealed.frozen": _w("frozen gate context", "冻结的数据关卡上下文"),

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from stockbench.data.service import DataService
     from stockbench.evidence.lookup import EvidenceLookup
     from stockbench.ledger.book import Ledger
+    from stockbench.ledger.restore import RebuildResult
     from stockbench.llm.service import Models
     from stockbench.market.service import MarketRules
     from stockbench.research.handbook import Handbook, HandbookVersion
@@ -66,6 +67,9 @@ class Workbench:
 
         workspace = Workspace.open(home, kind=kind, command=command)
         try:
+            from stockbench.ledger.journal import Journal
+
+            Journal(workspace.db, workspace.paths.ledger_journal).reconcile()  # a crashed write, or no journal yet
             pinned = workspace.settings.get(PINNED_AS_OF) if clock is None else None
             if pinned is not None:
                 clock = ReplayClock.as_of(pinned)
@@ -145,7 +149,17 @@ class Workbench:
         """The user's books: accounts, cash, fills, positions, orders and corporate actions."""
         from stockbench.ledger.book import Ledger
 
-        return Ledger(self.workspace.db, self.clock, self.market, self.events)
+        return Ledger(self.workspace.db, self.clock, self.market, self.events, self.paths.ledger_journal)
+
+    def rebuild_ledger_from_journal(self, journal: Path | None = None, *, yes: bool = False) -> RebuildResult:
+        """Replace the ledger's tables with the records of its journal (or the journal file `journal`), verified
+        line by line first, and replay them; works on a fresh workspace whose database was deleted."""
+        from stockbench.events import LedgerChanged
+        from stockbench.ledger.restore import rebuild_from_journal
+
+        result = rebuild_from_journal(self.workspace.db, self.paths.ledger_journal, journal, yes=yes)
+        self.events.publish(LedgerChanged(at=self.clock.now(), account="", what="rebuild"))
+        return result
 
     @functools.cached_property
     def analytics(self) -> Analytics:

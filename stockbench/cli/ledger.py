@@ -17,6 +17,7 @@ from stockbench.messages import refusal
 if TYPE_CHECKING:
     from stockbench.ledger.book import Ledger
     from stockbench.ledger.entries import Entry, OrderStatus, Position
+    from stockbench.ledger.restore import RebuildResult
 
 
 def _at(text: str | None, market: str = "CN") -> datetime | None:
@@ -489,3 +490,34 @@ def export(cli: CliContext, name: str, fmt: str, target: Path) -> None:
     cli.emit(
         {"path": target, "entries": count, "format": fmt}, lambda d: f"wrote {d['entries']} entries to {d['path']}"
     )
+
+
+# ---- the journal -----------------------------------------------------------------------------------------------
+@ledger.command("rebuild")
+@click.option("--from-journal", "from_journal", is_flag=True, help="Rebuild the ledger tables from the journal.")
+@click.option(
+    "--journal",
+    "journal",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The journal file to rebuild from (default: the workspace's ledger-journal.jsonl).",
+)
+@click.option("--yes", is_flag=True, help="Replace a ledger that already holds rows.")
+@pass_cli
+def rebuild(cli: CliContext, from_journal: bool, journal: Path | None, yes: bool) -> None:
+    """Restore the ledger exactly from its journal (even with the database file gone): the whole chain is
+    verified first, then every table is replaced and replayed in one transaction."""
+    if not from_journal:
+        raise click.UsageError("say what to rebuild from: --from-journal")
+    result = cli.bench().rebuild_ledger_from_journal(journal, yes=yes)
+    cli.emit(result, lambda d: _rebuilt_words(cli, result, d))
+
+
+def _rebuilt_words(cli: CliContext, result: RebuildResult, data: dict[str, Any]) -> str:
+    from stockbench.messages import note, value_word
+
+    counts = {k: v for k, v in data.items() if k != "rebuilt"}
+    lines = [note("journal.rebuilt", **counts).text(cli.language)]
+    for kind, count in result.kinds:
+        name, name_zh = value_word("journal_kind", kind, "en"), value_word("journal_kind", kind, "zh")
+        lines.append(note("journal.kind_count", kind=name, kind_zh=name_zh, count=count).text(cli.language))
+    return "\n".join(lines)

@@ -2,7 +2,8 @@
 
 Every write validates first and writes nothing when any problem is found (`RuleViolation` lists them
 all). A write appends its entry and rewrites the account's derived state from a replay, in one
-transaction under the workspace's single writer.
+transaction under the workspace's single writer; every row it adds is also appended to the journal
+(`journal.py`) at that transaction's commit.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stockbench.clock import MARKET_TZ, Clock, Market
+from stockbench.config import WorkspacePaths
 from stockbench.errors import InvalidInput, NotFound, Problem, RuleViolation
 from stockbench.events import EventBus, LedgerChanged
 from stockbench.ledger.entries import (
@@ -33,6 +35,7 @@ from stockbench.ledger.entries import (
     OrderStatus,
     Position,
 )
+from stockbench.ledger.journal import Journal, Kind
 from stockbench.ledger.replay import DAY_END, LedgerState, entry_id, replay
 from stockbench.ledger.store import (
     insert_entry,
@@ -62,12 +65,30 @@ def new_id(prefix: str, day: date) -> str:
     return f"{prefix}{day:%Y%m%d}-{uuid.uuid4().hex[:8]}"
 
 
+def journal_path(db: Database) -> Path | None:
+    """Where the journal of `db` lives: beside its file (an in-memory database keeps none: nothing outlives it)."""
+    return None if db.path == ":memory:" else WorkspacePaths(Path(db.path).parent).ledger_journal
+
+
 class Ledger:
     """The user's books in one workspace."""
 
-    def __init__(self, db: Database, clock: Clock, market: MarketRules, events: EventBus | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        market: MarketRules,
+        events: EventBus | None = None,
+        journal: Path | None = None,
+    ) -> None:
         self.db, self.clock, self.market = db, clock, market
         self.events = events or EventBus()
+        path = journal or journal_path(db)
+        self.journal = Journal(db, path) if path is not None else None
+
+    def _journalled(self, kind: Kind, *key: object) -> None:
+        if self.journal is not None:
+            self.journal.noted(kind, *key)
 
     # ---- accounts ---------------------------------------------------------------------------
     def add_account(
@@ -90,12 +111,13 @@ class Ledger:
         chosen = tuple(markets) if markets else (("CN",) if currency == "CNY" else ("HK",))
         if self.db.scalar("SELECT count(*) FROM accounts WHERE name = ?", [name]):
             raise InvalidInput(f"an account named '{name}' already exists", "choose another name")
-        now = self.clock.now()
+        now, since = self.clock.now(), datetime(1990, 1, 1, tzinfo=UTC)
         with self.db.transaction() as cur:
             cur.execute(
                 "INSERT INTO accounts (name, base_currency, markets, created_at, note) VALUES (?, ?, ?, ?, ?)",
                 [name, currency, ",".join(chosen), now, note],
             )
+            self._journalled("account", name)
             for market in chosen:
                 default = FeeSettings.default(market, self.market.tables)
                 cur.execute(
@@ -105,12 +127,13 @@ class Ledger:
                     [
                         name,
                         market,
-                        datetime(1990, 1, 1, tzinfo=UTC),
+                        since,
                         default.commission_rate if commission_rate is None else commission_rate,
                         default.commission_min if commission_min is None else commission_min,
                         default.bundled_exchange_fees if bundled_exchange_fees is None else bundled_exchange_fees,
                     ],
                 )
+                self._journalled("fee_terms", name, market, since)
         self._changed(name, "account")
         return self.account(name)
 
@@ -160,13 +183,15 @@ class Ledger:
         self.account(account)
         if rate < 0 or minimum < 0:
             raise InvalidInput("commission rate and minimum must not be negative")
+        since = since or self.clock.now()
         with self.db.transaction() as cur:
             cur.execute(
                 "INSERT INTO account_fees (account, market, since, commission_rate, commission_min, "
                 "bundled_exchange_fees) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                [account, market, since or self.clock.now(), rate, minimum, bundled],
+                [account, market, since, rate, minimum, bundled],
             )
+            self._journalled("fee_terms", account, market, since)
 
     # ---- writes -----------------------------------------------------------------------------
     def _instrument(self, symbol: str) -> Instrument:
@@ -185,6 +210,7 @@ class Ledger:
             recorded = datetime.now(UTC)
             for item in (entry, *extra):
                 insert_entry(cur, item, recorded)
+                self._journalled(ENTRY_KIND[type(item)], entry_id(item))
             materialise(cur, account, state)
         return state
 
@@ -420,6 +446,7 @@ class Ledger:
                 "INSERT INTO voids (target_id, target_kind, reason, voided_at) VALUES (?, ?, ?, ?)",
                 [target_id, kind, reason, self.clock.now()],
             )
+            self._journalled("void", target_id)
             materialise(cur, account, state)
         self._changed(account, "void")
 
@@ -536,6 +563,7 @@ class Ledger:
                 [order.order_id, order.account, order.symbol, order.side, order.qty, order.price, order.placed_at,
                  order.valid_until, order.report_id, order.note, datetime.now(UTC)],
             )  # fmt: skip
+            self._journalled("order", order.order_id)
         self._changed(order.account, "order")
         return order
 
@@ -568,11 +596,13 @@ class Ledger:
             raise NotFound(f"there is no order '{order_id}'", "see them with: stockbench ledger order list ACCOUNT")
         if matches[0].status in {"filled", "cancelled", "expired"}:
             raise InvalidInput(f"order {order_id} is already {matches[0].status}")
+        at = self.clock.now()
         with self.db.transaction() as cur:
             cur.execute(
                 "INSERT INTO order_events (order_id, event_at, kind, reason) VALUES (?, ?, 'cancelled', ?)",
-                [order_id, self.clock.now(), reason],
+                [order_id, at, reason],
             )
+            self._journalled("order_event", order_id, "cancelled", at)
         self._changed(matches[0].order.account, "order")
         return next(s for s in self.orders() if s.order.order_id == order_id)
 
@@ -659,6 +689,7 @@ class Ledger:
 
 
 _EPSILON = timedelta(microseconds=1)
+ENTRY_KIND: dict[type, Kind] = {Fill: "fill", CashEntry: "cash", CorporateAction: "action"}
 
 
 def _position(  # noqa: PLR0917 - one row of the position query, in column order

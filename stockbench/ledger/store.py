@@ -189,25 +189,35 @@ def materialise(cur: duckdb.DuckDBPyConnection, account: str, state: LedgerState
             (account, holding.symbol, holding.currency, holding.realized_pnl, holding.fees, holding.dividends,
              holding.dividend_tax, holding.net_invested)
         )  # fmt: skip
-    _insert_many(cur, "ledger_lots", lots, 9)
-    _insert_many(cur, "ledger_totals", totals, 8)
-    _insert_many(cur, "ledger_cash", [(account, c, b) for c, b in state.cash.items()], 3)
+    _insert_many(cur, "ledger_lots", _LOT_COLUMNS, lots)
+    _insert_many(cur, "ledger_totals", _TOTAL_COLUMNS, totals)
+    cash = [(account, c, b) for c, b in state.cash.items()]
+    _insert_many(cur, "ledger_cash", ("account", "currency", "balance"), cash)
 
 
-def _insert_many(cur: duckdb.DuckDBPyConnection, table: str, rows: Sequence[tuple[Any, ...]], width: int) -> None:
+_LOT_COLUMNS = ("account", "symbol", "lot_id", "acquired_at", "acquired_date", "t0", "qty", "cost", "taxable")
+_TOTAL_COLUMNS = (
+    "account", "symbol", "currency", "realized_pnl", "fees", "dividends", "dividend_tax", "net_invested"
+)  # fmt: skip
+
+
+def _insert_many(
+    cur: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]
+) -> None:
     if not rows:
         return
+    names = ", ".join(columns)
     if len(rows) > 500:  # bulk: through Arrow, far faster than executemany
         import pyarrow as pa
 
-        frame = pa.table({f"c{i}": [row[i] for row in rows] for i in range(width)})
+        frame = pa.table({name: [row[i] for row in rows] for i, name in enumerate(columns)})
         cur.register("ledger_bulk_rows", frame)
         try:
-            cur.execute(f"INSERT INTO {table} SELECT * FROM ledger_bulk_rows")
+            cur.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM ledger_bulk_rows")
         finally:
             cur.unregister("ledger_bulk_rows")
         return
-    cur.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * width)})", list(rows))
+    cur.executemany(f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(columns))})", list(rows))
 
 
 def load_orders(db: Database, account: str | None = None) -> list[Order]:

@@ -3,20 +3,36 @@
 DuckDB connections are not thread-safe. The workspace holds one connection; each thread reads through
 its own cursor (`db.cursor()`), and every write goes through `db.transaction()`, which serialises
 writers with a lock and commits or rolls back as a unit. Nested `transaction()` calls on the same
-thread join the outer transaction.
+thread join the outer transaction. A `CommitHook` joins the current transaction (`at_commit`): it prepares just
+before COMMIT (raising rolls everything back), then hears whether the transaction committed or aborted; this is
+how a file (the ledger's journal) is written in step with the tables.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import duckdb
 
 Params = Sequence[object] | dict[str, object] | None
+
+
+class CommitHook(Protocol):
+    """Work outside the database that must commit with a transaction, or not at all."""
+
+    def prepare(self) -> None:
+        """Called inside the transaction just before COMMIT; raising aborts the transaction."""
+
+    def committed(self) -> None:
+        """Called after COMMIT succeeded."""
+
+    def aborted(self) -> None:
+        """Called after the transaction rolled back (whether or not `prepare` ran)."""
 
 
 class Database:
@@ -84,19 +100,41 @@ class Database:
                     self._local.depth = depth
                 return
             self._local.depth = 1
+            hooks: list[CommitHook] = []
+            self._local.hooks = hooks
             cur.begin()
             try:
                 yield cur
-            except BaseException:
-                cur.rollback()
-                raise
-            else:
+                index = 0
+                while index < len(hooks):  # a hook may add another while preparing
+                    hooks[index].prepare()
+                    index += 1
                 try:
                     cur.commit()
                 except duckdb.Error as error:
                     raise self._unsaved(error) from error
+            except BaseException:
+                self._abort(cur, hooks)
+                raise
+            else:
+                for hook in hooks:
+                    hook.committed()
             finally:
                 self._local.depth = 0
+                self._local.hooks = []
+
+    @staticmethod
+    def _abort(cur: duckdb.DuckDBPyConnection, hooks: list[CommitHook]) -> None:
+        with contextlib.suppress(duckdb.Error):  # a failed COMMIT has already ended the transaction
+            cur.rollback()
+        for hook in hooks:
+            hook.aborted()
+
+    def at_commit(self, hook: CommitHook) -> None:
+        """Have `hook` take part in this thread's current transaction (a RuntimeError outside one)."""
+        if not getattr(self._local, "depth", 0):
+            raise RuntimeError("at_commit needs an open transaction")
+        self._local.hooks.append(hook)
 
     def _unsaved(self, error: duckdb.Error) -> Exception:
         """A commit that could not be written (a full disk, a read-only file) as the workspace's damage, naming its

@@ -168,6 +168,16 @@ FALLBACK_BENCHMARK: Setting[dict[str, str]] = declare(
     )
 )
 
+LEDGER_JOURNAL_HEAD: Setting[dict[str, Any] | None] = declare(
+    Setting(
+        "ledger.journal_head",
+        dict,
+        None,
+        'The last ledger-journal line these tables committed with ({"seq": N, "hash": H}); written by the ledger in '
+        "the same transaction as its rows, so lines past it are known not to be in the tables.",
+    )
+)
+
 
 class Settings:
     """Read and write workspace settings."""

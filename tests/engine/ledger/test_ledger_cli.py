@@ -130,3 +130,17 @@ def test_a_bad_lot_is_refused_in_the_language_asked_for_with_the_same_codes(
         codes[language] = (found["error"]["code"], [p["code"] for p in found["problems"]])
         assert found["error"]["message"].startswith("成交未记录" if language == "zh" else "the fill was not recorded")
     assert codes["zh"] == codes["en"] == ("rule_violation", ["lot_multiple", "price_off_tick"])
+
+
+def test_rebuild_from_the_journal_json_and_chinese(call: Any, home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    call("ledger", "account", "add", "main", "--currency", "CNY")
+    call("ledger", "cash", "main", "deposit", "1000", "--at", "2024-01-02T09:00")
+    call("ledger", "rebuild", "--from-journal", code=1)  # the ledger has rows: --yes is needed
+    (home / "workspace.duckdb").unlink()
+    assert call("ledger", "rebuild", "--from-journal") == {
+        "lines": 3, "accounts": 1, "entries": 1, "orders": 0, "rebuilt": True
+    }  # fmt: skip
+    assert call("ledger", "balance", "main") == {"CNY": "1000.00"}
+    assert run(["--lang", "zh", "ledger", "rebuild", "--from-journal", "--yes"]) == 0
+    assert "已按 3 行账本日志重建账本" in capsys.readouterr().out
+    assert run(["ledger", "rebuild"]) == 2
