@@ -44,10 +44,12 @@ class DoctorReport:
 
 def _owned_checks(bench: Workbench) -> list[Callable[[], Check]]:
     """The checks other modules own, one line each (they join here as they land)."""
+    from stockbench.ledger.checks import journal_check, ledger_replay_check
+
     return [
         # backups_check(bench.paths, bench.clock.now()),   -> store/backups.py, name "backups"
-        # ledger_replay_check(bench.workspace.db),          -> ledger, name "ledger_replay"
-        # journal_check(bench.workspace.db, bench.paths.ledger_journal),  -> ledger, name "journal"
+        lambda: ledger_replay_check(bench.workspace.db),
+        lambda: journal_check(bench.workspace.db, bench.paths.ledger_journal),
     ]
 
 
