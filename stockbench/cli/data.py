@@ -201,11 +201,18 @@ def _kinds(text: str) -> list[DataKind]:
 @data.command()
 @click.argument("symbol")
 @click.option("--what", default=",".join(KIND_CHOICES), show_default=True, help="Kinds to fetch, comma-separated.")
+@click.option("--record", type=click.Path(path_type=Path), help="Write every request and answer into DIR.")
+@click.option("--replay", type=click.Path(path_type=Path), help="Answer from the recording in DIR (no network).")
 @pass_cli
-def fetch(cli: CliContext, symbol: str, what: str) -> None:
-    """Fetch SYMBOL's data from the public services (live; progress on stderr)."""
-    bench = cli.bench()
+def fetch(cli: CliContext, symbol: str, what: str, record: Path | None, replay: Path | None) -> None:
+    """Fetch SYMBOL's data from the public services (live; progress on stderr). --record DIR keeps every
+    exchange for a bug report; --replay DIR answers from such a recording instead of the network."""
+    if record is not None and replay is not None:
+        raise click.UsageError("use --record or --replay, not both")
     kinds = _kinds(what)
+    bench = cli.bench()
+    if record is not None or replay is not None:
+        bench.data.use_recording(record=record, replay=replay)
     found = _symbol(bench, symbol)
     outcomes = bench.data.fetch(found, kinds, progress=_progress)
     cli.emit(

@@ -168,6 +168,21 @@ class DataService:
             self._providers = dict(default_providers(self._http))
         return self._providers
 
+    def use_recording(self, *, record: Path | None = None, replay: Path | None = None) -> None:
+        """Record every HTTP exchange of the fetches into `record`, or answer them from the recording in
+        `replay` with no network (see stockbench.data.recording); before the first fetch."""
+        from stockbench.data.http import HttpClient
+        from stockbench.data.recording import BadRecording
+
+        try:
+            client = HttpClient(record=record, replay=replay)
+        except BadRecording as error:
+            raise user_error(InvalidInput, "bad_recording", reason=str(error)) from None
+        self.close()
+        self._http, self._own_http, self._at = client, True, {}
+        if not self._injected:
+            self._providers = None
+
     def source_preference(self) -> tuple[str, ...]:
         """The data sources in the order reads prefer them (one source per series, never mixed)."""
         return self.cache.preference()

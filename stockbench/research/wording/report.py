@@ -252,6 +252,7 @@ _GATES: dict[str, Entry] = {
     "failure.empty": Entry("返回为空", "the response was empty"),
     "failure.unknown_symbol": Entry("数据源不认识该代码", "the source does not know the symbol"),
     "failure.unsupported": Entry("数据源不提供这类数据", "the source does not offer this data"),
+    "failure.not_recorded": Entry("回放的录制中没有这次请求的应答", "the replayed recording holds no answer to it"),
     "failure.unknown": Entry("原因不明", "for an unknown reason"),
 }
 
