@@ -179,6 +179,7 @@ def quote(cli: CliContext, symbol: str, no_fetch: bool) -> None:
         "status": view.status,
         "delay_minutes": view.delay_minutes,
         "note": view.note,
+        "corroboration": {c.field: c.as_dict() for c in view.corroboration.checks} if view.corroboration else None,
         "as_of": _as_of(bench),
     }
     cli.emit(result, _quote_human)
@@ -187,7 +188,11 @@ def quote(cli: CliContext, symbol: str, no_fetch: bool) -> None:
 def _quote_human(d: dict[str, Any]) -> str:
     status = f", {d['status']}" if d["status"] not in (None, "trading") else ""
     delay = f", {d['delay_minutes']} min late" if d["delay_minutes"] else ""
-    return f"{d['symbol']} {d['price'] or '-'} ({d['label']}{status}{delay}, {d['date']}, {d['source']})"
+    line = f"{d['symbol']} {d['price'] or '-'} ({d['label']}{status}{delay}, {d['date']}, {d['source']})"
+    tags = d.get("corroboration") or {}
+    said = [f"{field} {t['tag']} ({', '.join(f'{s} {v}' for s, v in zip(t['sources'], t['values'], strict=True))})"
+            for field, t in tags.items()]  # fmt: skip
+    return "\n".join([line, *said])
 
 
 def _kinds(text: str) -> list[DataKind]:
