@@ -567,6 +567,9 @@ ERRORS: dict[str, tuple[Words, Words]] = {
     "import_unknown_format": (_w("unknown import format '{format}'", "未知的导入格式“{format}”"),
                               _w("use one of {choices}", "请使用以下之一：{choices}")),
     # market data (data/service.py, data/cache.py, data/gates.py, data/demo)
+    "bad_recording": (_w("the recording cannot be used: {reason}", "录制无法使用：{reason}"),
+                      _w("record into an empty folder, or replay a folder written by --record",
+                         "请录制到空文件夹，或回放由 --record 写出的文件夹")),
     "fetch_needs_period": (_w("a {what} fetch needs a period", "获取 {what} 数据需要给出时间段"),
                            _w("give a start and an end date", "请给出开始日期和结束日期")),
     "unknown_data_kinds": (_w("unknown data kind(s): {kinds}", "未知的数据种类：{kinds}"),

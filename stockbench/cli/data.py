@@ -179,6 +179,7 @@ def quote(cli: CliContext, symbol: str, no_fetch: bool) -> None:
         "status": view.status,
         "delay_minutes": view.delay_minutes,
         "note": view.note,
+        "corroboration": {c.field: c.as_dict() for c in view.corroboration.checks} if view.corroboration else None,
         "as_of": _as_of(bench),
     }
     cli.emit(result, _quote_human)
@@ -187,7 +188,11 @@ def quote(cli: CliContext, symbol: str, no_fetch: bool) -> None:
 def _quote_human(d: dict[str, Any]) -> str:
     status = f", {d['status']}" if d["status"] not in (None, "trading") else ""
     delay = f", {d['delay_minutes']} min late" if d["delay_minutes"] else ""
-    return f"{d['symbol']} {d['price'] or '-'} ({d['label']}{status}{delay}, {d['date']}, {d['source']})"
+    line = f"{d['symbol']} {d['price'] or '-'} ({d['label']}{status}{delay}, {d['date']}, {d['source']})"
+    tags = d.get("corroboration") or {}
+    said = [f"{field} {t['tag']} ({', '.join(f'{s} {v}' for s, v in zip(t['sources'], t['values'], strict=True))})"
+            for field, t in tags.items()]  # fmt: skip
+    return "\n".join([line, *said])
 
 
 def _kinds(text: str) -> list[DataKind]:
@@ -201,11 +206,18 @@ def _kinds(text: str) -> list[DataKind]:
 @data.command()
 @click.argument("symbol")
 @click.option("--what", default=",".join(KIND_CHOICES), show_default=True, help="Kinds to fetch, comma-separated.")
+@click.option("--record", type=click.Path(path_type=Path), help="Write every request and answer into DIR.")
+@click.option("--replay", type=click.Path(path_type=Path), help="Answer from the recording in DIR (no network).")
 @pass_cli
-def fetch(cli: CliContext, symbol: str, what: str) -> None:
-    """Fetch SYMBOL's data from the public services (live; progress on stderr)."""
-    bench = cli.bench()
+def fetch(cli: CliContext, symbol: str, what: str, record: Path | None, replay: Path | None) -> None:
+    """Fetch SYMBOL's data from the public services (live; progress on stderr). --record DIR keeps every
+    exchange for a bug report; --replay DIR answers from such a recording instead of the network."""
+    if record is not None and replay is not None:
+        raise click.UsageError("use --record or --replay, not both")
     kinds = _kinds(what)
+    bench = cli.bench()
+    if record is not None or replay is not None:
+        bench.data.use_recording(record=record, replay=replay)
     found = _symbol(bench, symbol)
     outcomes = bench.data.fetch(found, kinds, progress=_progress)
     cli.emit(

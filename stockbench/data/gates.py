@@ -16,7 +16,8 @@ from typing import Any, Literal
 
 from stockbench.clock import MARKET_TZ, Clock, Market
 from stockbench.data.cache import Coverage, MarketDataCache, load_data_rules
-from stockbench.data.records import DataKind
+from stockbench.data.corroboration import Corroboration
+from stockbench.data.records import DataKind, Quote
 from stockbench.errors import CalendarUnknown, InternalError, InvalidInput
 from stockbench.market.calendars import TradingCalendar
 from stockbench.market.instruments import Instrument, rule_board
@@ -26,6 +27,7 @@ from stockbench.market.tables import RuleTables, in_force
 from stockbench.messages import user_error
 
 GateStatus = Literal["pass", "gap"]
+PROBLEM = "source_disagreement"
 GATE_NAMES = ("fresh_quote", "daily_bars", "financials", "announcements", "money_flow", "valuation_history")
 _CENT = Decimal("0.01")
 # What the data service fetches when a gate is a gap (a closed market's last close comes from bars).
@@ -153,6 +155,7 @@ class GateContext:
     attempts: tuple[FetchAttempt, ...]  # newest first
     wall_now: datetime  # real time: fetch attempts are stamped in real time
     table: Mapping[str, Any]
+    tags: Callable[[Quote], Corroboration | None] = field(default=lambda quote: None)  # a quote's cross-source tags
 
     def threshold(self, gate: str, key: str) -> Any:
         try:
@@ -297,6 +300,14 @@ def fresh_quote(ctx: GateContext) -> GateResult:
     if age > limit:
         return GateResult("fresh_quote", "gap", f"{summary}; at most {limit} allowed", evidence, label="live",
                           code="quote_stale", values={**shown, "limit": limit})  # fmt: skip
+    tags = ctx.tags(quote)
+    conflict = next(iter(tags.conflicts(("last", "prev_close")) if tags else ()), None)
+    if conflict is not None:  # both values are disclosed; neither is chosen, nothing is averaged
+        (a, b), (va, vb) = conflict.sources, conflict.values
+        reason = f"{summary}; the services disagree on {conflict.field}: {a} {va}, {b} {vb}"
+        values = {**shown, "field": conflict.field, "source_a": a, "value_a": va, "source_b": b, "value_b": vb}
+        return GateResult("fresh_quote", "gap", reason, (*evidence, f"data_problems:{ctx.symbol}:{PROBLEM}"),
+                          label="live", code="conflicting", values=values)  # fmt: skip
     return GateResult("fresh_quote", "pass", summary, evidence, label="live", code="live", values=shown)
 
 

@@ -2,6 +2,9 @@
 backoff, decoding of the bytes (never the declared charset), firewall-page detection and a guarded document fetch.
 
 Every failure leaves here as a `FetchError` carrying a `FetchFailure`; nothing returns an empty or partial result.
+With `record=DIR` every exchange (redirect hops and failures included) is written into DIR as it happens; with
+`replay=DIR` the client answers from such a recording with no network (no pacing, no DNS); the folder's layout
+is described in stockbench.data.recording.
 """
 
 from __future__ import annotations
@@ -16,14 +19,18 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
 from typing import Any, Literal
 
 import httpx
 
+from stockbench.data.recording import NotRecorded, Recorder, ReplayTransport, redact_url
 from stockbench.data.records import DataKind, FetchFailure
 from stockbench.errors import DataUnavailable
 
-FailureKind = Literal["network", "http_status", "blocked", "unparseable", "empty", "unknown_symbol", "unsupported"]
+FailureKind = Literal[
+    "network", "http_status", "blocked", "unparseable", "empty", "unknown_symbol", "unsupported", "not_recorded"
+]
 Encoding = Literal["gbk", "utf-8"]
 
 # One stable desktop browser identity: rotating agents looks like a scraper, a constant one like a reader.
@@ -41,6 +48,7 @@ _HINTS: dict[str, str] = {
     "empty": "the service had no data for this request",
     "unknown_symbol": "check the symbol; the service does not know it",
     "unsupported": "use another source for this kind of data",
+    "not_recorded": "the recording holds no answer to this request; record the fetch again with --record",
 }
 _PAGE_MARKERS = ("<html", "<!doctype", "<head", "<body", "<script", "<meta", "<title")
 _CHALLENGE_MARKERS = ("访问过于频繁", "请求过于频繁", "滑动验证", "安全验证", "captcha", "access denied")
@@ -161,7 +169,13 @@ class HttpClient:
         rng: random.Random | None = None,
         resolver: Callable[[str], list[str]] | None = None,
         transport: httpx.BaseTransport | None = None,
+        record: Path | None = None,
+        replay: Path | None = None,
     ) -> None:
+        """`record`: write every exchange into this folder (see stockbench.data.recording); `replay`: answer
+        from the recording in this folder, with no network. Raises BadRecording when the folder cannot serve."""
+        if record is not None and replay is not None:
+            raise ValueError("a client records or replays, not both")
         self.policies = dict(DEFAULT_POLICIES if policies is None else policies)
         self.default_policy = default_policy or HostPolicy()
         self.allow_loopback = allow_loopback
@@ -170,7 +184,16 @@ class HttpClient:
         self._pacer = _Pacer(clock, sleep, self._rng)
         self._resolve = resolver or _resolve_host
         headers = {"User-Agent": user_agent, "Accept": "*/*", "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8"}
-        self._client = httpx.Client(headers=headers, trust_env=trust_env, transport=transport, follow_redirects=True)
+        self.recorder = Recorder(record) if record is not None else None
+        self.replaying = replay is not None
+        if replay is not None:
+            transport = ReplayTransport(replay)
+        hooks: dict[str, list[Callable[..., Any]]] = {}
+        if self.recorder is not None:
+            hooks = {"request": [self.recorder.started], "response": [self.recorder.answered]}
+        self._client = httpx.Client(
+            headers=headers, trust_env=trust_env, transport=transport, follow_redirects=True, event_hooks=hooks
+        )
 
     def close(self) -> None:
         self._client.close()
@@ -246,6 +269,8 @@ class HttpClient:
             return f"scheme '{parsed.scheme}' is not http or https"
         if not parsed.host:
             return "the URL has no host"
+        if self.replaying:  # the answer comes from the recording: nothing is resolved or reached
+            return ""
         try:
             addresses = self._resolve(parsed.host)
         except OSError as exc:
@@ -272,9 +297,10 @@ class HttpClient:
         policy = self.policy_for(host)
         last: FetchError | None = None
         for attempt in range(policy.retries + 1):
-            if attempt:
+            if attempt and not self.replaying:
                 self._sleep(self._backoff(policy, attempt, last))
-            self._pacer.wait(policy.group or host, policy)
+            if not self.replaying:
+                self._pacer.wait(policy.group or host, policy)
             last, response = self._attempt(
                 target, method, full, data=data, headers=headers, policy=policy, follow_redirects=follow_redirects
             )
@@ -299,14 +325,14 @@ class HttpClient:
             response = self._client.request(
                 method, url, data=data, headers=headers, timeout=policy.timeout, follow_redirects=follow_redirects
             )
-        except httpx.TimeoutException:
-            return target.failure("network", f"no answer within {policy.timeout:g} s", url=url), None
-        except httpx.RemoteProtocolError as exc:
-            if "complete message body" in str(exc):
-                return target.failure("unparseable", f"truncated body: {exc}", url=url), None
-            return target.failure("network", f"protocol error: {exc}", url=url), None
-        except httpx.TransportError as exc:
-            return target.failure("network", f"{type(exc).__name__}: {exc}", url=url), None
+        except NotRecorded:
+            shown = redact_url(url)
+            reason = f"the recording holds no answer to {method} {shown}"
+            raise target.failure("not_recorded", reason, url=shown) from None
+        except httpx.RequestError as exc:
+            if self.recorder is not None:
+                self.recorder.failed(exc.request, exc)  # the client always sets the request of what it raises
+            return self._transport_failure(target, url, policy, exc), None
         status = response.status_code
         if status == 501:  # Not Implemented: the endpoint is gone (fqkline since 2026-10); asking again cannot help
             raise target.failure("http_status", "HTTP 501 (the endpoint is not served)", url=url, status=status)
@@ -320,6 +346,16 @@ class HttpClient:
         if status >= 300 and follow_redirects:
             raise target.failure("http_status", f"HTTP {status} without a usable redirect", url=url, status=status)
         return None, response
+
+    @staticmethod
+    def _transport_failure(target: Target, url: str, policy: HostPolicy, exc: httpx.RequestError) -> FetchError:
+        if isinstance(exc, httpx.TimeoutException):
+            return target.failure("network", f"no answer within {policy.timeout:g} s", url=url)
+        if isinstance(exc, httpx.RemoteProtocolError):
+            if "complete message body" in str(exc):
+                return target.failure("unparseable", f"truncated body: {exc}", url=url)
+            return target.failure("network", f"protocol error: {exc}", url=url)
+        return target.failure("network", f"{type(exc).__name__}: {exc}", url=url)
 
     def _backoff(self, policy: HostPolicy, attempt: int, last: FetchError | None) -> float:
         delay = policy.backoff * (2.0 ** (attempt - 1)) * self._rng.uniform(0.5, 1.5)

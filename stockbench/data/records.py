@@ -129,7 +129,9 @@ class FetchFailure:
     what: DataKind
     symbol: str
     reason: str  # one line, safe to show
-    kind: Literal["network", "http_status", "blocked", "unparseable", "empty", "unknown_symbol", "unsupported"]
+    kind: Literal[
+        "network", "http_status", "blocked", "unparseable", "empty", "unknown_symbol", "unsupported", "not_recorded"
+    ]
     url: str = ""
     status: int | None = None
     details: dict[str, str] = field(default_factory=dict)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from stockbench.clock import Clock, SystemClock
+from stockbench.data import corroboration
 from stockbench.data.cache import MarketDataCache, load_data_rules
 from stockbench.data.crosscheck import Disagreement, PricePoint, Tolerances, compare, record
 from stockbench.data.gates import (
@@ -99,6 +100,7 @@ class QuoteView:
     status: TradingStatus | None = None  # as the latest quote of that session says (None: no quote of it stored)
     delay_minutes: int = 0  # how late the live quote's source publishes
     age_seconds: int | None = None  # a live, delayed or stale quote's age at the clock
+    corroboration: corroboration.Corroboration | None = None  # the live quote's cross-source tags, if checked
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +169,21 @@ class DataService:
                 self._http = HttpClient()
             self._providers = dict(default_providers(self._http))
         return self._providers
+
+    def use_recording(self, *, record: Path | None = None, replay: Path | None = None) -> None:
+        """Record every HTTP exchange of the fetches into `record`, or answer them from the recording in
+        `replay` with no network (see stockbench.data.recording); before the first fetch."""
+        from stockbench.data.http import HttpClient
+        from stockbench.data.recording import BadRecording
+
+        try:
+            client = HttpClient(record=record, replay=replay)
+        except BadRecording as error:
+            raise user_error(InvalidInput, "bad_recording", reason=str(error)) from None
+        self.close()
+        self._http, self._own_http, self._at = client, True, {}
+        if not self._injected:
+            self._providers = None
 
     def source_preference(self) -> tuple[str, ...]:
         """The data sources in the order reads prefer them (one source per series, never mixed)."""
@@ -327,13 +344,35 @@ class DataService:
                 why = "no live quote for a replay clock"
             return [FetchOutcome(what, None, False, reason=f"{why}; the last close is used", skipped=True)]
         outcomes = []
-        for source, provider in self._route(what, symbol):
-            outcome, _ = self._ask(source, provider, what, symbol)
+        route = self._route(what, symbol)
+        for index, (source, provider) in enumerate(route):
+            outcome, records = self._ask(source, provider, what, symbol)
             outcomes.append(outcome)
             if outcome.ok:
+                if what == "quote" and corroboration.at_fetch():
+                    outcomes += self._corroborate(records[0], route[index + 1 :], symbol)
                 break
         if not outcomes:
             outcomes.append(FetchOutcome(what, None, False, reason=f"no provider offers {what}", skipped=True))
+        return outcomes
+
+    def _corroborate(self, kept: Quote, rest: Sequence[tuple[Source, Provider]], symbol: str) -> list[FetchOutcome]:
+        """Ask the next quote service of another provider for the same instrument, tag `kept`'s values against
+        its answer (single_source when none answers) and record conflicts as data problems."""
+        outcomes: list[FetchOutcome] = []
+        other: Quote | None = None
+        for source, provider in rest:
+            if provider.name == kept.source or self.sources.resting_until(source) is not None:
+                continue
+            outcome, records = self._ask(source, provider, "quote", symbol)
+            outcomes.append(outcome)
+            if outcome.ok:
+                other = records[0]
+            break
+        today = self.cache.cutoff(symbol).today
+        corroboration.store(self._db, corroboration.corroborate(kept, other), today)
+        if other is not None:  # the second quote is stored too (it may be the latest): it carries the same tags
+            corroboration.store(self._db, corroboration.corroborate(other, kept), today, record_problems=False)
         return outcomes
 
     def fetch(
@@ -439,7 +478,8 @@ class DataService:
         elif label == "delayed":
             note = f"delayed: {found.source} quotes of this market lag the market"
         return QuoteView(found.symbol, label, found.last, found.prev_close, found.at, found.at.date(), found.source,
-                         window.phase, note, found.status, found.delay_minutes, age_seconds=age)  # fmt: skip
+                         window.phase, note, found.status, found.delay_minutes, age_seconds=age,
+                         corroboration=corroboration.read(self._db, found))  # fmt: skip
 
     # ---- gates and checks -------------------------------------------------------------------------------
 
@@ -467,6 +507,7 @@ class DataService:
             self.attempts(instrument.symbol),
             SystemClock().now(),
             gate_table(),
+            lambda quote: corroboration.read(self._db, quote),
         )
 
     def _gap_kinds(self, results: Sequence[GateResult], window: TradingWindow) -> list[DataKind]:

@@ -167,10 +167,11 @@ def matching_path(paths: Sequence[tuple[str, str]], zones: ZoneLevels, position:
 
 @dataclass(frozen=True, slots=True)
 class PriceNow:
-    """The current price, labelled: a live quote (in a session), or the last session's close."""
+    """The current price, labelled: a live quote (in a session), a delayed or stale one (said so in `note`: how
+    late, or how old), or the last session's close."""
 
     price: Decimal
-    label: Literal["live", "last_close"]
+    label: Literal["live", "delayed", "stale", "last_close"]
     day: date
     at: datetime | None
     reference: Decimal | None  # the day's reference price: the previous close, or the ex-rights reference
@@ -179,6 +180,12 @@ class PriceNow:
     volume: int | None
     amount: Decimal | None
     source: str | None
+    note: str = ""
+
+    @property
+    def intraday(self) -> bool:
+        """A quote of the running session (live, delayed or stale), not a session's close."""
+        return self.label != "last_close"
 
     def as_dict(self) -> dict[str, Any]:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -251,7 +258,7 @@ def is_fresh(plan: ReportPlan, price: PriceNow) -> bool:
     """Whether `price` comes from later than the report's own data (a later session, or a later live quote)."""
     if plan.day is None or price.day > plan.day:
         return True
-    return price.label == "live" and price.at is not None and price.at > plan.published_at
+    return price.intraday and price.at is not None and price.at > plan.published_at
 
 
 def change_list(plan: ReportPlan, snap: Snapshot, table: LevelTable) -> list[Change]:

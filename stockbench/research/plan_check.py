@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from stockbench.clock import Clock
 from stockbench.errors import InvalidInput, NotFound
@@ -56,18 +56,21 @@ def report_plan(db: Database, report_id: str) -> ReportPlan:
 def current_price(data: DataService, symbol: str, *, fetch: bool) -> PriceNow | None:
     """The live quote inside the trading window (fetched when `fetch`), else the last close; None when neither.
 
-    Inside the window the data service offers the latest stored quote; one from an earlier day is not live, so the
-    last close (of that same session, from the daily bars) is used and labelled instead.
+    Inside the window the data service offers the latest stored quote, labelled live, delayed or stale (a delayed
+    or stale one keeps its label and the note saying how late or how old, never passed off as a close); one from an
+    earlier day is not of the session, so the last close (of that session, from the daily bars) is used, labelled.
     """
     view = data.quote(symbol, fetch=fetch)
     if view.price is None or view.day is None:
         return None
-    if view.label == "live" and view.day == data.cache.cutoff(symbol).today:  # an earlier day's quote is stale
+    if view.label in ("live", "delayed", "stale") and view.day == data.cache.cutoff(symbol).today:
         q = data.cache.latest_quote(symbol)
         if q is not None:
-            return PriceNow(
-                view.price, "live", view.day, view.at, q.prev_close, q.high, q.low, q.volume, q.amount, view.source
+            label: Literal["live", "delayed", "stale"] = (
+                "stale" if view.label == "stale" else "delayed" if view.label == "delayed" else "live"
             )
+            return PriceNow(view.price, label, view.day, view.at, q.prev_close, q.high, q.low, q.volume, q.amount,
+                            view.source, view.note)  # fmt: skip
     bars = data.bars(symbol, view.day, view.day)
     row: dict[str, Any] = bars.row(-1, named=True) if bars.height else {}
     return PriceNow(
@@ -334,4 +337,4 @@ class PlanCheck:
             return ()
         bars = self.data.bars(plan.symbol, plan.day, price.day)
         rows = [(r["day"], r["close"], r["prev_close"]) for r in bars.iter_rows(named=True)]
-        return ex_rights_days(rows, plan.day, price if price.label == "live" else None)
+        return ex_rights_days(rows, plan.day, price if price.intraday else None)

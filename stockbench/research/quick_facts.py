@@ -172,7 +172,9 @@ class QuickFacts:
         symbol, live = instrument.symbol, not self.clock.is_replay
         failures = self._refresh(symbol) if live else []
         price = current_price(self.data, symbol, fetch=live)
-        if live and price is not None and price.label != "live" and self.data.window(symbol).in_session:
+        if live and price is not None and price.label in ("delayed", "stale"):
+            failures.append(f"quote: {price.note}")
+        elif live and price is not None and price.label != "live" and self.data.window(symbol).in_session:
             failures.append("quote: no live quote could be had; the last close is used")
         bars = self._bars(symbol, plan, price)
         ratio, volume = self._volume_ratio(instrument, price, bars)
@@ -283,7 +285,7 @@ class QuickFacts:
         mean = Decimal(sum(prior)) / 5
         info: dict[str, Any] = {"mean_volume_5": show(mean), "volume": price.volume}
         fraction = Decimal(1)
-        if price.label == "live":
+        if price.intraday:
             minutes = traded_minutes(self.market, instrument, price.at or self.clock.now())
             if minutes is None or minutes[0] < self.table.volume_min_minutes or not minutes[1]:
                 return None, info | {"traded_minutes": minutes[0] if minutes else None}

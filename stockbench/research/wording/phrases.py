@@ -54,6 +54,8 @@ def _figures(gate: GateFact, symbol: str, language: Language) -> dict[str, Any]:
     if "status" in values:  # a halted quote's trading status, in the report's words
         status = f"trading_status.{values['status']}"
         values["state"] = say(status, language) if has(status) else str(values["status"])
+    if "field" in values and has(f"quote_field.{values['field']}"):  # a conflicting quote field, in words
+        values["field_words"] = say(f"quote_field.{values['field']}", language)
     if isinstance(values.get("at"), str) and "T" in values["at"]:
         values["at"] = exchange_time(symbol, datetime.fromisoformat(values["at"]), language)
     return values

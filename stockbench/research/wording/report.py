@@ -224,6 +224,14 @@ _GATES: dict[str, Entry] = {
         "最新报价 {price}（{at}，来源 {source}）显示该证券{state}：没有可据以交易的价格",
         "last {price} at {at} from {source}: the quote says it is {state}, so there is no price to act on",
     ),
+    "gate.conflicting": Entry(
+        "最新价 {price}（{at}，来源 {source}）：两个数据源的{field_words}不一致"
+        "（{source_a} {value_a}，{source_b} {value_b}），未取平均，也未择一采用",
+        "last {price} at {at} from {source}: the services disagree on the {field_words} ({source_a} {value_a}, "
+        "{source_b} {value_b}); neither is averaged nor chosen",
+    ),
+    "quote_field.last": Entry("最新价", "last price"),
+    "quote_field.prev_close": Entry("昨收价", "previous close"),
     "gate.live": Entry(
         "最新价 {price}（{at}，来源 {source}），{age} 分钟前", "last {price} at {at} from {source}, {age} minutes old"
     ),
@@ -252,6 +260,7 @@ _GATES: dict[str, Entry] = {
     "failure.empty": Entry("返回为空", "the response was empty"),
     "failure.unknown_symbol": Entry("数据源不认识该代码", "the source does not know the symbol"),
     "failure.unsupported": Entry("数据源不提供这类数据", "the source does not offer this data"),
+    "failure.not_recorded": Entry("回放的录制中没有这次请求的应答", "the replayed recording holds no answer to it"),
     "failure.unknown": Entry("原因不明", "for an unknown reason"),
 }
 

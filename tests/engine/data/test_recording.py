@@ -1,0 +1,112 @@
+"""Recordings: a fetch recorded against the loopback replay server replays with the server stopped into the
+same stored data; secrets never reach the folder; an unrecorded request fails by name and is never sent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from stockbench.cli.main import run
+from stockbench.data.http import FetchError, HttpClient, Target
+from stockbench.data.recording import REDACTED, load
+from stockbench.data.service import DataService
+from stockbench.market.service import MarketRules
+from stockbench.store.database import Database
+from stockbench.store.migrations import migrate
+from tests.engine.data.conftest import FAST
+from tests.engine.data.replay_server import ReplayServer, Reply, eastmoney_kline
+from tests.engine.data.test_gates import DAY, SYMBOL, FixedClock, local
+from tests.engine.data.test_sources import KLINE, ROWS, Wall, only
+
+BARS = "SELECT symbol, day, open, high, low, close, prev_close, volume, amount, source FROM bars ORDER BY day"
+
+
+def client(**folder: Path) -> HttpClient:
+    return HttpClient(policies={}, default_policy=FAST, allow_loopback=True, trust_env=False, **folder)
+
+
+def fetch_bars(db_path: Path, base_url: str, http: HttpClient) -> tuple[list[tuple[object, ...]], list[str | None]]:
+    db = Database(db_path)
+    migrate(db)
+    try:
+        wall = Wall()
+        only(db, wall, {"bars.eastmoney": base_url})
+        service = DataService(db, FixedClock(local(DAY, 10, 1)), MarketRules(db), http=http, now=wall)
+        outcomes = service.fetch(SYMBOL, ["bars"])
+        return db.fetchall(BARS), [o.failure for o in outcomes]
+    finally:
+        db.close()
+
+
+def test_a_recorded_fetch_replays_with_no_network_into_the_same_stored_data(tmp_path: Path) -> None:
+    server = ReplayServer().start()
+    server.route(KLINE, Reply.failing(503), Reply.json(eastmoney_kline("600519", 1, "贵州茅台", ROWS)))
+    folder = tmp_path / "recording"
+    with client(record=folder) as http:
+        recorded, failures = fetch_bars(tmp_path / "first.duckdb", server.base_url, http)
+    server.stop()
+    assert len(recorded) == 3 and failures == [None]
+    exchanges = load(folder)
+    assert [(e.seq, e.method, e.status) for e in exchanges] == [(1, "GET", 503), (2, "GET", 200)]
+    assert exchanges[1].url.startswith(f"{server.base_url}{KLINE}?") and "secid=1.600519" in exchanges[1].url
+    assert (folder / "bodies" / "0002.bin").read_bytes().startswith(b'{"rc":0')
+    assert exchanges[1].time.endswith("+00:00") and exchanges[1].request_headers["user-agent"]
+    assert "stockbench 0.1.0" in (folder / "README.txt").read_text(encoding="utf-8")
+    with client(replay=folder) as http:  # the server is stopped: any network attempt would fail
+        replayed, failures = fetch_bars(tmp_path / "second.duckdb", server.base_url, http)
+    assert replayed == recorded and failures == [None]
+
+
+def test_secrets_never_reach_the_recording(tmp_path: Path, replay: ReplayServer) -> None:
+    replay.route("/q", Reply(b"ok", headers={"Set-Cookie": "sid=s3cr3t-cookie"}))
+    folder = tmp_path / "recording"
+    url = f"{replay.base_url}/q?code=600519&token=s3cr3t-token&apikey=s3cr3t-api&page=2"
+    with client(record=folder) as http:
+        http.get_text(Target("test", "quote", SYMBOL), url, headers={"Authorization": "Bearer s3cr3t-bearer"})
+    assert replay.seen("/q")[0].params["token"] == "s3cr3t-token"  # the real request carried it
+    (exchange,) = load(folder)
+    assert exchange.url == f"{replay.base_url}/q?code=600519&token={REDACTED}&apikey={REDACTED}&page=2"
+    assert exchange.request_headers["authorization"] == REDACTED
+    assert exchange.response_headers["set-cookie"] == REDACTED
+    for path in folder.rglob("*"):
+        assert not path.is_file() or b"s3cr3t" not in path.read_bytes(), path
+    with client(replay=folder) as http:  # matched by the redacted URL, whatever the secret's value now
+        other = url.replace("s3cr3t-token", "a-new-token")
+        assert http.get_text(Target("test", "quote", SYMBOL), other) == "ok"
+
+
+def test_a_request_not_in_the_recording_fails_by_name_and_is_never_sent(tmp_path: Path, replay: ReplayServer) -> None:
+    replay.route("/q", Reply(b"ok"))
+    folder = tmp_path / "recording"
+    with client(record=folder) as http:
+        http.get_text(Target("test", "quote", SYMBOL), f"{replay.base_url}/q?code=1")
+    with client(replay=folder) as http, pytest.raises(FetchError) as caught:
+        http.get_text(Target("test", "quote", SYMBOL), f"{replay.base_url}/q?code=2")
+    assert caught.value.failure.kind == "not_recorded"
+    assert f"GET {replay.base_url}/q?code=2" in caught.value.failure.reason
+    assert len(replay.requests) == 1  # only the recorded one ever reached the server
+
+
+def test_a_recorded_failure_replays_as_the_same_failure(tmp_path: Path) -> None:
+    server = ReplayServer().start()
+    base = server.base_url
+    server.stop()  # nothing listens: the connection is refused
+    folder = tmp_path / "recording"
+    with client(record=folder) as http, pytest.raises(FetchError) as live:
+        http.get_text(Target("test", "quote", SYMBOL), f"{base}/q")
+    assert [e.error.split(":")[0] for e in load(folder)] == ["ConnectError", "ConnectError"]  # with its retry
+    with client(replay=folder) as http, pytest.raises(FetchError) as again:
+        http.get_text(Target("test", "quote", SYMBOL), f"{base}/q")
+    assert (live.value.failure.kind, again.value.failure.kind) == ("network", "network")
+
+
+def test_record_and_replay_together_is_a_usage_error_and_a_bad_folder_a_user_error(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["data", "fetch", "600519", "--record", str(tmp_path / "a"), "--replay", str(tmp_path / "b")]) == 2
+    capsys.readouterr()
+    code = run(["--json", "data", "fetch", "600519", "--replay", str(tmp_path / "missing")])
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert code == 1 and "is not a recording" in error["message"]
