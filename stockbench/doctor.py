@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from stockbench.config import WorkspacePaths, resolve_home
@@ -45,9 +46,10 @@ class DoctorReport:
 def _owned_checks(bench: Workbench) -> list[Callable[[], Check]]:
     """The checks other modules own, one line each (they join here as they land)."""
     from stockbench.ledger.checks import journal_check, ledger_replay_check
+    from stockbench.store.backups import backups_check
 
     return [
-        # backups_check(bench.paths, bench.clock.now()),   -> store/backups.py, name "backups"
+        lambda: backups_check(bench.paths, datetime.now(UTC)),
         lambda: ledger_replay_check(bench.workspace.db),
         lambda: journal_check(bench.workspace.db, bench.paths.ledger_journal),
     ]

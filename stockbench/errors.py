@@ -146,6 +146,13 @@ class WorkspaceDamaged(UserError):
         return super().as_dict() | {"reason": self.reason, "backup": self.backup}
 
 
+class BackupFailed(UserError):
+    """A backup could not be taken or restored (a full disk, a folder that cannot be written, a damaged copy); no
+    partial backup is left to be listed."""
+
+    code = "backup_failed"
+
+
 class CalendarUnknown(UserError):
     code = "calendar_unknown"
 

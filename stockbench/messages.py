@@ -637,26 +637,25 @@ ERRORS: dict[str, tuple[Words, Words]] = {
     "journal_broken": (_w("the ledger journal {path} is broken at line {line}: {why}",
                           "账本日志 {path} 第 {line} 行已损坏：{why}"),
                        _w("nothing was changed; restore the file from a backup, or rebuild from a good copy with "
-                          "--journal PATH",
-                          "未做任何更改；请从备份恢复该文件，或用 --journal PATH 从完好的副本重建")),
+                          "{option}",
+                          "未做任何更改；请从备份恢复该文件，或用 {option} 从完好的副本重建")),
     "journal_out_of_step": (_w("the ledger journal {path} has {lines} line(s) but the database last committed with "
                                "line {head}: the two are out of step, so nothing was recorded",
                                "账本日志 {path} 有 {lines} 行，而数据库最后提交时对应第 {head} 行：两者不一致，"
                                "因此未记录任何内容"),
                             _w("if the database was deleted or restored, bring it up to the journal with: "
-                               "stockbench ledger rebuild --from-journal",
-                               "如果数据库被删除或从备份恢复，请用以下命令按日志重建：stockbench ledger rebuild "
-                               "--from-journal")),
+                               "{command}",
+                               "如果数据库被删除或从备份恢复，请用以下命令按日志重建：{command}")),
     "journal_missing": (_w("there is no ledger journal at {path}", "{path} 处没有账本日志"),
-                        _w("give the journal's file with --journal PATH", "请用 --journal PATH 给出日志文件")),
+                        _w("give the journal's file with {option}", "请用 {option} 给出日志文件")),
     "rebuild_needs_yes": (_w("the ledger already holds {rows} row(s); rebuilding replaces them with the journal's "
                              "{lines} line(s)",
                              "账本中已有 {rows} 行记录；重建会用日志中的 {lines} 行替换它们"),
                           _w("add --yes to replace them", "确认替换请加 --yes")),
     "journal_inconsistent": (_w("the journal's entries of '{account}' do not replay: {problem}",
                                 "日志中账户“{account}”的记录无法重放：{problem}"),
-                             _w("nothing was changed; check the journal with: stockbench doctor",
-                                "未做任何更改；请用 stockbench doctor 检查日志")),
+                             _w("nothing was changed; check the journal with: {command}",
+                                "未做任何更改；请用 {command} 检查日志")),
     # ---- end of the ledger's journal ----
 }  # fmt: skip
 
@@ -1044,9 +1043,38 @@ ERRORS |= {
         _w("import or fetch its daily bars", "请导入或获取它的日线"),
     ),
     # the key store (llm/service.py): where API keys are kept
+    "backup_failed": (
+        _w("no backup could be written to {folder}: {why}", "无法在 {folder} 中写入备份：{why}"),
+        _w(
+            "free some space there, or choose another folder: {command}",
+            "请在该处腾出空间，或选择其他文件夹：{command}",
+        ),
+    ),
+    "backup_not_found": (
+        _w("'{name}' is not a complete backup", "“{name}”不是完整的备份"),
+        _w("list them: {command}", "请查看备份列表：{command}"),
+    ),
+    "backup_damaged": (
+        _w("the backup {name} is damaged: {why}", "备份 {name} 已损坏：{why}"),
+        _w("restore an older one (list them: {command})", "请恢复更早的备份（查看列表：{command}）"),
+    ),
+    "backup_too_new": (
+        _w(
+            "the backup {name} has schema version {version}, newer than this release knows ({latest})",
+            "备份 {name} 的数据结构版本为 {version}，比本版本所知的（{latest}）更新",
+        ),
+        _w("restore it with a newer Stock Workbench", "请用更新版本的股票研究工作台恢复它"),
+    ),
+    "restore_confirm": (
+        _w(
+            "restoring replaces the workspace file (it is kept aside, never deleted)",
+            "恢复会替换工作区文件（原文件会另存，不会删除）",
+        ),
+        _w("run it again with {flag}", "请加上 {flag} 再运行一次"),
+    ),
     "keystore_no_folder": (
         _w("this workspace has no folder for a key file", "此工作区没有可存放密钥文件的文件夹"),
-        _w("open a workspace folder with --home DIR", "请用 --home DIR 打开一个工作区文件夹"),
+        _w("open a workspace folder with {option}", "请用 {option} 打开一个工作区文件夹"),
     ),
     "keyfile_locked": (
         _w("the encrypted key file {path} needs its passphrase", "加密密钥文件 {path} 需要口令才能打开"),
@@ -1530,6 +1558,26 @@ NOTES |= {
     "doctor.report_seals.failed": _w(
         "report seals: {bad} of {count} reports do not verify ({reports}): {first}",
         "报告封印：{count} 份报告中有 {bad} 份验证不通过（{reports}）：{first}",
+    ),
+    "doctor.backups.none": _w("no backup in {folder}", "{folder} 中没有备份"),
+    "doctor.backups.damaged": _w(
+        "the newest backup {name} is damaged: {problem}", "最新的备份 {name} 已损坏：{problem}"
+    ),
+    "doctor.backups.old": _w(
+        "the newest backup {name} is {age_days} days old", "最新的备份 {name} 已是 {age_days} 天前的"
+    ),
+    "doctor.backups.ok": _w(
+        "{count} backup(s) in {folder}; the newest is {name}", "{folder} 中有 {count} 份备份；最新的是 {name}"
+    ),
+    "backup.taken": _w("backup {name} taken ({mb} MB) in {folder}", "已在 {folder} 中备份 {name}（{mb} MB）"),
+    "backup.none": _w("no backups yet in {folder}", "{folder} 中还没有备份"),
+    "backup.folder": _w("backups go to {folder}", "备份保存在 {folder}"),
+    "backup.restored": _w(
+        "restored {name}; the file it replaced is kept as {aside}", "已恢复 {name}；被替换的文件保留为 {aside}"
+    ),
+    "backup.journal_ahead": _w(
+        "the ledger journal holds entries newer than this backup: bring them back with {command}",
+        "账本日志中有比此备份更新的记录：可用 {command} 恢复它们",
     ),
     "doctor.integrity.ok": _w(
         "integrity: every block of {tables} tables reads back ({mb} MB in {seconds} s)",

@@ -7,7 +7,9 @@ reach into `store/` or the domain packages directly; they call the workbench, wh
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -17,6 +19,8 @@ from stockbench.config import WorkspacePaths
 from stockbench.events import EventBus, WorkspaceClosed, WorkspaceOpened
 from stockbench.store.settings import PINNED_AS_OF
 from stockbench.store.workspace import Workspace, WorkspaceInfo, WorkspaceKind
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from stockbench.analytics.service import Analytics
@@ -37,6 +41,7 @@ if TYPE_CHECKING:
     from stockbench.research.search_provider import SearchSettings
     from stockbench.research.service import Research
     from stockbench.research.track_record import TrackRecords
+    from stockbench.store.backups import BackupInfo, BackupReason
     from stockbench.watchlist import Watchlist
 
 
@@ -149,7 +154,50 @@ class Workbench:
         """The user's books: accounts, cash, fills, positions, orders and corporate actions."""
         from stockbench.ledger.book import Ledger
 
-        return Ledger(self.workspace.db, self.clock, self.market, self.events, self.paths.ledger_journal)
+        return Ledger(self.workspace.db, self.clock, self.market, self.events, self.paths.ledger_journal,
+                      before_import=lambda: self.backup("import"))  # fmt: skip
+
+    # ---- backups ------------------------------------------------------------------------------------------------
+    def backup(self, reason: BackupReason = "manual", *, to: Path | None = None) -> BackupInfo:
+        """A consistent copy of the workspace now, in its backup folder (then pruned by the retention rule), or in
+        the folder `to` (never pruned). BackupFailed says why none could be written."""
+        from stockbench.store.backups import backup_and_prune, take_backup
+
+        if to is not None:
+            return take_backup(self.workspace.db, self.paths, reason, folder=to)
+        return backup_and_prune(self.workspace.db, self.paths, reason)
+
+    def backup_on_close(self) -> BackupInfo | None:
+        """The backup the app takes when it closes a user's workspace (None for the demo market, which is rebuilt
+        from its seed). A backup that cannot be written is logged, never a reason the app cannot close."""
+        if self.kind != "user":
+            return None
+        from stockbench.errors import BackupFailed
+
+        try:
+            return self.backup("close")
+        except BackupFailed as error:
+            log.warning("no backup on close: %s", error.message)
+            return None
+
+    def backup_if_due(self, now: datetime | None = None) -> BackupInfo | None:
+        """The daily backup while the app runs: taken when the newest backup is 24 hours old or there is none (a
+        user's workspace only, like the backup on close)."""
+        from stockbench.store.backups import DAILY, newest_backup
+
+        if self.kind != "user":
+            return None
+        at = now or datetime.now(UTC)
+        newest = newest_backup(self.paths)
+        if newest is not None and at - newest.taken_at < DAILY:
+            return None
+        return self.backup("daily")
+
+    def backups(self) -> list[BackupInfo]:
+        """Every complete backup in the workspace's backup folder, newest first."""
+        from stockbench.store.backups import backup_folder, list_backups
+
+        return list_backups(backup_folder(self.paths))
 
     def rebuild_ledger_from_journal(self, journal: Path | None = None, *, yes: bool = False) -> RebuildResult:
         """Replace the ledger's tables with the records of its journal (or the journal file `journal`), verified

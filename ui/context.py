@@ -99,6 +99,7 @@ def close_context(
     drained = ctx.runner.wait(wait_ms)
     ctx.bridge.close()
     if close_bench and drained:
+        ctx.bench.backup_on_close()  # the window is already down: the copy holds nothing a person waits on
         ctx.bench.close()
     elif not drained:
         log.warning("background work did not finish within %d ms; the workspace stays open until exit", wait_ms)

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from stockbench import __version__
 from stockbench.errors import WorkspaceDamaged
-from ui.errors import ErrorPresenter
+from ui.errors import ErrorPresenter, error_text
 from ui.i18n.language import SETTING as LANGUAGE_SETTING
 from ui.i18n.language import Choice, Translations, chosen_language, stored_choice
 from ui.main_menus import MainMenus, Shortcut
@@ -65,6 +65,8 @@ LANGUAGE_TITLES: dict[str, str] = {"system": str(QT_TRANSLATE_NOOP("MainWindow",
                                    "zh_CN": "简体中文", "en": "English"}  # fmt: skip
 GEOMETRY_SETTING = "window/geometry"
 HOLD_MAX_MS = 3000  # the screens' other first loads start at the latest this long after the urgent ones
+FIRST_BACKUP_CHECK_MS = 60_000  # the day's backup is looked at a minute after a workspace opens (after its loads)
+BACKUP_CHECK_MS = 3_600_000  # then every hour
 
 
 DEFAULT_SIZE = QSize(1440, 900)
@@ -96,6 +98,9 @@ class MainWindow(QMainWindow):
         self.presenter.parent_widget = self
         self.translations = Translations()
         self.translations.install(chosen_language(self.settings))
+        self.daily_backup = QTimer(self)  # the once-a-day backup while the app runs (checked hourly)
+        self.daily_backup.setInterval(BACKUP_CHECK_MS)
+        self.daily_backup.timeout.connect(self.backup_if_due)
         self.screens = ScreenDocks(self, self.settings)
         app = QApplication.instance()
         self.theme = ThemeManager(app, self.settings) if isinstance(app, QApplication) else None
@@ -285,7 +290,22 @@ class MainWindow(QMainWindow):
             ctx.runner.release()
         QTimer.singleShot(HOLD_MAX_MS, lambda: ctx.runner.release() if ctx is self.ctx else None)
         QTimer.singleShot(0, settle_heap)
+        QTimer.singleShot(FIRST_BACKUP_CHECK_MS, self.backup_if_due)
+        self.daily_backup.start()
         self.workspace_attached.emit()
+
+    def backup_if_due(self) -> None:
+        """Take the day's backup in the background when the newest is a day old (a user's workspace only); a
+        backup that cannot be written is said in the status bar, never a dialog that interrupts the work."""
+        if self.ctx is None or self._closed:
+            return
+
+        def failed(error: BaseException) -> None:
+            log.warning("the daily backup failed: %s", error)
+            self.statusBar().showMessage(self.tr("No backup could be taken: %1").replace("%1", error_text(error)),
+                                         20_000)  # fmt: skip
+
+        self.ctx.op(lambda bench: bench.backup_if_due(), failure=failed, parent=self)
 
     def _say_stale_holder(self) -> None:
         """Say so when the last session on this workspace ended without closing it (the lock was free again)."""
@@ -302,6 +322,7 @@ class MainWindow(QMainWindow):
         if ctx is None:
             return
         self.save_layout()
+        self.daily_backup.stop()
         running = set(self.status.tracker.running)
         self.status.attach(None)
         self._remove_screens()

@@ -1412,6 +1412,10 @@
         <translation>无法打开该工作区。请使用“文件 ▸ 打开工作区”选择其他工作区。</translation>
     </message>
     <message>
+        <source>No backup could be taken: %1</source>
+        <translation>无法备份：%1</translation>
+    </message>
+    <message>
         <source>The last session on this workspace (process %1 on %2, since %3) ended without closing it; the workspace was taken over and opened normally.</source>
         <translation>此工作区上次的会话（进程 %1，%2，自 %3 起）未正常关闭；已接管该工作区并正常打开。</translation>
     </message>

@@ -25,6 +25,9 @@ EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 # name -> "module:attribute"; each module is imported only when its command runs or help lists it.
 COMMANDS: dict[str, str] = {
     "info": "stockbench.cli.info:info",
+    "backup": "stockbench.cli.backups:backup",
+    "backups": "stockbench.cli.backups:backups",
+    "restore": "stockbench.cli.backups:restore",
     "data": "stockbench.cli.data:data",
     "demo": "stockbench.cli.demo:demo",
     "rules": "stockbench.cli.rules:rules",

@@ -9,7 +9,7 @@ transaction under the workspace's single writer; every row it adds is also appen
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
@@ -80,8 +80,12 @@ class Ledger:
         market: MarketRules,
         events: EventBus | None = None,
         journal: Path | None = None,
+        *,
+        before_import: Callable[[], object] | None = None,
     ) -> None:
+        """`before_import` runs before every import that writes (the workbench takes a backup there)."""
         self.db, self.clock, self.market = db, clock, market
+        self._before_import = before_import
         self.events = events or EventBus()
         path = journal or journal_path(db)
         self.journal = Journal(db, path) if path is not None else None
@@ -670,6 +674,8 @@ class Ledger:
         """Import a broker CSV of fills into `account`: every row checked, all written or none (see `imports`)."""
         from stockbench.ledger.imports import import_fills
 
+        if not dry_run and self._before_import is not None:
+            self._before_import()
         return import_fills(self, path, account, dry_run=dry_run, expected_digest=expected_digest)
 
     def export_csv(self, account: str, target: Path) -> int:

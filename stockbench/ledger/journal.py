@@ -192,7 +192,7 @@ class Tail:
 
 
 def broken(path: Path, number: int, why: str) -> InvalidInput:
-    return user_error(InvalidInput, "journal_broken", path=path, line=number, why=why)
+    return user_error(InvalidInput, "journal_broken", path=path, line=number, why=why, option="--journal PATH")
 
 
 def parse_line(path: Path, number: int, text: str, prev: str, seq: int) -> JournalLine:
@@ -339,7 +339,8 @@ class _Batch:
         db, path = self.journal.db, self.journal.path
         end, committed = tail(path), head(db)
         if not self.start and (end.seq, end.hash) != (committed.seq, committed.hash):
-            raise user_error(InvalidInput, "journal_out_of_step", path=path, lines=max(end.seq, 0), head=committed.seq)
+            raise user_error(InvalidInput, "journal_out_of_step", path=path, lines=max(end.seq, 0), head=committed.seq,
+                             command="stockbench ledger rebuild --from-journal")  # fmt: skip
         rows = [*self.rows, *((s, r) for s, key in self.keys for r in fetch_rows(db, s, [key]))]
         now = datetime.now(UTC).astimezone(SHOWN_TZ).isoformat()
         text, prev, seq = [], end.hash, end.seq

@@ -66,7 +66,7 @@ def rebuild_from_journal(
     if source.resolve() == journal.resolve():
         Journal(db, journal).settle()
     if not source.is_file():
-        raise user_error(NotFound, "journal_missing", path=source)
+        raise user_error(NotFound, "journal_missing", path=source, option="--journal PATH")
     lines = read_journal(source)
     rows = source_row_count(db)
     if rows and not yes:
@@ -79,7 +79,7 @@ def rebuild_from_journal(
         for (account,) in db.fetchall("SELECT name FROM accounts ORDER BY name"):
             state = replay(load_entries(db, account))
             if state.problems:
-                raise user_error(InvalidInput, "journal_inconsistent", account=account,
+                raise user_error(InvalidInput, "journal_inconsistent", account=account, command="stockbench doctor",
                                  problem=state.problems[0].problem.message)  # fmt: skip
             materialise(cur, account, state)
         set_head(db, Tail(lines[-1].seq, lines[-1].hash) if lines else Tail())

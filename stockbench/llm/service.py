@@ -206,7 +206,7 @@ class Models:
     def unlock(self, passphrase: str) -> None:
         """Open the encrypted key file with `passphrase` and hold it in memory for this process (never stored)."""
         if self._file is None:
-            raise user_error(InvalidInput, "keystore_no_folder")
+            raise user_error(InvalidInput, "keystore_no_folder", option="--home DIR")
         self._file.unlock(passphrase)
 
     def use_keystore(self, store: str, passphrase: str | None = None) -> KeyStoreView:
@@ -217,7 +217,7 @@ class Models:
             raise user_error(InvalidInput, "keystore_unknown", store=store, choices="os, file")
         if store == "file":
             if self._file is None:
-                raise user_error(InvalidInput, "keystore_no_folder")
+                raise user_error(InvalidInput, "keystore_no_folder", option="--home DIR")
             given = passphrase or self._file.passphrase()
             if not given:
                 raise user_error(InvalidInput, "keystore_needs_passphrase", env="STOCKBENCH_KEYSTORE_PASSPHRASE")

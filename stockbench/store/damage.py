@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 import duckdb
@@ -30,7 +31,9 @@ from stockbench.config import WorkspacePaths
 from stockbench.errors import DamageReason, WorkspaceDamaged
 from stockbench.messages import ERRORS
 from stockbench.store.backups import newest_backup
-from stockbench.store.database import Database
+
+if TYPE_CHECKING:
+    from stockbench.store.database import Database
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 # The user's books and the workspace's own rows: small, and read in full at every open (a few milliseconds);
@@ -151,3 +154,12 @@ def books_damage(db: Database) -> DamageReason | None:
     if not problems:
         return None
     return next((r for p in problems if (r := reason_of_text(p.error)) is not None), "corrupt")
+
+
+def unsaved(paths: WorkspacePaths, error: duckdb.Error) -> Exception:
+    """A commit that could not be written (a full disk, a read-only file) as the workspace's damage, naming its
+    newest backup (what was saved before is intact); any other error as it is."""
+    reason = damage_reason(error)
+    if reason not in ("disk_full", "read_only"):
+        return error
+    return damaged(paths, reason)

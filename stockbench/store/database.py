@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
@@ -38,8 +38,16 @@ class CommitHook(Protocol):
 class Database:
     """One DuckDB file (or `:memory:`), shared safely by the threads of one process."""
 
-    def __init__(self, path: Path | str, *, read_only: bool = False) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        read_only: bool = False,
+        unsaved: Callable[[duckdb.Error], Exception] | None = None,
+    ) -> None:
+        """`unsaved` turns a COMMIT that could not be written into the error to raise (default: DuckDB's own)."""
         self.path = str(path)
+        self._on_unsaved = unsaved
         self._con = duckdb.connect(self.path, read_only=read_only)
         self._local = threading.local()
         self._write_lock = threading.RLock()
@@ -137,15 +145,15 @@ class Database:
         self._local.hooks.append(hook)
 
     def _unsaved(self, error: duckdb.Error) -> Exception:
-        """A commit that could not be written (a full disk, a read-only file) as the workspace's damage, naming its
-        newest backup (the transaction is rolled back: what was saved before is intact); any other error as it is."""
-        from stockbench.config import WorkspacePaths
-        from stockbench.store.damage import damage_reason, damaged
+        """A commit that could not be written, as the owner said to say it (`unsaved`; the workspace names a full
+        disk or a read-only file as damage with its newest backup); the transaction is rolled back either way."""
+        return error if self._on_unsaved is None else self._on_unsaved(error)
 
-        reason = damage_reason(error)
-        if reason not in ("disk_full", "read_only") or self.path == ":memory:":
-            return error
-        return damaged(WorkspacePaths(Path(self.path).parent), reason)
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold the single writer (no transaction of this process runs meanwhile): for a backup's copy of the file."""
+        with self._write_lock:
+            yield
 
     def checkpoint(self) -> None:
         with self._write_lock:

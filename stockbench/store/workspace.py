@@ -6,6 +6,7 @@ opens the database and applies pending migrations. `close()` releases everything
 
 from __future__ import annotations
 
+import functools
 import logging
 import uuid
 from dataclasses import dataclass
@@ -19,7 +20,8 @@ import duckdb
 import stockbench
 from stockbench.config import WorkspacePaths, resolve_home
 from stockbench.errors import InvalidInput
-from stockbench.store.damage import as_damage, books_damage, damaged
+from stockbench.store.backups import backup_and_prune
+from stockbench.store.damage import as_damage, books_damage, damaged, unsaved
 from stockbench.store.database import Database
 from stockbench.store.lock import LockHolder, WorkspaceLock
 from stockbench.store.migrations import current_version, latest_version, migrate
@@ -81,7 +83,7 @@ class Workspace:
         lock = WorkspaceLock(paths.lock)
         lock.acquire(command)
         try:
-            db = Database(paths.database)
+            db = Database(paths.database, unsaved=functools.partial(unsaved, paths))
         except BaseException:
             lock.release()
             raise
@@ -89,6 +91,8 @@ class Workspace:
             # Before anything is written: the books must read back in full (a few milliseconds; doctor reads all).
             if (reason := books_damage(db)) is not None:
                 raise damaged(paths, reason)
+            if 0 < current_version(db) < latest_version():  # a released workspace about to be upgraded
+                backup_and_prune(db, paths, "migration")  # BackupFailed: no migration without its backup
             migrate(db)
             workspace = cls(paths, lock, db)
             workspace._register(kind)

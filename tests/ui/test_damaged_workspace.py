@@ -24,6 +24,7 @@ def window(qtbot: QtBot) -> Iterator[MainWindow]:
     made.presenter.interactive = False
     qtbot.addWidget(made)
     yield made
+    made.set_language("en")  # the language setting outlives the window: English again for the tests after this one
     made.shutdown()
 
 
