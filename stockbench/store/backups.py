@@ -132,7 +132,7 @@ def newest_backup(paths: WorkspacePaths) -> BackupInfo | None:
 
 
 # ---- taking a backup ----------------------------------------------------------------------------------------------
-_CHUNK = 1 << 20
+_CHUNK = 8 << 20
 
 
 def _copy(source: Path, target: Path) -> str:
