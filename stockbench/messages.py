@@ -1072,6 +1072,10 @@ ERRORS |= {
         ),
         _w("run it again with {flag}", "请加上 {flag} 再运行一次"),
     ),
+    "fees_negative": (
+        _w("commission rate and minimum must not be negative", "佣金费率和最低佣金不能为负数"),
+        _w("give 0 or more", "请填写 0 或更大的数"),
+    ),
     "keystore_no_folder": (
         _w("this workspace has no folder for a key file", "此工作区没有可存放密钥文件的文件夹"),
         _w("open a workspace folder with {option}", "请用 {option} 打开一个工作区文件夹"),

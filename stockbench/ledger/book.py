@@ -50,7 +50,7 @@ from stockbench.market.calendars import settlement
 from stockbench.market.fees import FeeSettings, order_fees
 from stockbench.market.instruments import Instrument, SecurityType
 from stockbench.market.service import MarketRules
-from stockbench.messages import problem, refusal
+from stockbench.messages import problem, refusal, user_error
 from stockbench.store.database import Database
 
 if TYPE_CHECKING:
@@ -183,12 +183,19 @@ class Ledger:
         bundled: bool,
         since: datetime | None = None,
     ) -> None:
-        """New commission terms from `since` (default: now); earlier fills keep the fees they were booked with."""
+        """New commission terms from `since` (default: now); earlier fills keep the fees they were booked with. Terms
+        set twice at one instant (a form saved twice under a frozen clock) are both kept, the later a microsecond
+        after the earlier, so the later is the one in force."""
         self.account(account)
         if rate < 0 or minimum < 0:
-            raise InvalidInput("commission rate and minimum must not be negative")
+            raise user_error(InvalidInput, "fees_negative")
         since = since or self.clock.now()
         with self.db.transaction() as cur:
+            taken = {row[0] for row in cur.execute(
+                "SELECT since FROM account_fees WHERE account = ? AND market = ? AND since >= ?",
+                [account, market, since]).fetchall()}  # fmt: skip
+            while any((t if t.tzinfo else t.replace(tzinfo=UTC)) == since for t in taken):
+                since += timedelta(microseconds=1)
             cur.execute(
                 "INSERT INTO account_fees (account, market, since, commission_rate, commission_min, "
                 "bundled_exchange_fees) "

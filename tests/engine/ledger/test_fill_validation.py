@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 
-from stockbench.errors import RuleViolation
+from stockbench.errors import InvalidInput, RuleViolation
 from stockbench.ledger.book import Ledger
 from stockbench.market.registry import InstrumentData
+from stockbench.messages import error_words
 from tests.engine.ledger.conftest import cn, draft, hk, snapshot
 
 
@@ -159,3 +161,15 @@ def test_a_late_fill_that_breaks_a_later_sell_is_rejected(book: Ledger) -> None:
     problems = rejected(book, draft("600519", "sell", 100, "1660", cn("2024-01-03")))
     assert [c for c, _, _ in problems] == ["exceeds_sellable"]
     assert "later entry" in problems[0][1]
+
+
+def test_fee_terms_saved_twice_at_one_instant_keep_both_and_the_later_is_in_force(book: Ledger) -> None:
+    """Settings > Fees saved twice under a frozen clock: no database error, the second terms win."""
+    book.set_fees("main", "CN", rate=Decimal("0.0002"), minimum=Decimal("5"), bundled=False)
+    book.set_fees("main", "CN", rate=Decimal("0.0001"), minimum=Decimal("1"), bundled=True)
+    terms = book.fee_settings("main", "CN", book.clock.now() + timedelta(seconds=1))
+    assert (terms.commission_rate, terms.commission_min, terms.bundled_exchange_fees) == (
+        Decimal("0.0001"), Decimal("1"), True)  # fmt: skip
+    with pytest.raises(InvalidInput) as refused:
+        book.set_fees("main", "CN", rate=Decimal("-0.1"), minimum=Decimal("5"), bundled=False)
+    assert error_words(refused.value, "zh")[0] == "佣金费率和最低佣金不能为负数"
