@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from stockbench.research.search_provider import SearchSettings
     from stockbench.research.service import Research
     from stockbench.research.track_record import TrackRecords
-    from stockbench.store.backups import BackupInfo, BackupReason
+    from stockbench.store.backups import BackupInfo, BackupReason, Restored
     from stockbench.watchlist import Watchlist
 
 
@@ -112,6 +112,16 @@ class Workbench:
             with cls.open(home, command=command) as bench:  # on the demo's own pinned clock
                 bench.watchlist.seed(STARTER_WATCHLIST)  # a first run has something to right-click
         return summary
+
+    @staticmethod
+    def restore(home: str | Path, backup: str) -> Restored:
+        """Put the backup `backup` (a file name in the backup folder, or a path) in place of the workspace's database
+        at `home`, the current file kept aside (see stockbench.store.backups.restore_backup); the workspace must not
+        be open."""
+        from stockbench.config import resolve_home
+        from stockbench.store.backups import restore_backup
+
+        return restore_backup(WorkspacePaths(resolve_home(home)), backup)
 
     @staticmethod
     def demo_home(explicit: str | Path | None = None) -> Path:

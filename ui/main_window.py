@@ -109,6 +109,7 @@ class MainWindow(QMainWindow):
             self.theme.candles_changed.connect(lambda: self.screens.refresh("chart"))
         self.ctx: AppContext | None = None
         self.damage_dialog: QDialog | None = None  # the last damaged workspace's dialog
+        self._tried: Path | None = None  # the workspace folder last asked to open
         self.current_symbol: str | None = None
         self._closed, self._painted = False, False
         self.workspaces = WorkspaceController(self, self.settings)
@@ -237,6 +238,7 @@ class MainWindow(QMainWindow):
             self.open_workspace(home)
 
     def _opening(self, folder: Path) -> None:
+        self._tried = folder  # the folder a damage dialog offers to restore
         self.detach()
         self._placeholder(self.tr("Opening %1…").replace("%1", str(folder)))
 
@@ -254,6 +256,9 @@ class MainWindow(QMainWindow):
 
         dialog = DamagedWorkspaceDialog(self, error)
         dialog.open_another.connect(self.workspaces.choose_workspace)
+        folder = self._tried
+        if folder is not None:
+            dialog.restore_requested.connect(lambda backup: self.workspaces.restore(folder, backup))
         dialog.quit_requested.connect(self.close)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.damage_dialog = dialog

@@ -42,6 +42,13 @@ class WorkspaceController(QObject):
         self.opening.emit(folder)
         self.opener.start(folder, kind)
 
+    def restore(self, folder: Path, backup: str) -> None:
+        """Put the backup `backup` back in the workspace `folder` and open it, in the background."""
+        if self.opener.busy:
+            return
+        self.opening.emit(folder)
+        self.opener.start(folder, "user", restore=backup)
+
     def remember(self, home: Path) -> None:
         """`home` is the workspace to reopen next time."""
         self.settings.setValue(LAST_HOME_SETTING, str(home))

@@ -34,14 +34,18 @@ class _Relay(QObject):
 
 
 class _OpenTask(QRunnable):
-    def __init__(self, relay: _Relay, home: Path, kind: OpenKind) -> None:
+    def __init__(self, relay: _Relay, home: Path, kind: OpenKind, restore: str | None = None) -> None:
         super().__init__()
-        self.relay, self.home, self.kind = relay, home, kind
+        self.relay, self.home, self.kind, self.restore = relay, home, kind, restore
 
     def run(self) -> None:
         from ui.screens import preload_screens
 
         try:
+            if self.restore is not None:  # a damaged workspace's backup put back first (the damaged file kept aside)
+                from stockbench.workbench import Workbench
+
+                Workbench.restore(self.home, self.restore)
             bench = open_workbench(self.home, self.kind)
         except BaseException as error:  # delivered to the GUI thread
             self.relay.failed.emit(error)
@@ -68,9 +72,10 @@ class WorkspaceOpener(QObject):
         self._relay.opened.connect(self._opened)
         self._relay.failed.connect(self._failed)
 
-    def start(self, home: Path, kind: OpenKind = "user") -> None:
+    def start(self, home: Path, kind: OpenKind = "user", *, restore: str | None = None) -> None:
+        """Open `home` (first putting the backup `restore` back in place, when given)."""
         self.busy = True
-        self.pool.start(_OpenTask(self._relay, home, kind))
+        self.pool.start(_OpenTask(self._relay, home, kind, restore))
 
     def _opened(self, bench: Workbench) -> None:
         self.busy = False

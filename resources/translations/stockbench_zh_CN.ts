@@ -219,6 +219,14 @@
         <translation>退出</translation>
     </message>
     <message>
+        <source>Restore this backup</source>
+        <translation>恢复此备份</translation>
+    </message>
+    <message>
+        <source>The damaged file is kept beside it, renamed; nothing is deleted.</source>
+        <translation>损坏的文件会改名保留在旁边，不会删除任何内容。</translation>
+    </message>
+    <message>
         <source>Copied</source>
         <translation>已复制</translation>
     </message>

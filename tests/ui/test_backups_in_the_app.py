@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytestqt.qtbot import QtBot
 from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
 
 from stockbench.store.backups import list_backups
 from stockbench.workbench import Workbench

@@ -49,7 +49,7 @@ def test_the_dialog_names_the_reason_and_the_newest_backup(
     hint = dialog.hint_label.text()
     assert f"newest backup: {BACKUP_NAME}, taken 2026-12-01 15:30 (Asia/Shanghai)" in hint
     assert f"stockbench restore {BACKUP_NAME}" in hint
-    assert dialog.restore_button is None  # until the engine's restore is merged
+    assert dialog.restore_button is not None and dialog.restore_button.text() == "Restore this backup"
     assert dialog.copy_button is not None
     dialog.copy_button.click()
     assert QApplication.clipboard().text() == f"stockbench restore {BACKUP_NAME}"
@@ -78,3 +78,18 @@ def test_in_chinese_with_no_backup(window: MainWindow, qtbot: QtBot, tmp_path: P
     assert dialog.windowTitle() == "无法打开工作区"
     assert dialog.reason_label.text().startswith("工作区文件") and "此工作区没有备份" in dialog.hint_label.text()
     assert dialog.copy_button is None and dialog.open_button.text() == "打开其他工作区…"
+
+
+def test_restore_this_backup_puts_it_back_and_opens_the_workspace(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    paths = books_workspace(tmp_path / "books")
+    DAMAGES["zero_length"][0](paths.database)
+    dialog = open_damaged(window, qtbot, paths.home)
+    assert dialog.restore_button is not None
+    with qtbot.waitSignal(window.workspace_attached, timeout=WAIT_MS):
+        dialog.restore_button.click()
+    assert window.ctx is not None and window.ctx.bench.home == paths.home
+    assert [a.name for a in window.ctx.bench.ledger.accounts()] == ["main"]
+    [aside] = paths.home.glob("workspace.before-restore-*.duckdb")
+    assert aside.read_bytes() == b""  # the damaged file, kept beside it

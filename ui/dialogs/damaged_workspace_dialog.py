@@ -23,6 +23,7 @@ class DamagedWorkspaceDialog(QDialog):
 
     open_another = Signal()
     quit_requested = Signal()
+    restore_requested = Signal(str)  # the backup's file name
 
     def __init__(self, parent: QWidget | None, error: WorkspaceDamaged) -> None:
         super().__init__(parent)
@@ -53,11 +54,20 @@ class DamagedWorkspaceDialog(QDialog):
         layout.addWidget(buttons)
 
     def _restore_button(self, buttons: QDialogButtonBox) -> QPushButton | None:
-        """THE ONE PLACE "Restore this backup" joins the dialog. The engine's restore (issue 21, `stockbench restore`)
-        is built on another branch; once it is merged, add here, for a named backup:
-            button = buttons.addButton(self.tr("Restore this backup"), QDialogButtonBox.ButtonRole.ActionRole)
-        with its click running the restore in an EngineOp, then reopening the workspace."""
-        return None
+        """ "Restore this backup", for a named backup: the window puts it back in the background (the damaged file
+        kept aside, never deleted) and opens the workspace again."""
+        if self.error.backup is None:
+            return None
+        button = buttons.addButton(self.tr("Restore this backup"), QDialogButtonBox.ButtonRole.ActionRole)
+        button.setToolTip(self.tr("The damaged file is kept beside it, renamed; nothing is deleted."))
+        button.clicked.connect(self._restore)
+        return button
+
+    def _restore(self) -> None:
+        if self.error.backup is None:
+            return
+        self.accept()
+        self.restore_requested.emit(self.error.backup)
 
     def copy_restore_command(self) -> None:
         """Put `stockbench restore <newest backup>` on the clipboard, and say so on the button."""
