@@ -222,8 +222,11 @@ class MainWindow(QMainWindow):
         if self.ctx is None:
             self.setWindowTitle(app_name)
             return
-        suffix = self.tr(" (demo)") if self.ctx.bench.kind == "demo" else ""
-        self.setWindowTitle(f"{self.ctx.bench.home.name}{suffix} — {app_name}")
+        if self.ctx.bench.kind == "demo":  # the demo's folder name is the program's, in English: say what it is
+            demo = self.tr("Demo market (fictional)")
+            self.setWindowTitle(f"{demo} — {app_name}")
+            return
+        self.setWindowTitle(f"{self.ctx.bench.home.name} — {app_name}")
 
     def _placeholder(self, text: str) -> None:
         label = QLabel(text, self)

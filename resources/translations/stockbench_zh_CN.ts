@@ -593,10 +593,6 @@
         <translation>还没有账户：请用 账本 &gt; 新建账户… 开立</translation>
     </message>
     <message>
-        <source>No accounts yet: add one in the ledger first.</source>
-        <translation type="vanished">还没有账户：请先在账本中添加。</translation>
-    </message>
-    <message>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
@@ -730,10 +726,6 @@
     <message>
         <source>There is no account yet: open one to record this fill.</source>
         <translation>还没有账户：先开立一个账户，才能记录这笔成交。</translation>
-    </message>
-    <message>
-        <source>There is no account yet: add one in the ledger first.</source>
-        <translation type="vanished">还没有账户：请先在账本中添加。</translation>
     </message>
     <message>
         <source>Enter the account, symbol, quantity and price.</source>
@@ -871,10 +863,6 @@
         <translation>此工作区还没有账户：请用 账本 &gt; 新建账户… 开立</translation>
     </message>
     <message>
-        <source>This workspace has no account yet: add one in the ledger first.</source>
-        <translation type="vanished">此工作区还没有账户：请先在账本中添加。</translation>
-    </message>
-    <message>
         <source>Choose the broker&apos;s CSV file</source>
         <translation>选择券商导出的 CSV 文件</translation>
     </message>
@@ -964,10 +952,6 @@
     <message>
         <source>Currency</source>
         <translation>币种</translation>
-    </message>
-    <message>
-        <source>Time</source>
-        <translation type="vanished">时间</translation>
     </message>
     <message>
         <source>buy</source>
@@ -1209,10 +1193,6 @@
         <translation>还没有账户：点“新建账户…”开立</translation>
     </message>
     <message>
-        <source>No account yet</source>
-        <translation type="vanished">还没有账户</translation>
-    </message>
-    <message>
         <source>Void {0}</source>
         <translation>作废 {0}</translation>
     </message>
@@ -1404,8 +1384,8 @@
         <translation>股票研究工作台</translation>
     </message>
     <message>
-        <source> (demo)</source>
-        <translation>（演示）</translation>
+        <source>Demo market (fictional)</source>
+        <translation>演示市场（虚构数据）</translation>
     </message>
     <message>
         <source>Stock Workbench was started again; this window is the one to use.</source>
@@ -2166,10 +2146,6 @@
         <translation>你的问题（可选）</translation>
     </message>
     <message>
-        <source>The model: &apos;offline&apos; is the rules model, which needs no key</source>
-        <translation type="vanished">模型：&apos;offline&apos; 为规则模型，无需密钥</translation>
-    </message>
-    <message>
         <source>(no account)</source>
         <translation>（无账户）</translation>
     </message>
@@ -2563,10 +2539,6 @@
     <message>
         <source>Clear</source>
         <translation>清除</translation>
-    </message>
-    <message>
-        <source>Research may search the web through a SearXNG instance (its JSON format enabled). Results are only candidates: research reads a page in full before quoting it. Without one, reports say that no search was run.</source>
-        <translation type="vanished">研究可通过 SearXNG 实例（需启用其 JSON 格式）搜索网页。搜索结果只是候选：研究会先完整读取网页再引用。未设置时，报告会注明未进行搜索。</translation>
     </message>
     <message>
         <source>Brave Search API address (blank: Brave&apos;s own)</source>

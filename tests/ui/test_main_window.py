@@ -50,7 +50,7 @@ def test_every_screen_that_exists_is_docked(window: MainWindow, qtbot: QtBot, de
     assert available, "no screen module is importable"
     assert sorted(window.docks) == sorted(available)
     assert window.centralWidget() is None
-    assert window.windowTitle() == "demo (demo) — Stock Workbench"
+    assert window.windowTitle() == "Demo market (fictional) — Stock Workbench"  # not the folder's English name
     assert [a.text() for a in window.panels_menu.actions()] == [window.screen_title(n) for n in window.docks]
 
 
