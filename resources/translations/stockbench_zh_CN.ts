@@ -1980,6 +1980,10 @@
         <translation>已拒绝</translation>
     </message>
     <message>
+        <source>offline rules</source>
+        <translation>离线规则</translation>
+    </message>
+    <message>
         <source>Date</source>
         <translation>日期</translation>
     </message>

@@ -253,3 +253,17 @@ def test_the_evidence_pane_speaks_the_interface_language_and_follows_a_switch(
         translations.install("en")
         translations.uninstall()
     qtbot.waitUntil(lambda: f"Where {number} comes from" in panel.evidence_view.text(), timeout=2_000)
+
+
+def test_the_offline_rules_model_is_named_in_the_interface_language(qapp: object) -> None:
+    from ui.i18n.language import Translations
+    from ui.screens.reports.reports_model import model_title
+
+    assert (model_title("offline"), model_title("deepseek")) == ("offline rules", "deepseek")
+    translations = Translations()
+    try:
+        assert translations.install("zh_CN")
+        assert (model_title("offline"), model_title("deepseek")) == ("离线规则", "deepseek")
+    finally:
+        translations.install("en")
+        translations.uninstall()

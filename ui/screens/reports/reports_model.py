@@ -72,12 +72,22 @@ def verdict_title(verdict: str | None) -> str:
     return QCoreApplication.translate("ReportsModel", VERDICT_TITLES[verdict]) if verdict in VERDICT_TITLES else verdict
 
 
+OFFLINE_MODEL = "offline"  # the rules model's name (stockbench.llm.models.OFFLINE)
+
+
+def model_title(model: str) -> str:
+    """The model a report was written with, the built-in rules model in the current language."""
+    if model == OFFLINE_MODEL:
+        return QCoreApplication.translate("ReportsModel", "offline rules")
+    return model
+
+
 COLUMNS: tuple[Column, ...] = (
     Column("day", str(QT_TRANSLATE_NOOP("ReportsModel", "Date")), lambda r: r.day.isoformat()),
     Column("symbol", str(QT_TRANSLATE_NOOP("ReportsModel", "Symbol")), lambda r: r.symbol),
     Column("action", str(QT_TRANSLATE_NOOP("ReportsModel", "Action")), lambda r: action_word(r.action)),
     Column("title", str(QT_TRANSLATE_NOOP("ReportsModel", "Title")), lambda r: r.title),
-    Column("model", str(QT_TRANSLATE_NOOP("ReportsModel", "Model")), lambda r: r.model),
+    Column("model", str(QT_TRANSLATE_NOOP("ReportsModel", "Model")), lambda r: model_title(r.model)),
     Column("verdict", str(QT_TRANSLATE_NOOP("ReportsModel", "Review")), lambda r: verdict_title(r.verdict)),
 )
 COLUMN_INDEX = {c.key: i for i, c in enumerate(COLUMNS)}

@@ -36,6 +36,7 @@ from stockbench.research.events import (
 )
 from stockbench.research.outcomes import RunListing
 from ui.i18n.action_words import action_word
+from ui.screens.reports.reports_model import model_title
 
 Index = QModelIndex | QPersistentModelIndex
 TimelineKind = Literal["stage", "subtask", "pause", "note"]
@@ -180,7 +181,7 @@ COLUMNS: tuple[Column, ...] = (
     Column(
         "cost", str(QT_TRANSLATE_NOOP("RunModel", "Cost")), lambda r: format_cost(r.cost), Qt.AlignmentFlag.AlignRight
     ),
-    Column("model", str(QT_TRANSLATE_NOOP("RunModel", "Model")), lambda r: r.model),
+    Column("model", str(QT_TRANSLATE_NOOP("RunModel", "Model")), lambda r: model_title(r.model)),
     Column("action", str(QT_TRANSLATE_NOOP("RunModel", "Action")), lambda r: action_word(r.action) if r.action else ""),
     Column("run_id", str(QT_TRANSLATE_NOOP("RunModel", "Run")), lambda r: r.run_id),
 )
