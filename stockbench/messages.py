@@ -1563,7 +1563,9 @@ NOTES |= {
         "report seals: {bad} of {count} reports do not verify ({reports}): {first}",
         "报告封印：{count} 份报告中有 {bad} 份验证不通过（{reports}）：{first}",
     ),
-    "doctor.backups.none": _w("no backup in {folder}", "{folder} 中没有备份"),
+    "doctor.backups.none": _w(
+        "no backup in {folder} yet (take one: {command})", "{folder} 中还没有备份（立即备份：{command}）"
+    ),
     "doctor.backups.damaged": _w(
         "the newest backup {name} is damaged: {problem}", "最新的备份 {name} 已损坏：{problem}"
     ),

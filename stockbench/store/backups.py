@@ -297,12 +297,14 @@ DAILY = timedelta(hours=24)
 
 
 def backups_check(paths: WorkspacePaths, now: datetime) -> Check:
-    """`backups`: failed when there is none; a warning when the newest is older than 8 days or does not match its
-    manifest; ok otherwise, naming the newest."""
+    """`backups`: a warning when there is none yet (a new workspace's first backup comes with the app's first close
+    or day), when the newest is older than 8 days, or when it does not match its manifest; ok otherwise, naming the
+    newest. Never a failure: the workspace itself is sound."""
     folder = backup_folder(paths)
     found = list_backups(folder)
     if not found:
-        return Check("backups", "failed", f"no backup in {folder}", "doctor.backups.none", (("folder", str(folder)),))
+        return Check("backups", "warning", f"no backup in {folder} yet (take one: stockbench backup)",
+                     "doctor.backups.none", (("command", "stockbench backup"), ("folder", str(folder))))  # fmt: skip
     newest = found[0]
     params = {"name": newest.path.name, "count": str(len(found)), "folder": str(folder),
               "age_days": str((now - newest.taken_at).days)}  # fmt: skip
