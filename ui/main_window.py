@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QMargins, QRect, QSettings, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QKeySequence, QPaintEvent, QShowEvent
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -70,26 +70,12 @@ BACKUP_CHECK_MS = 3_600_000  # then every hour
 
 
 DEFAULT_SIZE = QSize(1440, 900)
-# What a window manager adds around the window before the real frame is known (openbox: a 22 px title bar and 1 px
-# borders; GNOME and Windows take up to about 30 px): the first size leaves this much room.
-FRAME_RESERVE = QMargins(4, 32, 4, 4)
 
 
-def default_size(available: QSize | None, frame: QMargins = FRAME_RESERVE) -> QSize:
-    """The first window's size: 1440x900, cut so that the window and its `frame` fit the screen's free area (sized
-    to the free area alone, a 1366x768 screen with a window manager put the status bar below the screen edge)."""
-    if available is None or available.isEmpty():
-        return DEFAULT_SIZE
-    room = QSize(available.width() - frame.left() - frame.right(), available.height() - frame.top() - frame.bottom())
-    return DEFAULT_SIZE.boundedTo(room)
-
-
-def fitted_frame(frame: QRect, available: QRect) -> QRect:
-    """`frame` (the window with its decorations) moved, and cut when it is larger, to lie inside `available`."""
-    fitted = QRect(frame.topLeft(), frame.size().boundedTo(available.size()))
-    fitted.moveLeft(min(max(fitted.left(), available.left()), available.right() - fitted.width() + 1))
-    fitted.moveTop(min(max(fitted.top(), available.top()), available.bottom() - fitted.height() + 1))
-    return fitted
+def default_size(available: QSize | None) -> QSize:
+    """The first window's size: 1440x900, cut to the screen's free area (a 1366x768 laptop got a window taller and
+    wider than its screen, with the research panel's Analyze button past the edge)."""
+    return DEFAULT_SIZE if available is None or available.isEmpty() else DEFAULT_SIZE.boundedTo(available)
 
 
 class MainWindow(QMainWindow):
@@ -139,7 +125,8 @@ class MainWindow(QMainWindow):
         self._placeholder(self.tr("No workspace is open. Use File ▸ Open Workspace or File ▸ Demo Market."))
         self.resize(default_size(self.screen().availableGeometry().size() if self.screen() else None))
         geometry = self.settings.value(GEOMETRY_SETTING)
-        self._fit_on_show = not (isinstance(geometry, QByteArray) and self.restoreGeometry(geometry))
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
         self.retranslate()
 
     # ---- actions, menus, toolbar -------------------------------------------------------------------------------
@@ -596,25 +583,6 @@ class MainWindow(QMainWindow):
         self.translations.install(language)
         self.retranslate()
         self._retranslate_screens()
-
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
-        super().showEvent(event)
-        if self._fit_on_show:
-            self._fit_on_show = False
-            QTimer.singleShot(0, self.fit_to_screen)  # once the window manager has framed the window
-
-    def fit_to_screen(self) -> None:
-        """Keep the whole window, its frame included, on the screen's free area (the first show without a saved
-        geometry: the real frame may be larger than the reserve the first size left for it)."""
-        screen = self.screen()
-        if screen is None or self.isMaximized() or self.isFullScreen():
-            return
-        frame, inner = self.frameGeometry(), self.geometry()
-        fitted = fitted_frame(frame, screen.availableGeometry())
-        if fitted != frame:
-            extra = QSize(frame.width() - inner.width(), frame.height() - inner.height())
-            self.resize(fitted.size() - extra)
-            self.move(fitted.topLeft())
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
         super().paintEvent(event)

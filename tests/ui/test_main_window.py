@@ -7,7 +7,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMargins, QRect, QSettings, QSize, Signal
+from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -249,38 +249,13 @@ def test_user_error_details_list_problems_and_hide_keys() -> None:
 def test_the_first_window_fits_the_screen() -> None:
     """Found in a real window on a 1366x768 screen: the window opened at 1440x900, larger than the screen, so the
     research panel's Analyze button lay past its edge."""
+    from PySide6.QtCore import QSize
 
     from ui.main_window import DEFAULT_SIZE, default_size
 
-    assert default_size(QSize(1366, 738), QMargins()) == QSize(1366, 738)
+    assert default_size(QSize(1366, 738)) == QSize(1366, 738)
     assert default_size(QSize(1920, 1050)) == DEFAULT_SIZE
     assert default_size(None) == DEFAULT_SIZE
-
-
-def test_the_first_window_fits_the_screen_with_its_frame() -> None:
-    """Found in a real window at 1366x768 under openbox: the window took the whole free area, its 22 px title bar
-    came on top, and the status bar sat below the screen edge."""
-    from ui.main_window import default_size, fitted_frame
-
-    openbox = QMargins(1, 22, 1, 1)
-    size = default_size(QSize(1366, 768))
-    assert size.height() + openbox.top() + openbox.bottom() <= 768
-    assert size.width() + openbox.left() + openbox.right() <= 1366
-    assert default_size(QSize(1366, 768), openbox) == QSize(1364, 745)
-    screen = QRect(0, 0, 1366, 768)
-    assert fitted_frame(QRect(10, 40, 1366, 791), screen) == screen
-    assert fitted_frame(QRect(-5, 500, 800, 600), screen) == QRect(0, 168, 800, 600)
-    assert fitted_frame(QRect(100, 50, 800, 600), screen) == QRect(100, 50, 800, 600)
-
-
-def test_the_first_show_moves_the_framed_window_onto_the_screen(window: MainWindow, qtbot: QtBot) -> None:
-    """The first show without a saved geometry: a window standing past the screen's free area is brought inside."""
-    free = window.screen().availableGeometry()
-    window.show()
-    qtbot.waitExposed(window)
-    window.move(free.right() - 50, free.bottom() - 50)
-    window.fit_to_screen()
-    assert free.contains(window.frameGeometry())
 
 
 @pytest.mark.usefixtures("no_screens")
