@@ -8,27 +8,20 @@ they go, and put one back. A restore never overwrites the current file: it is ke
 from __future__ import annotations
 
 import sys
-from datetime import datetime
 from pathlib import Path
 
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.messages import NOTES, Language
+from stockbench.messages import Language, Note
 
 
 def _said(key: str, language: Language, **params: object) -> str:
-    return NOTES[key].text(language).format(**{k: str(v) for k, v in params.items()})
+    return Note(key, tuple((name, str(value)) for name, value in params.items())).text(language)
 
 
 def _mb(size: int) -> str:
     return f"{size / 1e6:,.1f}"
-
-
-def _exchange_time(at: datetime) -> str:
-    from stockbench.clock import MARKET_TZ
-
-    return at.astimezone(MARKET_TZ["CN"]).strftime("%Y-%m-%d %H:%M %Z")
 
 
 @click.command()
@@ -53,6 +46,7 @@ def list_command(cli: CliContext) -> None:
     """Every complete backup, newest first (times in Beijing time)."""
     from stockbench.config import WorkspacePaths, resolve_home
     from stockbench.store.backups import backup_folder, list_backups
+    from stockbench.store.damage import shanghai_time
 
     paths = WorkspacePaths(resolve_home(cli.home))  # read without opening: works when the database is damaged
     folder = backup_folder(paths)
@@ -61,7 +55,7 @@ def list_command(cli: CliContext) -> None:
     def human(_: object) -> str:
         if not found:
             return _said("backup.none", cli.language, folder=folder)
-        rows = [f"{b.path.name}  {_exchange_time(b.taken_at)}  {b.reason:<9} {_mb(b.bytes):>9} MB" for b in found]
+        rows = [f"{b.path.name}  {shanghai_time(b.taken_at)}  {b.reason:<9} {_mb(b.bytes):>9} MB" for b in found]
         return "\n".join([_said("backup.folder", cli.language, folder=folder), *rows])
 
     cli.emit(found, human)

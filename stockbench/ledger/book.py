@@ -38,6 +38,7 @@ from stockbench.ledger.entries import (
 from stockbench.ledger.journal import Journal, Kind
 from stockbench.ledger.replay import DAY_END, LedgerState, entry_id, replay
 from stockbench.ledger.store import (
+    aware,
     insert_entry,
     load_accounts,
     load_entries,
@@ -194,7 +195,7 @@ class Ledger:
             taken = {row[0] for row in cur.execute(
                 "SELECT since FROM account_fees WHERE account = ? AND market = ? AND since >= ?",
                 [account, market, since]).fetchall()}  # fmt: skip
-            while any((t if t.tzinfo else t.replace(tzinfo=UTC)) == since for t in taken):
+            while any(aware(t) == since for t in taken):
                 since += timedelta(microseconds=1)
             cur.execute(
                 "INSERT INTO account_fees (account, market, since, commission_rate, commission_min, "

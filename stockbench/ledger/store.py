@@ -35,13 +35,14 @@ LEDGER_TABLES = (
 )
 
 
-def _aware(value: datetime) -> datetime:
+def aware(value: datetime) -> datetime:
+    """A timestamp as DuckDB returns it, with its zone (UTC when it came back naive)."""
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def account_from_row(row: tuple[Any, ...]) -> Account:
     name, currency, markets, created, note = row
-    return Account(name, currency, tuple(m for m in markets.split(",") if m), _aware(created), note)
+    return Account(name, currency, tuple(m for m in markets.split(",") if m), aware(created), note)
 
 
 def load_accounts(db: Database) -> list[Account]:
@@ -55,7 +56,7 @@ def load_fee_terms(db: Database, account: str) -> list[FeeTerms]:
         "FROM account_fees WHERE account = ? ORDER BY since",
         [account],
     )
-    return [FeeTerms(a, m, _aware(s), Decimal(r), Decimal(mn), bool(b)) for a, m, s, r, mn, b in rows]
+    return [FeeTerms(a, m, aware(s), Decimal(r), Decimal(mn), bool(b)) for a, m, s, r, mn, b in rows]
 
 
 def _fill(row: tuple[Any, ...]) -> Fill:
@@ -68,7 +69,7 @@ def _fill(row: tuple[Any, ...]) -> Fill:
         int(qty),
         Decimal(price),
         currency,
-        _aware(at),
+        aware(at),
         day,
         Decimal(fees),
         tuple((k, Decimal(v)) for k, v in json.loads(items).items()),
@@ -88,7 +89,7 @@ def _cash(row: tuple[Any, ...]) -> CashEntry:
         kind,
         currency,
         Decimal(amount),
-        _aware(at),
+        aware(at),
         symbol,
         transfer,
         None if fx is None else Decimal(fx),
@@ -104,7 +105,7 @@ def _action(row: tuple[Any, ...]) -> CorporateAction:
         symbol,
         kind,
         ex,
-        _aware(eff),
+        aware(eff),
         pay,
         None if cps is None else Decimal(cps),
         None if sps is None else Decimal(sps),
@@ -228,6 +229,6 @@ def load_orders(db: Database, account: str | None = None) -> list[Order]:
         [account] if account else None,
     )
     return [
-        Order(oid, acc, sym, side, int(q), Decimal(p), _aware(at), until, rep, note)
+        Order(oid, acc, sym, side, int(q), Decimal(p), aware(at), until, rep, note)
         for oid, acc, sym, side, q, p, at, until, rep, note in rows
     ]

@@ -135,6 +135,14 @@ def newest_backup(paths: WorkspacePaths) -> BackupInfo | None:
 _CHUNK = 8 << 20
 
 
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as reading:
+        while chunk := reading.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 def _copy(source: Path, target: Path) -> str:
     """Copy `source` to `target` (created, never overwritten) and flush it to disk; the copy's sha256."""
     digest = hashlib.sha256()
@@ -277,18 +285,17 @@ def backup_and_prune(db: Database, paths: WorkspacePaths, reason: BackupReason, 
     return found
 
 
+SHA_DIFFERS = "its sha256 differs from its manifest"
+
+
 def verify_backup(info: BackupInfo) -> str | None:
     """Why the backup's file is not what its manifest says (size or sha256), or None when it is."""
     try:
         if info.path.stat().st_size != info.bytes:
             return "its size differs from its manifest"
-        digest = hashlib.sha256()
-        with info.path.open("rb") as reading:
-            while chunk := reading.read(_CHUNK):
-                digest.update(chunk)
+        return None if _sha256(info.path) == info.sha256 else SHA_DIFFERS
     except OSError as error:
         return error.strerror or type(error).__name__
-    return None if digest.hexdigest() == info.sha256 else "its sha256 differs from its manifest"
 
 
 # ---- the doctor's check --------------------------------------------------------------------------------------------
@@ -352,31 +359,36 @@ def _schema_of(path: Path) -> int:
         con.close()
 
 
+def _check_restorable(info: BackupInfo, copy: Path, sha256: str, latest: int) -> None:
+    """BackupFailed unless `copy` (of the backup `info`, hashed `sha256`) matches its manifest, opens in DuckDB and
+    has a schema this release knows."""
+    if sha256 != info.sha256:
+        raise user_error(BackupFailed, "backup_damaged", name=info.path.name, why=SHA_DIFFERS,
+                         command="stockbench backups list")  # fmt: skip
+    try:
+        version = _schema_of(copy)
+    except Exception as error:  # DuckDB's own refusal of the file: say it, do not guess
+        raise user_error(BackupFailed, "backup_damaged", name=info.path.name, why=str(error).splitlines()[0],
+                         command="stockbench backups list") from error  # fmt: skip
+    if version > latest:
+        raise user_error(BackupFailed, "backup_too_new", name=info.path.name, version=version, latest=latest)
+
+
 def restore_backup(paths: WorkspacePaths, given: str, *, now: datetime | None = None) -> Restored:
     """Put the backup `given` in place of the workspace's database, keeping the current file aside.
 
     The current database is never opened (it may be the damaged file being replaced) and never overwritten: it is
     renamed to `workspace.before-restore-<UTC stamp>.duckdb` (its write-ahead log beside it), then the backup is
     copied in under a temporary name and renamed into place. The workspace lock is held throughout (WorkspaceLocked
-    names the holder when the app has it open). The backup is checked first: its sha256 against its manifest, that
-    DuckDB opens it, and that its schema is not newer than this release; a failed check changes nothing. The next
+    names the holder when the app has it open). The copy made of the backup is checked before anything moves:
+    its sha256 against the manifest (read once, while copying), that DuckDB opens it, and that its schema is not newer
+    than this release; a failed check removes the copy and changes nothing. The next
     open migrates an older backup as usual.
     """
     from stockbench.store.lock import WorkspaceLock
     from stockbench.store.migrations import latest_version
 
     info = find_backup(paths, given)
-    if (problem := verify_backup(info)) is not None:
-        raise user_error(BackupFailed, "backup_damaged", name=info.path.name, why=problem,
-                         command="stockbench backups list")  # fmt: skip
-    try:
-        version = _schema_of(info.path)
-    except Exception as error:  # DuckDB's own refusal of the file: say it, do not guess
-        raise user_error(BackupFailed, "backup_damaged", name=info.path.name, why=str(error).splitlines()[0],
-                         command="stockbench backups list") from error  # fmt: skip
-    if version > latest_version():
-        raise user_error(BackupFailed, "backup_too_new", name=info.path.name, version=version,
-                         latest=latest_version())  # fmt: skip
     paths.home.mkdir(parents=True, exist_ok=True)
     lock = WorkspaceLock(paths.lock)
     lock.acquire("stockbench restore")
@@ -392,10 +404,11 @@ def restore_backup(paths: WorkspacePaths, given: str, *, now: datetime | None = 
             incoming.unlink(missing_ok=True)
             raise user_error(BackupFailed, "backup_failed", folder=paths.home, why=error.strerror or str(error),
                              command="stockbench backups folder DIR") from error  # fmt: skip
-        if sha256 != info.sha256:
+        try:  # the bytes copied in are the ones checked: hashed once while copying, then opened by DuckDB
+            _check_restorable(info, incoming, sha256, latest_version())
+        except BaseException:
             incoming.unlink(missing_ok=True)
-            raise user_error(BackupFailed, "backup_damaged", name=info.path.name, why="the copy differs from it",
-                             command="stockbench backups list")  # fmt: skip
+            raise
         if database.exists():
             aside = database.with_name(f"workspace.before-restore-{stamp}.duckdb")
             n = 1
