@@ -1727,10 +1727,6 @@
         <translation>API 密钥保存在系统钥匙串中。</translation>
     </message>
     <message>
-        <source>The OS keyring cannot be used: %1</source>
-        <translation>无法使用系统钥匙串：%1</translation>
-    </message>
-    <message>
         <source>the workspace folder</source>
         <translation>工作区文件夹</translation>
     </message>

@@ -163,7 +163,7 @@ class ModelsPage(QWidget):
         elif view.available:
             self.keystore_state.setText(self.tr("API keys are kept in the OS keyring."))
         else:
-            self.keystore_state.setText(self.tr("The OS keyring cannot be used: %1").replace("%1", self._reason(view)))
+            self.keystore_state.setText(self._reason(view))  # its words already say the OS keyring is not available
         self.store_buttons["os"].setVisible(view.store == "file")
         self.store_buttons["file"].setVisible(view.store == "os")
         self.store_buttons["unlock"].setVisible(view.store == "file" and not view.available)
