@@ -45,6 +45,7 @@ class PassphraseDialog(QDialog):
             form.addRow(self.tr("Again"), self.again)
         else:
             self.again.hide()
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance(self.windowTitle()) + 160)  # the title, unclipped
         layout = QVBoxLayout(self)
         layout.addWidget(self.explain)
         layout.addLayout(form)
