@@ -1050,6 +1050,10 @@ ERRORS |= {
             "请在该处腾出空间，或选择其他文件夹：{command}",
         ),
     ),
+    "backup_folder_unusable": (
+        _w("{folder} cannot be the backup folder: {why}", "无法把 {folder} 用作备份文件夹：{why}"),
+        _w("choose a folder you can write to; nothing was changed", "请选择一个可以写入的文件夹；设置未改变"),
+    ),
     "backup_not_found": (
         _w("'{name}' is not a complete backup", "“{name}”不是完整的备份"),
         _w("list them: {command}", "请查看备份列表：{command}"),

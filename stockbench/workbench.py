@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from stockbench.analytics.service import Analytics
     from stockbench.data.demo import DemoSummary
     from stockbench.data.service import DataService
+    from stockbench.errors import WorkspaceDamaged
     from stockbench.evidence.lookup import EvidenceLookup
     from stockbench.ledger.book import Ledger
     from stockbench.ledger.restore import RebuildResult
@@ -157,7 +158,7 @@ class Workbench:
         """Market data: providers, the point-in-time cache, imports and data gates."""
         from stockbench.data.service import DataService
 
-        return DataService(self.workspace.db, self.clock, self.market)
+        return DataService(self.workspace.db, self.clock, self.market, before_import=lambda: self.backup("import"))
 
     @functools.cached_property
     def ledger(self) -> Ledger:
@@ -208,6 +209,34 @@ class Workbench:
         from stockbench.store.backups import backup_folder, list_backups
 
         return list_backups(backup_folder(self.paths))
+
+    def backup_folder(self) -> Path:
+        """Where this workspace's backups go (its own backups/ folder unless the user chose another)."""
+        from stockbench.store.backups import backup_folder
+
+        return backup_folder(self.paths)
+
+    def choose_backup_folder(self, folder: Path | None) -> Path:
+        """Send later backups to `folder` (None: back to the workspace's own backups/ folder); the folder now used.
+        Backups already taken stay where they are."""
+        from stockbench.store.backups import backup_folder, choose_folder
+
+        choose_folder(self.paths, folder)
+        return backup_folder(self.paths)
+
+    def as_damage(self, error: BaseException) -> WorkspaceDamaged | None:
+        """`error` (what a read or write of this workspace raised) as the workspace's damage, naming its newest backup
+        and how to restore it; None when it is not a damage (a corrupt block, a full disk, a read-only folder)."""
+        from stockbench.store.damage import as_damage
+
+        return as_damage(self.paths, error)
+
+    def journal_ahead(self) -> bool:
+        """Whether the ledger journal holds entries the database lacks (after a restore of an older backup: then
+        `stockbench ledger rebuild --from-journal` brings the books up to the journal)."""
+        from stockbench.ledger.journal import head, tail
+
+        return tail(self.paths.ledger_journal).seq > head(self.workspace.db).seq
 
     def rebuild_ledger_from_journal(self, journal: Path | None = None, *, yes: bool = False) -> RebuildResult:
         """Replace the ledger's tables with the records of its journal (or the journal file `journal`), verified

@@ -14,6 +14,7 @@ made each of them several times slower, and the watchlist waited seconds behind 
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -21,8 +22,10 @@ from typing import Any, ClassVar
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
-from stockbench.errors import Cancelled
+from stockbench.errors import Cancelled, UserError, WorkspaceDamaged
 from stockbench.workbench import Workbench
+
+log = logging.getLogger(__name__)
 
 
 class _Relay(QObject):
@@ -73,6 +76,22 @@ class OpRunner:
         return bool(self.general.waitForDone(msecs)) and bool(self.research.waitForDone(msecs))
 
 
+def _as_damage(bench: Workbench, error: BaseException) -> BaseException:
+    """`error` as the workspace's damage when it is one (a block that does not read back, a full disk, a read-only
+    folder: said with the newest backup, worked out here on the worker thread), else `error` itself."""
+    if isinstance(error, Exception) and not isinstance(error, UserError):
+        try:
+            damage = bench.as_damage(error)
+        except Exception:  # naming the damage must never hide the error itself
+            log.exception("could not tell whether %r is a damage", error)
+            return error
+        if damage is not None:
+            log.error("the workspace file is damaged: %s", error)
+            damage.__cause__ = error
+            return damage
+    return error
+
+
 class _Task(QRunnable):
     def __init__(self, op: EngineOp) -> None:
         super().__init__()
@@ -83,7 +102,7 @@ class _Task(QRunnable):
         try:
             result = op.fn(op.runner.bench) if not op.progress else op.fn(op.runner.bench, op.relay.progressed.emit)
         except BaseException as error:  # delivered to the GUI thread, never lost
-            op.relay.failed.emit(error)
+            op.relay.failed.emit(_as_damage(op.runner.bench, error))
         else:
             op.relay.succeeded.emit(result)
 
@@ -148,9 +167,12 @@ class EngineOp:
         try:
             if isinstance(error, Cancelled):
                 return
+            damage = isinstance(error, WorkspaceDamaged)  # the window answers it whoever asked (naming a backup)
+            if damage and self.runner.on_error is not None:
+                self.runner.on_error(error)
             if self.failure is not None and self._parent_alive():
                 self.failure(error)
-            elif self.runner.on_error is not None:
+            elif self.runner.on_error is not None and not damage:
                 self.runner.on_error(error)
         finally:
             if self.urgent:

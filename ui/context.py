@@ -87,9 +87,11 @@ def stop_runs(bench: Workbench, run_ids: Iterable[str]) -> None:
 
 
 def close_context(
-    ctx: AppContext, *, running: Iterable[str] = (), close_bench: bool = True, wait_ms: int = 30_000
-) -> bool:
-    """Shut down in order: stop running research, wait for both pools, close the bridge, close the workspace last.
+    ctx: AppContext, *, running: Iterable[str] = (), close_bench: bool = True, wait_ms: int = 30_000,
+    backup: bool = True,
+) -> bool:  # fmt: skip
+    """Shut down in order: stop running research, wait for both pools, close the bridge, close the workspace last
+    (after its backup on close, unless `backup` is False: a file found damaged is not copied over good backups).
 
     Returns False when a pool did not finish within `wait_ms` (the workspace is then left open for the
     process exit to release, rather than closed under a running thread).
@@ -99,7 +101,8 @@ def close_context(
     drained = ctx.runner.wait(wait_ms)
     ctx.bridge.close()
     if close_bench and drained:
-        ctx.bench.backup_on_close()  # the window is already down: the copy holds nothing a person waits on
+        if backup:
+            ctx.bench.backup_on_close()  # the window is already down: the copy holds nothing a person waits on
         ctx.bench.close()
     elif not drained:
         log.warning("background work did not finish within %d ms; the workspace stays open until exit", wait_ms)

@@ -11,13 +11,13 @@ import logging
 import sys
 import threading
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from types import TracebackType
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from stockbench.errors import Cancelled, Problem, UserError, redact
+from stockbench.errors import Cancelled, Problem, UserError, WorkspaceDamaged, redact
 from stockbench.messages import error_words, said
 from ui.i18n.language import engine_language
 
@@ -45,6 +45,7 @@ class ErrorPresenter(QObject):
         self.interactive = interactive
         self.presented: list[tuple[str, str]] = []  # (title, text) of everything shown, newest last
         self._previous_hooks: tuple[object, object] | None = None
+        self.on_damage: Callable[[WorkspaceDamaged], None] | None = None  # the window's damage dialog
         self._deliver.connect(self._show)
 
     def present(self, error: BaseException) -> None:
@@ -60,6 +61,9 @@ class ErrorPresenter(QObject):
 
     @Slot(object)
     def _show(self, error: BaseException) -> None:
+        if isinstance(error, WorkspaceDamaged) and self.on_damage is not None:
+            self.on_damage(error)
+            return
         title, text, details = self.describe(error)
         self.presented.append((title, text))
         if self.interactive and QApplication.instance() is not None:

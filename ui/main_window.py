@@ -38,7 +38,7 @@ from ui.screens import SCREENS, load_screen
 from ui.theme import THEME_MODES, ThemeManager, ThemeMode
 from ui.widgets.status_bar import StatusBar
 from ui.workspace_controller import WorkspaceController
-from ui.workspace_opener import OpenKind
+from ui.workspace_opener import OpenKind, RestoreDone
 
 if TYPE_CHECKING:
     from stockbench.workbench import Workbench
@@ -110,12 +110,15 @@ class MainWindow(QMainWindow):
         self.ctx: AppContext | None = None
         self.damage_dialog: QDialog | None = None  # the last damaged workspace's dialog
         self._tried: Path | None = None  # the workspace folder last asked to open
+        self._damaged = False  # the open workspace was found damaged: closing it takes no backup of the damage
+        self.presenter.on_damage = self._damaged_while_open
         self.current_symbol: str | None = None
         self._closed, self._painted = False, False
         self.workspaces = WorkspaceController(self, self.settings)
         self.workspaces.opening.connect(self._opening)
         self.workspaces.opened.connect(self.attach_bench)
         self.workspaces.failed.connect(self._open_failed)
+        self.workspaces.restored.connect(self._restored)
         self.workspaces.connect_model_requested.connect(self.open_model_wizard)
         self.status = StatusBar(self)
         self.setStatusBar(self.status)
@@ -252,12 +255,12 @@ class MainWindow(QMainWindow):
             return
         self.presenter.present(error)
 
-    def show_damage(self, error: WorkspaceDamaged) -> QDialog:
+    def show_damage(self, error: WorkspaceDamaged, *, while_open: bool = False) -> QDialog:
         """The workspace's file is damaged (or its folder read-only, or the disk full): say why, name the newest
         backup, and offer another workspace or quitting."""
         from ui.dialogs.damaged_workspace_dialog import DamagedWorkspaceDialog
 
-        dialog = DamagedWorkspaceDialog(self, error)
+        dialog = DamagedWorkspaceDialog(self, error, while_open=while_open)
         dialog.open_another.connect(self.workspaces.choose_workspace)
         folder = self._tried
         if folder is not None:
@@ -271,6 +274,16 @@ class MainWindow(QMainWindow):
         self.presenter.presented.append((dialog.windowTitle(), dialog.reason_label.text()))
         self.presenter.error_presented.emit(dialog.windowTitle(), dialog.reason_label.text())
         return dialog
+
+    def _damaged_while_open(self, error: WorkspaceDamaged) -> None:
+        """A read or write of the open workspace found its file damaged (a block that does not read back, a full
+        disk): the damage dialog once, naming the newest backup and offering to restore it."""
+        if self.damage_dialog is not None and self.damage_dialog.isVisible():
+            return
+        if self.ctx is not None:
+            self._tried = self.ctx.bench.home
+            self._damaged = True
+        self.show_damage(error, while_open=True)
 
     def attach_bench(self, bench: Workbench) -> None:
         """Show the opened `bench` (the window takes ownership and closes it on detach)."""
@@ -339,7 +352,8 @@ class MainWindow(QMainWindow):
             from ui.context import close_context
 
             self.statusBar().showMessage(self.tr("Closing the workspace…"))
-            close_context(ctx, running=running)
+            close_context(ctx, running=running, backup=not self._damaged)
+            self._damaged = False
             self.statusBar().clearMessage()
         self._update_title()
 
@@ -516,17 +530,59 @@ class MainWindow(QMainWindow):
                         lambda count: self.statusBar().showMessage(self.tr("Exported %n entries", "", count), 8000),
                         parent=self)  # fmt: skip
 
-    def open_settings(self) -> None:
+    def open_settings(self) -> QDialog | None:
         from ui.dialogs.settings.settings_dialog import SettingsDialog
 
         if self.ctx is None:
-            return
+            return None
         dialog = SettingsDialog(self.ctx, self)
         dialog.language_chosen.connect(self.set_language)
         dialog.theme_chosen.connect(self.set_theme)
         dialog.candles_chosen.connect(self._set_candles)
+
+        def restore(backup: str) -> None:
+            dialog.close()
+            self.restore_backup(backup)
+
+        dialog.restore_requested.connect(restore)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
+        return dialog
+
+    def restore_backup(self, backup: str) -> None:
+        """Close the workspace, put its backup `backup` back (the current file kept aside) and reopen it."""
+        if self.ctx is None:
+            return
+        self.workspaces.restore(self.ctx.bench.home, backup, self.ctx.bench.kind)
+
+    def _restored(self, done: RestoreDone) -> None:
+        """Say what a restore put back and kept aside; offer the journal's newer ledger entries when it has any."""
+        said = self.tr("Backup %1 put back; the file it replaced is kept as %2.")
+        self.statusBar().showMessage(said.replace("%1", done.backup).replace("%2", done.aside or "—"), 15000)
+        if not done.journal_ahead:
+            return
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Newer ledger entries"),
+                          self.tr("The ledger journal holds entries recorded after this backup was taken."),
+                          QMessageBox.StandardButton.NoButton, self)  # fmt: skip
+        box.setInformativeText(self.tr("Rebuild the books from the journal to bring them back, or keep the books "
+                                       "as they were in the backup."))  # fmt: skip
+        rebuild = box.addButton(self.tr("Rebuild the books"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(self.tr("Keep the backup's books"), QMessageBox.ButtonRole.RejectRole)
+        box.finished.connect(lambda _r: self._rebuild_from_journal() if box.clickedButton() is rebuild else None)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.journal_box = box
+        box.open()
+
+    def _rebuild_from_journal(self) -> None:
+        """Replace the ledger's tables with the journal's records (checked line by line first), in the background."""
+        ctx = self.ctx
+        if ctx is None:  # the workspace has not attached yet: try again once it has
+            QTimer.singleShot(200, self._rebuild_from_journal)
+            return
+        ctx.op(lambda bench: bench.rebuild_ledger_from_journal(yes=True),
+               lambda result: self.statusBar().showMessage(
+                   self.tr("The books were rebuilt from the journal (%n entries).", "", result.lines), 15000),
+               parent=self)  # fmt: skip
 
     def open_model_wizard(self) -> QDialog | None:
         """Open "Connect your model" (a saved model becomes research's default unless the user unticks it)."""

@@ -23,6 +23,7 @@ class WorkspaceController(QObject):
     opening = Signal(object)  # the folder (a Path)
     opened = Signal(object)  # the Workbench, now owned by whoever attaches it
     failed = Signal(object)  # the error
+    restored = Signal(object)  # a RestoreDone, before `opened`
     connect_model_requested = Signal()
 
     def __init__(self, window: QWidget, settings: QSettings) -> None:
@@ -31,6 +32,7 @@ class WorkspaceController(QObject):
         self.opener = WorkspaceOpener(self)
         self.opener.opened.connect(self.opened)
         self.opener.failed.connect(self.failed)
+        self.opener.restored.connect(self.restored)
 
     def open(self, folder: Path, kind: OpenKind = "user", *, welcome: bool = False) -> None:
         """Open the workspace in `folder` in the background (first run: offer the welcome dialog first)."""
@@ -42,12 +44,13 @@ class WorkspaceController(QObject):
         self.opening.emit(folder)
         self.opener.start(folder, kind)
 
-    def restore(self, folder: Path, backup: str) -> None:
-        """Put the backup `backup` back in the workspace `folder` and open it, in the background."""
+    def restore(self, folder: Path, backup: str, kind: OpenKind = "user") -> None:
+        """Put the backup `backup` back in the workspace `folder` and open it, in the background (the window takes
+        the open workspace down first, on `opening`)."""
         if self.opener.busy:
             return
         self.opening.emit(folder)
-        self.opener.start(folder, "user", restore=backup)
+        self.opener.start(folder, kind, restore=backup)
 
     def remember(self, home: Path) -> None:
         """`home` is the workspace to reopen next time."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -15,6 +16,17 @@ if TYPE_CHECKING:  # the engine (DuckDB and friends) loads on the worker thread 
 OpenKind = Literal["user", "demo"]
 DESKTOP_COMMAND = "stockbench (desktop)"
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RestoreDone:
+    """A backup put back before the workspace opened: its file name, the name the replaced file was kept under (None:
+    there was none), and whether the ledger journal holds entries newer than the backup (the books can then be
+    rebuilt from it)."""
+
+    backup: str
+    aside: str | None
+    journal_ahead: bool
 
 
 def open_workbench(home: Path, kind: OpenKind = "user") -> Workbench:
@@ -31,6 +43,7 @@ def open_workbench(home: Path, kind: OpenKind = "user") -> Workbench:
 class _Relay(QObject):
     opened = Signal(object)
     failed = Signal(object)
+    restored = Signal(object)
 
 
 class _OpenTask(QRunnable):
@@ -42,11 +55,15 @@ class _OpenTask(QRunnable):
         from ui.screens import preload_screens
 
         try:
-            if self.restore is not None:  # a damaged workspace's backup put back first (the damaged file kept aside)
+            restored = None
+            if self.restore is not None:  # a backup put back first (the file it replaces kept aside)
                 from stockbench.workbench import Workbench
 
-                Workbench.restore(self.home, self.restore)
+                restored = Workbench.restore(self.home, self.restore)
             bench = open_workbench(self.home, self.kind)
+            if restored is not None:
+                aside = None if restored.aside is None else restored.aside.name
+                self.relay.restored.emit(RestoreDone(restored.backup.path.name, aside, bench.journal_ahead()))
         except BaseException as error:  # delivered to the GUI thread
             self.relay.failed.emit(error)
             return
@@ -58,10 +75,12 @@ class _OpenTask(QRunnable):
 
 
 class WorkspaceOpener(QObject):
-    """Opens a workspace on a worker thread; `opened(Workbench)` or `failed(error)` arrive on the GUI thread."""
+    """Opens a workspace on a worker thread; `opened(Workbench)` or `failed(error)` arrive on the GUI thread, after
+    `restored(RestoreDone)` when a backup was put back first."""
 
     opened = Signal(object)
     failed = Signal(object)
+    restored = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -71,6 +90,7 @@ class WorkspaceOpener(QObject):
         self._relay = _Relay()
         self._relay.opened.connect(self._opened)
         self._relay.failed.connect(self._failed)
+        self._relay.restored.connect(self.restored)
 
     def start(self, home: Path, kind: OpenKind = "user", *, restore: str | None = None) -> None:
         """Open `home` (first putting the backup `restore` back in place, when given)."""

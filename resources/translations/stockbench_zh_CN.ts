@@ -75,6 +75,117 @@
     </message>
 </context>
 <context>
+    <name>BackupsPage</name>
+    <message>
+        <source>Backups go to this folder:</source>
+        <translation>备份保存在此文件夹：</translation>
+    </message>
+    <message>
+        <source>Choose folder…</source>
+        <translation>选择文件夹…</translation>
+    </message>
+    <message>
+        <source>Use the workspace&apos;s own folder</source>
+        <translation>改用工作区自己的文件夹</translation>
+    </message>
+    <message>
+        <source>Later backups go to backups/ in the workspace folder again.</source>
+        <translation>之后的备份重新保存到工作区文件夹中的 backups/。</translation>
+    </message>
+    <message>
+        <source>Back up now</source>
+        <translation>立即备份</translation>
+    </message>
+    <message>
+        <source>Restore selected…</source>
+        <translation>恢复所选备份…</translation>
+    </message>
+    <message>
+        <source>Taken (Beijing time)</source>
+        <translation>备份时间（北京时间）</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>(the workspace&apos;s own)</source>
+        <translation>（工作区自己的文件夹）</translation>
+    </message>
+    <message>
+        <source>No backups in this folder yet.</source>
+        <translation>此文件夹中还没有备份。</translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation>关闭时</translation>
+    </message>
+    <message>
+        <source>daily</source>
+        <translation>每日</translation>
+    </message>
+    <message>
+        <source>before an upgrade</source>
+        <translation>升级前</translation>
+    </message>
+    <message>
+        <source>before an import</source>
+        <translation>导入前</translation>
+    </message>
+    <message>
+        <source>by hand</source>
+        <translation>手动</translation>
+    </message>
+    <message>
+        <source>before a restore</source>
+        <translation>恢复前</translation>
+    </message>
+    <message>
+        <source>%1 MB</source>
+        <translation>%1 MB</translation>
+    </message>
+    <message>
+        <source>Backing up…</source>
+        <translation>正在备份…</translation>
+    </message>
+    <message>
+        <source>Backed up: %1 (%2).</source>
+        <translation>已备份：%1（%2）。</translation>
+    </message>
+    <message>
+        <source>Choose the folder for backups</source>
+        <translation>选择备份文件夹</translation>
+    </message>
+    <message>
+        <source>Later backups go to %1; those taken before stay where they are.</source>
+        <translation>之后的备份保存到 %1；之前的备份留在原处。</translation>
+    </message>
+    <message>
+        <source>Restore this backup?</source>
+        <translation>恢复这份备份？</translation>
+    </message>
+    <message>
+        <source>Put back the workspace as it was at %1?</source>
+        <translation>把工作区恢复到 %1 时的状态？</translation>
+    </message>
+    <message>
+        <source>The workspace closes and reopens from the backup. The current file is kept beside it as workspace.before-restore-….duckdb, never deleted.</source>
+        <translation>工作区将关闭，并从备份重新打开。当前文件会以 workspace.before-restore-….duckdb 的名字保留在旁边，不会删除。</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+</context>
+<context>
     <name>CashDialog</name>
     <message>
         <source>Deposit</source>
@@ -1446,6 +1557,36 @@
         </translation>
     </message>
     <message>
+        <source>Backup %1 put back; the file it replaced is kept as %2.</source>
+        <translation>已恢复备份 %1；被替换的文件保留为 %2。</translation>
+    </message>
+    <message>
+        <source>Newer ledger entries</source>
+        <translation>账本有更新的记录</translation>
+    </message>
+    <message>
+        <source>The ledger journal holds entries recorded after this backup was taken.</source>
+        <translation>账本日志中有这份备份之后记录的条目。</translation>
+    </message>
+    <message>
+        <source>Rebuild the books from the journal to bring them back, or keep the books as they were in the backup.</source>
+        <translation>可以按日志重建账本把它们找回，或保留备份中的账本。</translation>
+    </message>
+    <message>
+        <source>Rebuild the books</source>
+        <translation>重建账本</translation>
+    </message>
+    <message>
+        <source>Keep the backup&apos;s books</source>
+        <translation>保留备份中的账本</translation>
+    </message>
+    <message numerus="yes">
+        <source>The books were rebuilt from the journal (%n entries).</source>
+        <translation>
+            <numerusform>已按日志重建账本（%n 条记录）。</numerusform>
+        </translation>
+    </message>
+    <message>
         <source>Model %1 connected.</source>
         <translation>模型 %1 已连接。</translation>
     </message>
@@ -2658,6 +2799,10 @@
     <message>
         <source>Fees</source>
         <translation>费用</translation>
+    </message>
+    <message>
+        <source>Backups</source>
+        <translation>备份</translation>
     </message>
     <message>
         <source>Appearance</source>

@@ -102,16 +102,8 @@ def restore(cli: CliContext, name: str, yes: bool) -> None:
         click.confirm(f"restore {name} into {paths.home}?", abort=True, err=True)
     done = restore_backup(paths, name)
     lines = [_said("backup.restored", cli.language, name=done.backup.path.name, aside=done.aside or "—")]
-    ahead = _journal_ahead(cli)
+    ahead = cli.bench().journal_ahead()  # the workspace is opened here: it migrates
     data = {**done.as_dict(), "journal_ahead": ahead}
     if ahead:
         lines.append(_said("backup.journal_ahead", cli.language, command="stockbench ledger rebuild --from-journal"))
     cli.emit(data, "\n".join(lines))
-
-
-def _journal_ahead(cli: CliContext) -> bool:
-    """Whether the ledger journal holds entries the restored database lacks (the workspace is opened: it migrates)."""
-    from stockbench.ledger.journal import head, tail
-
-    bench = cli.bench()
-    return tail(bench.paths.ledger_journal).seq > head(bench.workspace.db).seq

@@ -42,7 +42,7 @@ relative strength has a benchmark even when no index is stored.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -364,12 +364,19 @@ def _import_file(cache: MarketDataCache, db: Database, path: Path, fmt: ImportFo
     tally.formats.add(chosen)
 
 
-def import_path(cache: MarketDataCache, db: Database, path: Path, fmt: ImportFormat = "auto") -> ImportReport:
-    """Import a file, or every .csv/.parquet file of a folder, and report what was read, stored and rejected."""
+def import_path(
+    cache: MarketDataCache, db: Database, path: Path, fmt: ImportFormat = "auto",
+    *, before: Callable[[], object] | None = None,
+) -> ImportReport:  # fmt: skip
+    """Import a file, or every .csv/.parquet file of a folder, and report what was read, stored and rejected.
+
+    `before` runs once the files are found and before the first is read (the workbench takes a backup there)."""
     if fmt not in FORMATS:
         raise user_error(InvalidInput, "import_unknown_format", format=fmt, choices=", ".join(FORMATS))
     started = time.perf_counter()
     files = _files(path)
+    if before is not None:
+        before()
     tally = _Tally()
     for file in files:
         _import_file(cache, db, file, fmt, tally)

@@ -142,8 +142,11 @@ class DataService:
         events: EventBus | None = None,
         http: HttpClient | None = None,
         now: Callable[[], datetime] | None = None,
+        before_import: Callable[[], object] | None = None,
     ) -> None:
+        """`before_import` runs before every import of market data (the workbench takes a backup there)."""
         self._db = db
+        self._before_import = before_import
         self._clock = clock
         self._market = market
         self._injected = providers is not None
@@ -407,7 +410,7 @@ class DataService:
 
     def import_file(self, path: str | Path, fmt: ImportFormat = "auto") -> ImportReport:
         """Import a community or generic file (or a folder of them) into the cache; see stockbench.data.importer."""
-        return import_path(self.cache, self._db, Path(path), fmt)
+        return import_path(self.cache, self._db, Path(path), fmt, before=self._before_import)
 
     def rebuild_indices(self) -> RebuildReport:
         """Rebuild the program's own indices from every stored stock (see stockbench.data.indices)."""

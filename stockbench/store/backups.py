@@ -89,7 +89,15 @@ def choose_folder(paths: WorkspacePaths, folder: Path | None) -> None:
         chosen.unlink(missing_ok=True)
         return
     target = folder.expanduser().resolve()
-    target.mkdir(parents=True, exist_ok=True)
+    probe = target / f".stockbench-probe-{os.getpid()}"
+    try:  # a folder that cannot be written is said now, not at the next backup
+        target.mkdir(parents=True, exist_ok=True)
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        raise user_error(BackupFailed, "backup_folder_unusable", folder=target,
+                         why=error.strerror or str(error)) from error  # fmt: skip
+    paths.home.mkdir(parents=True, exist_ok=True)
     chosen.write_text(f"folder = {json.dumps(target.as_posix())}\n", encoding="utf-8")
 
 

@@ -4,18 +4,24 @@ another workspace, the restore command on the clipboard, or quitting."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import date, timedelta
 from pathlib import Path
 
+import duckdb
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QFileDialog
 from pytestqt.qtbot import QtBot
 
-from tests.damaged_workspaces import BACKUP_NAME, DAMAGES, books_workspace
+from stockbench.cli.main import run
+from stockbench.errors import WorkspaceDamaged
+from stockbench.store.backups import list_backups, newest_backup
+from tests.damaged_workspaces import BACKUP_NAME, BLOCK, DAMAGES, HEADER, books_workspace, flip
 from ui.dialogs.damaged_workspace_dialog import DamagedWorkspaceDialog
 from ui.main_window import MainWindow
 
 WAIT_MS = 10_000
+SLOW_MS = 30_000  # a workspace opened, then restored and opened again, on a loaded machine
 
 
 @pytest.fixture
@@ -93,3 +99,56 @@ def test_restore_this_backup_puts_it_back_and_opens_the_workspace(
     assert [a.name for a in window.ctx.bench.ledger.accounts()] == ["main"]
     [aside] = paths.home.glob("workspace.before-restore-*.duckdb")
     assert aside.read_bytes() == b""  # the damaged file, kept beside it
+
+
+def test_a_block_that_does_not_read_back_while_open_offers_the_newest_backup(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    paths = books_workspace(tmp_path / "books")
+    bars = tmp_path / "bars.csv"
+    closes = [10 + (i % 97) / 100 for i in range(3001)]  # prices that wander between 10.00 and 10.96
+    rows = [f"600519.SH,{day},{closes[i]:.2f},11.00,9.90,{closes[i + 1]:.2f},{closes[i]:.2f},{100000 + i}"
+            for i, day in enumerate(sessions(3000))]  # fmt: skip
+    bars.write_text("symbol,date,open,high,low,close,prev_close,volume\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    assert run(["--home", str(paths.home), "data", "import", str(bars)]) == 0  # after a backup (reason: import)
+    newest = newest_backup(paths)
+    assert newest is not None and newest.reason == "import"
+    flip(bars_offset)(paths.database)
+    with qtbot.waitSignal(window.workspace_attached, timeout=SLOW_MS):
+        window.open_workspace(paths.home)  # the books read back: the workspace opens
+    assert window.ctx is not None
+    failures: list[BaseException] = []
+    window.ctx.op(lambda bench: bench.data.bars("600519.SH"), failure=failures.append, parent=window)
+    qtbot.waitUntil(lambda: failures != [], timeout=SLOW_MS)
+    dialog = window.damage_dialog
+    assert isinstance(dialog, DamagedWorkspaceDialog) and dialog.windowTitle() == "The workspace file is damaged"
+    assert dialog.error.reason == "corrupt" and dialog.error.backup == newest.path.name
+    assert f"stockbench restore {newest.path.name}" in dialog.hint_label.text()
+    assert [type(f) for f in failures] == [WorkspaceDamaged]  # the screen that asked is told too, in the same words
+    assert dialog.restore_button is not None
+    with qtbot.waitSignal(window.workspace_attached, timeout=SLOW_MS):
+        dialog.restore_button.click()
+    assert window.ctx is not None and len(window.ctx.bench.data.bars("600519.SH")) == 0  # the backup before the import
+    assert [b.reason for b in list_backups(paths.backups)].count("close") == 0  # the damaged file was not copied
+
+
+def sessions(count: int) -> list[str]:
+    day, found = date(2010, 1, 4), []
+    while len(found) < count:
+        if day.weekday() < 5:
+            found.append(day.isoformat())
+        day += timedelta(days=1)
+    return found
+
+
+def bars_offset(database: Path) -> int:
+    """The file offset of a close price inside the bars table's data (read only when the bars are read)."""
+    con = duckdb.connect(str(database), read_only=True)
+    try:
+        block, offset = con.execute(
+            "SELECT block_id, block_offset FROM pragma_storage_info('bars') "
+            "WHERE column_name = 'close' AND block_id >= 0 ORDER BY block_id DESC LIMIT 1"
+        ).fetchone() or (0, 0)
+    finally:
+        con.close()
+    return HEADER + int(block) * BLOCK + 8 + int(offset) + 16

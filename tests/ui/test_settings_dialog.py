@@ -217,11 +217,11 @@ def test_the_open_dialog_is_retranslated_when_the_language_changes(ctx: AppConte
     qtbot.addWidget(made)
     qtbot.waitUntil(lambda: made.models.view is not None, timeout=5000)
     made.appearance.theme.setCurrentIndex(2)
-    assert (made.windowTitle(), made.tabs.tabText(4)) == ("Settings", "Appearance")
+    assert (made.windowTitle(), made.tabs.tabText(made.tabs.indexOf(made.appearance))) == ("Settings", "Appearance")
     window.set_language("zh_CN")
     try:
         qtbot.waitUntil(lambda: made.windowTitle() == "设置", timeout=2000)  # Qt posts the LanguageChange
-        assert made.tabs.tabText(4) == "外观"
+        assert made.tabs.tabText(made.tabs.indexOf(made.appearance)) == "外观"
         assert made.appearance.theme.currentText() == "深色"  # the choice made stays, in the new words
         assert made.appearance.labels[0].text() == "语言"
         assert made.models.buttons["test"].text() != "Test connection"

@@ -25,11 +25,13 @@ class DamagedWorkspaceDialog(QDialog):
     quit_requested = Signal()
     restore_requested = Signal(str)  # the backup's file name
 
-    def __init__(self, parent: QWidget | None, error: WorkspaceDamaged) -> None:
+    def __init__(self, parent: QWidget | None, error: WorkspaceDamaged, *, while_open: bool = False) -> None:
+        """`while_open`: the damage was found in a workspace already open (a block that does not read back)."""
         super().__init__(parent)
         self.setObjectName("DamagedWorkspaceDialog")
         self.error = error
-        self.setWindowTitle(self.tr("The workspace cannot be opened"))
+        self.setWindowTitle(self.tr("The workspace file is damaged") if while_open
+                            else self.tr("The workspace cannot be opened"))  # fmt: skip
         message, hint = error_words(error, engine_language())
         self.reason_label = QLabel(message, self)
         self.hint_label = QLabel(hint, self)

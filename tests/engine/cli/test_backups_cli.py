@@ -51,3 +51,20 @@ def test_backup_list_folder_and_restore(home: Path, tmp_path: Path, capsys: pyte
     assert capsys.readouterr().out.startswith(f"备份保存在 {home / 'backups'}")
     missing = call(capsys, *h, "restore", "workspace-20200101T000000Z-manual.duckdb", "--yes", code=1)
     assert "is not a complete backup" in missing["error"]["message"]
+
+
+def test_a_backup_folder_that_cannot_be_written_is_refused_and_the_setting_kept(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    h = ["--home", str(home)]
+    good = tmp_path / "synced"
+    assert call(capsys, *h, "backups", "folder", str(good))["folder"] == str(good)
+    blocked = tmp_path / "a file"
+    blocked.write_text("x")
+    refused = call(capsys, *h, "backups", "folder", str(blocked / "inside"), code=1)
+    assert refused["error"]["code"] == "backup_failed"
+    assert (
+        "cannot be the backup folder" in refused["error"]["message"]
+        and "nothing was changed" in refused["error"]["hint"]
+    )
+    assert call(capsys, *h, "backups", "folder")["folder"] == str(good)

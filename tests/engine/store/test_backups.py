@@ -13,7 +13,7 @@ import pytest
 
 from stockbench.clock import ReplayClock
 from stockbench.config import WorkspacePaths
-from stockbench.errors import BackupFailed, NotFound, WorkspaceLocked
+from stockbench.errors import BackupFailed, InvalidInput, NotFound, WorkspaceLocked
 from stockbench.store.backups import (
     BackupInfo,
     backup_name,
@@ -125,6 +125,27 @@ def test_a_ledger_import_is_preceded_by_a_backup_and_a_check_is_not(home: Path, 
     con = duckdb.connect(str(taken.path), read_only=True)
     assert con.execute("SELECT count(*) FROM fills").fetchone() == (0,)  # the copy is of the books before it
     con.close()
+
+
+BARS = "symbol,date,open,high,low,close,prev_close,volume\n600519.SH,2024-01-02,10.00,10.50,9.90,10.20,10.00,100000\n"
+
+
+def test_a_market_data_import_is_preceded_by_a_backup_and_a_missing_file_is_not(home: Path, tmp_path: Path) -> None:
+    with_books(home)
+    with workbench(home) as bench:
+        with pytest.raises(InvalidInput):
+            bench.data.import_file(tmp_path / "absent.csv")
+        assert bench.backups() == []  # nothing to import: nothing copied
+        bars = tmp_path / "bars.csv"
+        bars.write_text(BARS, encoding="utf-8")
+        report = bench.data.import_file(bars)
+        [taken] = bench.backups()
+    assert report.stored == 1 and taken.reason == "import"
+    con = duckdb.connect(str(taken.path), read_only=True)
+    try:  # the copy is of the workspace before the bars came in
+        assert con.execute("SELECT count(*) FROM bars WHERE symbol = '600519.SH'").fetchone() == (0,)
+    finally:
+        con.close()
 
 
 def test_closing_a_users_workspace_backs_it_up_and_the_demo_is_not(home: Path, tmp_path: Path) -> None:

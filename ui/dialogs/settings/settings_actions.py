@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtWidgets import QWidget
@@ -239,3 +241,56 @@ def save_fees(ctx: AppContext, parent: QWidget, view: FeeView, success: Success,
         bench.ledger.set_fees(view.account, view.market, rate=view.rate, minimum=view.minimum, bundled=view.bundled)
 
     return ctx.op(save, success, failure=failure, parent=parent)
+
+
+# ---- backups -----------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BackupRow:
+    """One complete backup as the page lists it."""
+
+    name: str  # the file name, which `restore` takes
+    taken_at: datetime  # aware (UTC)
+    reason: str  # close, daily, migration, import, manual, restore
+    bytes: int
+
+
+@dataclass(frozen=True)
+class BackupsView:
+    """Where backups go (`chosen`: a folder the user picked, not the workspace's own) and those there, newest first."""
+
+    folder: Path
+    chosen: bool
+    backups: tuple[BackupRow, ...]
+
+
+def _backups_view(bench: Workbench) -> BackupsView:
+    folder = bench.backup_folder()
+    rows = tuple(BackupRow(b.path.name, b.taken_at, b.reason, b.bytes) for b in bench.backups())
+    return BackupsView(folder, folder != bench.paths.backups, rows)
+
+
+def load_backups(ctx: AppContext, parent: QWidget, success: Success) -> EngineOp:
+    """The backup folder and the complete backups in it (a `BackupsView`)."""
+    return ctx.op(_backups_view, success, parent=parent)
+
+
+def take_backup(ctx: AppContext, parent: QWidget, success: Success, failure: Failure) -> EngineOp:
+    """A backup by hand now (a `BackupRow`), kept by the retention rule like the others."""
+
+    def take(bench: Workbench) -> BackupRow:
+        taken = bench.backup("manual")
+        return BackupRow(taken.path.name, taken.taken_at, taken.reason, taken.bytes)
+
+    return ctx.op(take, success, failure=failure, parent=parent)
+
+
+def choose_backup_folder(
+    ctx: AppContext, parent: QWidget, folder: Path | None, success: Success, failure: Failure
+) -> EngineOp:
+    """Send later backups to `folder` (None: the workspace's own backups/); then the page's new `BackupsView`."""
+
+    def choose(bench: Workbench) -> BackupsView:
+        bench.choose_backup_folder(folder)
+        return _backups_view(bench)
+
+    return ctx.op(choose, success, failure=failure, parent=parent)
