@@ -176,7 +176,7 @@ def keyring_notes(
     if not system.startswith("linux"):
         return note("keyring.missing.other"), note("keyring.how.other", package="keyring")
     environ = os.environ if environ is None else environ
-    names = {"service": "Secret Service", "backends": "GNOME Keyring or KWallet", "bus": "D-Bus"}
+    names = {"service": "Secret Service", "backends": "GNOME Keyring / KWallet", "bus": "D-Bus"}
     missing = note("keyring.missing.linux", **names)
     if not environ.get("DBUS_SESSION_BUS_ADDRESS"):
         missing = note("keyring.missing.linux_headless", variable="DBUS_SESSION_BUS_ADDRESS", ssh="SSH", **names)

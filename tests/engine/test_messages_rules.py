@@ -118,7 +118,7 @@ def test_the_keyring_s_platform_help_is_said_in_chinese() -> None:
     missing, how = keyring_notes("linux", {"ID": "ubuntu", "PRETTY_NAME": "Ubuntu 24.04"}, {})
     assert (missing.text("en"), how.text("en")) == english
     assert "there is no D-Bus session (DBUS_SESSION_BUS_ADDRESS is unset)" in english[0]
-    assert missing.text("zh").startswith("无法连接 Secret Service 钥匙串（GNOME Keyring or KWallet）：没有 D-Bus 会话")
+    assert missing.text("zh").startswith("无法连接 Secret Service 钥匙串（GNOME Keyring / KWallet）：没有 D-Bus 会话")
     assert how.text("zh").startswith(
         "在 Ubuntu 24.04 上：`sudo apt install gnome-keyring libsecret-tools`，然后登录桌面"
     )

@@ -49,7 +49,7 @@ def test_no_keyring_is_a_user_error_with_a_hint() -> None:
          "on Ubuntu 24.04 LTS: `sudo apt install gnome-keyring libsecret-tools`"),
         ("linux", {"ID": "fedora", "NAME": "Fedora Linux"}, {"DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/bus"},
          "answers on the D-Bus session bus", "on Fedora Linux: `sudo dnf install gnome-keyring libsecret`"),
-        ("linux", {"ID": "rocky", "ID_LIKE": "rhel centos fedora"}, {}, "GNOME Keyring or KWallet",
+        ("linux", {"ID": "rocky", "ID_LIKE": "rhel centos fedora"}, {}, "GNOME Keyring / KWallet",
          "`sudo dnf install gnome-keyring libsecret`"),
         ("linux", {"ID": "arch"}, {}, "no D-Bus session", "`sudo pacman -S gnome-keyring libsecret`"),
         ("linux", {"ID": "nixos"}, {}, "no D-Bus session", "with your distribution's package manager"),
