@@ -26,6 +26,7 @@ from stockbench.analytics.valuation import Percentile, band_levels, bands, perce
 from stockbench.analytics.zones import TradeDay, ZoneParams, Zones, zones_for
 from stockbench.clock import AS_OF_LOCAL_TIME, MARKET_TZ, Clock, Market, now_in
 from stockbench.data.adjust import adjusted, ex_factors
+from stockbench.data.records import TradingStatus
 from stockbench.errors import CalendarUnknown, InvalidInput, NotFound, UserError
 from stockbench.market.instruments import Instrument
 from stockbench.market.limits import PriceLimits, price_limits
@@ -160,11 +161,21 @@ class Analytics:
 
     def _trade_day(self, found: History, as_of: date) -> TradeDay:
         ref = Decimal(str(found.last["close"]))
+        status = self._status(found, as_of)
         try:
             day = self._sessions(found.instrument.market, as_of)[1]
         except CalendarUnknown as error:
-            return TradeDay(None, ref, None, error.message)
-        return TradeDay(day, ref, self._limits(found, day, ref))
+            return TradeDay(None, ref, None, error.message, status)
+        return TradeDay(day, ref, self._limits(found, day, ref), status=status)
+
+    def _status(self, found: History, as_of: date) -> TradingStatus:
+        """The trading status of the latest quote, when that quote speaks of the as-of date: taken on it or after
+        the last bar and not after it (a quote of a later day is not read as of an earlier one)."""
+        quote = self._data.cache.latest_quote(found.instrument.symbol)
+        if quote is None:
+            return "trading"
+        day = quote.at.astimezone(MARKET_TZ[found.instrument.market]).date()
+        return quote.status if found.last["day"] <= day <= as_of else "trading"
 
     def _flags(self, found: History, as_of: date, params: ZoneParams) -> list[str]:
         last, flags = found.last, []

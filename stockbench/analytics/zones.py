@@ -39,6 +39,7 @@ from typing import Any, Literal, get_args
 import polars as pl
 
 from stockbench.analytics.rule_tables import Table, load_rule_tables
+from stockbench.data.records import HALTED, TradingStatus
 from stockbench.errors import DataUnavailable, Problem
 from stockbench.market.instruments import Instrument
 from stockbench.market.limits import PriceLimits
@@ -48,7 +49,7 @@ from stockbench.messages import user_error
 
 ZonePosition = Literal["stop_hit", "below_buy", "in_buy", "between", "in_sell", "above_sell"]
 POSITIONS: tuple[ZonePosition, ...] = get_args(ZonePosition)
-PlanReason = Literal["reward_risk_below_min", "buy_out_of_reach", "stop_hit"]
+PlanReason = Literal["halted", "reward_risk_below_min", "buy_out_of_reach", "stop_hit"]
 PLAN_REASONS: tuple[PlanReason, ...] = get_args(PlanReason)
 AnchorKind = Literal["ma", "swing_low", "swing_high", "high_52w", "volume_node", "valuation_band", "atr_band"]
 AnchorRole = Literal["basis", "confluence", "width"]
@@ -383,12 +384,14 @@ class Zone:
 
 @dataclass(frozen=True, slots=True)
 class TradeDay:
-    """The session the levels are for (the next one after the as-of session) and its price limits."""
+    """The session the levels are for (the next one after the as-of session), its price limits, and the trading
+    status the latest quote states for it (suspended, delisted: no order can trade; see data.records.HALTED)."""
 
     day: date | None
     reference: Decimal | None
     limits: PriceLimits | None
     note: str = ""
+    status: TradingStatus = "trading"
 
 
 @dataclass(frozen=True, slots=True)
@@ -464,6 +467,8 @@ class Zones:
     def reasons_for(self, ratio: Decimal) -> tuple[PlanReason, ...]:
         """Why the plan is not tradeable at the price (empty when it is), in PLAN_REASONS order."""
         found: list[PlanReason] = []
+        if self.trade_day.status in HALTED:
+            found.append("halted")
         if ratio < self.rules.min_reward_risk:
             found.append("reward_risk_below_min")
         if self.price - self.buy.high > self.rules.max_buy_distance_atr * self.atr:
@@ -502,6 +507,7 @@ class Zones:
                 "limit_up": limits.up if limits else None,
                 "limit_down": limits.down if limits else None,
                 "note": self.trade_day.note or (limits.reason if limits else ""),
+                "status": self.trade_day.status,
             },
             "flags": list(self.flags),
             "table": self.table,

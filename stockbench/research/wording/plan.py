@@ -26,6 +26,10 @@ WORDS: dict[str, Entry] = {
     "plan.not_tradeable": Entry(
         "计划不可交易（不作为买入计划）：{reasons}", "The plan is not tradeable (no buy): {reasons}"
     ),
+    "plan.reason.halted": Entry(
+        "最新行情显示该股停牌或已退市，恢复交易前不能下单",
+        "the latest quote says it is suspended or delisted: no order can trade until it trades again",
+    ),
     "plan.reason.reward_risk_below_min": Entry(
         "盈亏比 {ratio} 低于最低要求 {minimum}", "reward-to-risk {ratio} is below the minimum {minimum}"
     ),

@@ -250,4 +250,10 @@ def test_service_refuses_to_size_a_name_whose_latest_quote_is_suspended(home: Pa
                        None, 0, None, "tencent", status="suspended")  # fmt: skip
         bench.data.cache.store_quotes([halted])
         after = bench.analytics.size("main", "600519.SH", "buy", zones.buy.high, zones.stop)
+        halted_zones = bench.analytics.zones("600519.SH")
+        earlier = bench.analytics.zones("600519.SH", date(2021, 6, 29))  # a day before the quote: not read
     assert before.sizing is not None and codes(after) == ["halted"]
+    assert "halted" not in zones.reasons and zones.trade_day.status == "trading"
+    assert halted_zones.trade_day.status == "suspended" and not halted_zones.tradeable
+    assert halted_zones.reasons[0] == "halted" and halted_zones.as_dict()["trade_day"]["status"] == "suspended"  # type: ignore[index]
+    assert earlier.trade_day.status == "trading" and "halted" not in earlier.reasons
