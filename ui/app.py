@@ -31,6 +31,8 @@ from ui.workspace_controller import LAST_HOME_SETTING
 from ui.workspace_opener import OpenKind
 
 if TYPE_CHECKING:
+    from stockbench.messages import Language as EngineLanguage
+    from ui.i18n.language import Language
     from ui.main_window import MainWindow
 
 ORGANIZATION = "StockWorkbench"
@@ -137,10 +139,12 @@ def run_desktop(
     home: str | Path | None = None,
     *,
     ready: Callable[[object], None] | None = None,
+    language: EngineLanguage | None = None,
 ) -> int:
     """Open the main window on a workspace and run the event loop until the window closes.
 
-    `ready(window)` is called once the workspace is attached (tests quit from it instead of blocking).
+    `ready(window)` is called once the workspace is attached (tests quit from it instead of blocking). `language`
+    (`stockbench --lang zh|en`) is the interface language of this session; the stored choice is not changed.
     """
     from ui.main_window import MainWindow
 
@@ -150,9 +154,9 @@ def run_desktop(
     folder, kind, first_run = start_home(named, settings)
     instance = claim_instance(folder, StartRequest(named))
     if instance is None:
-        _say_handed_over(settings, folder)
+        _say_handed_over(settings, folder, language)
         return 0
-    window = MainWindow(settings=settings)
+    window = MainWindow(settings=settings, language=session_language(language))
     _serve(instance, window)
     window.presenter.install()
     if ready is not None:
@@ -184,18 +188,23 @@ def run_desktop(
         instance.deleteLater()
 
 
+def session_language(language: EngineLanguage | None) -> Language | None:
+    """The interface language `--lang` names (zh: Simplified Chinese), None when it was not given."""
+    return None if language is None else "zh_CN" if language == "zh" else "en"
+
+
 def _serve(instance: InstanceServer, window: MainWindow) -> None:
     """Later starts bring `window` forward; the socket's name follows the workspace the window shows."""
     instance.requested.connect(lambda request: window.bring_forward(request.home))
     window.workspace_attached.connect(lambda: instance.listen(window.ctx.bench.home) if window.ctx else None)
 
 
-def _say_handed_over(settings: QSettings, folder: Path) -> None:
-    """One line for a terminal: the running window took this start (in the interface's language)."""
+def _say_handed_over(settings: QSettings, folder: Path, language: EngineLanguage | None = None) -> None:
+    """One line for a terminal: the running window took this start (in the interface's language, or `--lang`'s)."""
     from ui.i18n.language import Translations, chosen_language
 
     translations, locale = Translations(), QLocale()
-    translations.install(chosen_language(settings))
+    translations.install(session_language(language) or chosen_language(settings))
     try:
         text = QCoreApplication.translate("SingleInstance", "Stock Workbench is already open on %1; its window was "
                                           "brought to the front.").replace("%1", str(folder))  # fmt: skip

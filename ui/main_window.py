@@ -31,7 +31,7 @@ from stockbench import __version__
 from stockbench.errors import WorkspaceDamaged
 from ui.errors import ErrorPresenter, error_text
 from ui.i18n.language import SETTING as LANGUAGE_SETTING
-from ui.i18n.language import Choice, Translations, chosen_language, stored_choice
+from ui.i18n.language import Choice, Language, Translations, chosen_language, stored_choice
 from ui.main_menus import MainMenus, Shortcut
 from ui.screen_docks import ScreenDocks
 from ui.screens import SCREENS, load_screen
@@ -90,14 +90,17 @@ class MainWindow(QMainWindow):
         *,
         settings: QSettings | None = None,
         presenter: ErrorPresenter | None = None,
+        language: Language | None = None,
     ) -> None:
+        """`language`: the interface language of this session (`stockbench --lang`), the stored choice untouched;
+        a language chosen in the window later replaces it."""
         super().__init__(parent)
         self.setObjectName("MainWindow")
         self.settings = settings or QSettings()
         self.presenter = presenter or ErrorPresenter(self)
         self.presenter.parent_widget = self
         self.translations = Translations()
-        self.translations.install(chosen_language(self.settings))
+        self.translations.install(language or chosen_language(self.settings))
         self.daily_backup = QTimer(self)  # the once-a-day backup while the app runs (checked hourly)
         self.daily_backup.setInterval(BACKUP_CHECK_MS)
         self.daily_backup.timeout.connect(self.backup_if_due)

@@ -157,14 +157,16 @@ def cli(ctx: click.Context, home: Path | None, as_json: bool, as_of: str | None,
         if as_json:
             click.echo(ctx.get_help())
             return
-        ctx.exit(open_desktop(home))
+        ctx.exit(open_desktop(home, chosen if language else None))
 
 
-def open_desktop(home: Path | None) -> int:
-    """Run the desktop window on `home` (else the usual workspace, else the demo market) until it closes."""
+def open_desktop(home: Path | None, language: Language | None = None) -> int:
+    """Run the desktop window on `home` (else the usual workspace, else the demo market) until it closes; `language`
+    (an explicit `--lang`) is the window's language for this session, the stored setting left as it is."""
     module, attribute = DESKTOP.split(":")
     run_desktop = getattr(importlib.import_module(module), attribute)
-    return int(run_desktop([sys.argv[0] if sys.argv else "stockbench"], home))
+    argv = [sys.argv[0] if sys.argv else "stockbench"]
+    return int(run_desktop(argv, home) if language is None else run_desktop(argv, home, language=language))
 
 
 def _report_user_error(error: UserError, as_json: bool, language: Language = "en") -> None:

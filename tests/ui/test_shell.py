@@ -155,3 +155,26 @@ def test_every_string_of_the_shell_has_a_chinese_translation() -> None:
     script = Path(__file__).resolve().parents[2] / "scripts" / "translations.py"
     done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout  # fix: uv run python scripts/translations.py, then translate the .ts
+
+
+def test_lang_opens_the_window_in_that_language_for_this_session_only(
+    qapp: QApplication, demo_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from stockbench.cli.main import run
+    from ui.i18n.language import SETTING
+
+    monkeypatch.setenv("STOCKBENCH_HOME", str(demo_home))
+    QSettings().setValue(SETTING, "en")
+    seen: list[MainWindow] = []
+    shown: list[tuple[str, str]] = []
+
+    def quit_when_attached() -> None:
+        window = next((w for w in qapp.topLevelWidgets() if isinstance(w, MainWindow)), None)
+        if window is not None and window.ctx is not None:
+            shown.append((window.translations.language, window.menuBar().actions()[0].text()))
+        _quit_when_attached(qapp, seen) if shown else QTimer.singleShot(20, quit_when_attached)
+
+    QTimer.singleShot(0, quit_when_attached)
+    assert run(["--lang", "zh"]) == 0
+    assert shown[0][0] == "zh_CN" and shown[0][1].startswith("文件")
+    assert QSettings().value(SETTING) == "en"  # the stored choice is left as it was
