@@ -1,0 +1,104 @@
+"""End to end: two quote services disagree during a session, and the report says so.
+
+A real workspace (bars imported, the clock stopped at 10:01 on a session), its data sources pointed at two loopback
+replay servers (Tencent and Sina; every other endpoint left out, so nothing leaves the machine), then an offline
+analysis. The fresh-quote gate is a `conflicting` gap naming both values and sources (nothing averaged), the gaps
+section of the report says it in the report's language, and the publication gates still pass.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stockbench.workbench import Workbench
+from tests.engine.data.replay_server import ReplayServer, Reply
+from tests.engine.data.test_corroboration import sina_line, tencent_line
+from tests.engine.data.test_gates import DAY, SYMBOL, FixedClock, local
+from tests.engine.data.test_sources import Wall, only
+
+
+@pytest.fixture
+def servers() -> Iterator[tuple[ReplayServer, ReplayServer]]:
+    first, second = ReplayServer().start(), ReplayServer().start()
+    yield first, second
+    first.stop()
+    second.stop()
+
+
+@pytest.fixture
+def loopback_only(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """A connection anywhere but this machine fails the test (and is recorded)."""
+    attempts: list[object] = []
+    connect = socket.socket.connect
+
+    def guarded(self: socket.socket, address: Any) -> None:
+        host = address[0] if isinstance(address, tuple) else str(address)
+        if host not in ("127.0.0.1", "::1", "localhost"):
+            attempts.append(address)
+            raise AssertionError(f"network access attempted: {address!r}")
+        connect(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", guarded)
+    return attempts
+
+
+def bars_csv(folder: Path) -> Path:
+    """300 weekday sessions of 600519.SH up to the day before DAY, prices wandering around 1690."""
+    days, day = [], DAY - timedelta(days=1)
+    while len(days) < 300:
+        if day.weekday() < 5:
+            days.append(day)
+        day -= timedelta(days=1)
+    days.reverse()
+    closes = [1600 + (i * 7) % 180 for i in range(len(days) + 1)]
+    rows = [f"{SYMBOL},{d},{closes[i]}.00,{closes[i + 1] + 10}.00,{min(closes[i], closes[i + 1]) - 10}.00,"
+            f"{closes[i + 1]}.00,{closes[i]}.00,{3_000_000 + i}" for i, d in enumerate(days)]  # fmt: skip
+    rows[-1] = f"{SYMBOL},{days[-1]},1685.00,1700.00,1675.00,1690.00,1680.00,3000000"  # the previous close: 1690
+    path = folder / "bars.csv"
+    path.write_text("symbol,date,open,high,low,close,prev_close,volume\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def analysed(home: Path, tmp_path: Path, servers: tuple[ReplayServer, ReplayServer], language: str) -> dict[str, Any]:
+    tencent, sina = servers
+    tencent.route("/q=sh600519", Reply.gbk(tencent_line()))
+    sina.route("/list=sh600519", Reply.gbk(sina_line(prev="1600.00")))  # Sina's previous close disagrees
+    with Workbench.open(home, clock=FixedClock(local(DAY, 10, 1))) as bench:
+        assert bench.data.import_file(bars_csv(tmp_path)).stored > 250
+        only(bench.workspace.db, Wall(), {"quote.tencent": tencent.base_url, "quote.sina": sina.base_url})
+        outcome = bench.research.analyze(SYMBOL, language=language).as_dict()
+        assert outcome["status"] == "published", outcome
+        assert bench.research.verify(outcome["report_id"]) == []
+        gates = json.loads(bench.research.journal.stored(outcome["run_id"], "publish/gates", "result") or "{}")
+        assert gates and all(found == [] for found in gates.values())  # published through every gate
+        report: dict[str, Any] = bench.research.report(outcome["report_id"]).as_dict()
+    assert tencent.seen("/q=sh600519") and sina.seen("/list=sh600519")
+    return report
+
+
+def test_a_conflict_between_two_quote_services_is_a_disclosed_gap_in_the_report(
+    home: Path, tmp_path: Path, servers: tuple[ReplayServer, ReplayServer], loopback_only: list[object]
+) -> None:
+    report = analysed(home, tmp_path, servers, "zh")
+    markdown = report["markdown"]
+    [line] = [x for x in markdown.splitlines() if x.startswith("- 最新行情：")]
+    assert "缺口" in line and "昨收价" in line and "tencent 1690.00" in line and "sina 1600.00" in line
+    assert "未取平均" in line
+    assert "1645.00" not in markdown  # never the average of the two
+    assert loopback_only == []
+
+
+def test_the_conflict_is_said_in_english_too(
+    home: Path, tmp_path: Path, servers: tuple[ReplayServer, ReplayServer], loopback_only: list[object]
+) -> None:
+    markdown = analysed(home, tmp_path, servers, "en")["markdown"]
+    [line] = [x for x in markdown.splitlines() if x.lower().startswith("- fresh quote:")]
+    assert "gap" in line and "previous close (tencent 1690.00, sina 1600.00)" in line and "neither is averaged" in line
+    assert loopback_only == []
