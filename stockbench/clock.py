@@ -84,6 +84,24 @@ class ReplayClock:
         return cls(datetime.combine(day, AS_OF_LOCAL_TIME, tzinfo=MARKET_TZ[market]))
 
 
+class RecordedClock:
+    """The clock of a replayed recording: a live clock (not a replay one) standing at the instant the recording was
+    made and running on with the wall clock, so the fetches ask what they asked then (a quote inside a session)."""
+
+    is_replay = False
+
+    def __init__(self, started: datetime) -> None:
+        if started.tzinfo is None:
+            raise InvalidInput(f"recorded instant {started.isoformat()} has no time zone")
+        self.started, self._wall = started.astimezone(UTC), datetime.now(UTC)
+
+    def now(self) -> datetime:
+        return self.started + (datetime.now(UTC) - self._wall)
+
+    def __repr__(self) -> str:
+        return f"RecordedClock({self.started.isoformat()})"
+
+
 def parse_instant(text: str, market: Market = "CN") -> datetime:
     """Parse an ISO instant; a naive one is read in `market`'s time zone, a bare date as that day's 18:00."""
     text = text.strip()

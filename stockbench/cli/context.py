@@ -13,6 +13,7 @@ from stockbench.cli.output import emit, message, plain
 from stockbench.cli.params import typed_notes
 
 if TYPE_CHECKING:
+    from stockbench.clock import Clock
     from stockbench.messages import Language
     from stockbench.workbench import Workbench
 
@@ -23,6 +24,7 @@ class CliContext:
     as_json: bool
     as_of: str | None
     language: Language = "en"
+    clock: Clock | None = None  # a command's own clock (a replayed recording's), before the workspace opens
     _bench: Workbench | None = field(default=None, repr=False)
 
     def bench(self) -> Workbench:
@@ -32,9 +34,8 @@ class CliContext:
             from stockbench.config import configure_file_logging
             from stockbench.workbench import Workbench
 
-            bench = Workbench.open(
-                self.home, clock=clock_for(self.as_of) if self.as_of else None, command=_command_line()
-            )
+            clock = self.clock or (clock_for(self.as_of) if self.as_of else None)
+            bench = Workbench.open(self.home, clock=clock, command=_command_line())
             configure_file_logging(bench.paths.logs)
             self._bench = bench
             click.get_current_context().call_on_close(self.close)

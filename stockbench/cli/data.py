@@ -15,6 +15,7 @@ from stockbench.cli.params import DATE
 from stockbench.messages import Language, language_of_locale, rejection_words
 
 if TYPE_CHECKING:
+    from stockbench.clock import Clock
     from stockbench.data.records import Adjust, DataKind
     from stockbench.events import Progress
     from stockbench.workbench import Workbench
@@ -159,6 +160,19 @@ def _bars_human(d: dict[str, Any]) -> str:
     return head + ("\n" + table(shown, columns) if shown else "")
 
 
+def _recorded_clock(folder: Path) -> Clock | None:
+    """A live clock at the instant the recording in `folder` was made (None: it cannot be read; the replay then says
+    why, as a user error)."""
+    from stockbench.clock import RecordedClock
+    from stockbench.data.recording import BadRecording, recorded_at
+
+    try:
+        started = recorded_at(folder)
+    except (BadRecording, OSError):
+        return None
+    return RecordedClock(started) if started is not None else None
+
+
 @data.command()
 @click.argument("symbol")
 @click.option("--no-fetch", is_flag=True, help="Use only what is stored.")
@@ -211,10 +225,13 @@ def _kinds(text: str) -> list[DataKind]:
 @pass_cli
 def fetch(cli: CliContext, symbol: str, what: str, record: Path | None, replay: Path | None) -> None:
     """Fetch SYMBOL's data from the public services (live; progress on stderr). --record DIR keeps every
-    exchange for a bug report; --replay DIR answers from such a recording instead of the network."""
+    exchange for a bug report; --replay DIR answers from such a recording instead of the network, on a clock standing
+    at the time it was made (so a quote recorded in a session is asked again), unless --as-of is given."""
     if record is not None and replay is not None:
         raise click.UsageError("use --record or --replay, not both")
     kinds = _kinds(what)
+    if replay is not None and cli.as_of is None:
+        cli.clock = _recorded_clock(replay)
     bench = cli.bench()
     if record is not None or replay is not None:
         bench.data.use_recording(record=record, replay=replay)

@@ -203,6 +203,12 @@ def load(folder: Path) -> list[Exchange]:
     return found
 
 
+def recorded_at(folder: Path) -> datetime | None:
+    """When the recording in `folder` was made: the instant its first request was sent (None: it holds none)."""
+    exchanges = load(folder)
+    return datetime.fromisoformat(exchanges[0].time) if exchanges else None
+
+
 def _body(folder: Path, name: str) -> bytes:
     path = folder / BODIES / name
     if path.parent != folder / BODIES:

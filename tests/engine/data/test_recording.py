@@ -110,3 +110,36 @@ def test_record_and_replay_together_is_a_usage_error_and_a_bad_folder_a_user_err
     code = run(["--json", "data", "fetch", "600519", "--replay", str(tmp_path / "missing")])
     error = json.loads(capsys.readouterr().out)["error"]
     assert code == 1 and "is not a recording" in error["message"]
+
+
+def test_a_quote_recorded_in_a_session_replays_later_on_the_recordings_clock(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from stockbench.workbench import Workbench
+    from tests.engine.data.test_corroboration import tencent_line
+
+    server = ReplayServer().start()
+    server.route("/q=sh600519", Reply.gbk(tencent_line()))
+    folder, at = tmp_path / "recording", local(DAY, 10, 1)
+    db = Database(tmp_path / "first.duckdb")
+    migrate(db)
+    with client(record=folder) as http:  # recorded live at 10:01 in the session
+        only(db, Wall(), {"quote.tencent": server.base_url})
+        outcomes = DataService(db, FixedClock(at), MarketRules(db), http=http, now=Wall()).fetch(SYMBOL, ["quote"])
+    db.close()
+    server.stop()
+    assert [(o.source, o.ok) for o in outcomes] == [("tencent", True)]
+    index = folder / "index.jsonl"  # the wall clock of that moment (the test's clock only stands in for it)
+    lines = [json.loads(line) | {"time": at.isoformat()} for line in index.read_text(encoding="utf-8").splitlines()]
+    index.write_text("".join(json.dumps(line, sort_keys=True) + "\n" for line in lines), encoding="utf-8")
+    with Workbench.open(home) as bench:
+        only(bench.workspace.db, Wall(), {"quote.tencent": server.base_url})
+    capsys.readouterr()
+    assert (
+        run(["--home", str(home), "--json", "data", "fetch", SYMBOL, "--what", "quote", "--replay", str(folder)]) == 0
+    )
+    fetched = json.loads(capsys.readouterr().out)["fetches"]
+    assert [(f["what"], f["source"], f["ok"]) for f in fetched] == [("quote", "tencent", True)]  # not skipped as late
+    with Workbench.open(home) as bench:
+        stored = bench.data.cache.latest_quote(SYMBOL)
+    assert stored is not None and stored.last == 1700
