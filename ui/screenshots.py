@@ -78,6 +78,17 @@ def _settings(ctx: AppContext) -> QWidget:
     return SettingsDialog(ctx, None)
 
 
+def _backups(ctx: AppContext) -> QWidget:
+    """Settings > Backups with one backup taken by hand (the demo market is not backed up on its own)."""
+    from ui.dialogs.settings.settings_dialog import SettingsDialog
+
+    if not ctx.bench.backups():
+        ctx.bench.backup("manual")
+    dialog = SettingsDialog(ctx, None)
+    dialog.tabs.setCurrentWidget(dialog.backups)
+    return dialog
+
+
 def _new_account(ctx: AppContext) -> QWidget:
     from ui.dialogs.account_dialogs import NewAccountDialog
 
@@ -132,6 +143,7 @@ SHOTS: tuple[Shot, ...] = (
     Shot("new_account", _new_account, None),
     Shot("cash", _cash, None),
     Shot("settings", _settings, (820, 540)),
+    Shot("backups", _backups, (820, 540)),
     Shot("welcome", _welcome, None),
     Shot("connect_model", _connect_model, None),
     Shot("import_fills", _import_fills, (980, 560)),
