@@ -61,16 +61,17 @@ def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_no_subcommand_opens_the_desktop(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    opened: list[Path | None] = []
+    opened: list[tuple[Path | None, str | None]] = []
 
-    def fake(home: Path | None) -> int:
-        opened.append(home)
+    def fake(home: Path | None, language: str | None = None) -> int:
+        opened.append((home, language))
         return 0
 
     monkeypatch.setattr("stockbench.cli.main.open_desktop", fake)
     assert run([]) == 0
     assert run(["--home", str(tmp_path)]) == 0
-    assert opened == [None, tmp_path]
+    assert run(["--lang", "zh"]) == 0  # the window's language for this session
+    assert opened == [(None, None), (tmp_path, None), (None, "zh")]
 
 
 def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
