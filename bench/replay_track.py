@@ -12,7 +12,8 @@ program (the file has no index, so CSI 300 is not available); it is remembered a
 20th session from 2019-01-02 to 2021-12-31; prints the counts, hit rates by action and calibration, and writes
 the whole result (every call) as JSON. `--summarize FILE` prints the figures of such a file again, with the
 calls split by date at `--cut` (in sample before it, out of sample from it) and by year, each Brier score beside
-the point-in-time base rate.
+the point-in-time base rate, and the buy candidates' excess over the benchmark (calls whose decision baseline
+passed every known buy condition: a buy, or a wait only an unknown input or an untradeable plan held back).
 """
 
 from __future__ import annotations
@@ -161,6 +162,12 @@ def split(data: dict[str, Any], cut: date) -> str:
             out.append(f"    {action:6} calls {len(mine):4} hit rate "
                        f"{f'{hits / len(judged):.3f}' if judged else 'n/a':>5} mean excess "
                        f"{f'{sum(excess) / len(excess):.2f}%' if excess else 'n/a'}")  # fmt: skip
+        candidates = [c for c in calls if c.get("candidate") and c["excess_pct"] is not None]
+        if candidates:  # every known buy condition passed (a buy, or a wait held back only by an unknown input)
+            excess = [Decimal(str(c["excess_pct"])) for c in candidates]
+            beat = sum(1 for e in excess if e > 0)
+            out.append(f"    buy candidates {len(candidates)}: beat the benchmark {beat / len(candidates):.3f}, "
+                       f"mean excess {sum(excess) / len(excess):.2f}%")  # fmt: skip
         scored = [c for c in calls if c["outcome"] and len(c["probabilities"]) == 3]
         if scored:
             own = sum(brier({k: Decimal(v) for k, v in c["probabilities"].items()}, c["outcome"]) for c in scored)

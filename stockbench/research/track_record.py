@@ -121,6 +121,16 @@ def _probabilities(summary: str) -> dict[str, Decimal]:
     return found if set(found) >= set(OUTCOMES) else {}
 
 
+def _baseline(summary: str) -> tuple[str | None, bool]:
+    """The summary's baseline direction, and whether it was a buy candidate (a buy or add, or `capped`: only an
+    unknown input or an untradeable plan held it back)."""
+    import json
+
+    found = json.loads(summary).get("baseline") or {}
+    direction = found.get("direction")
+    return direction, bool(found.get("capped")) or direction in {"buy", "add"}
+
+
 class TrackRecords:
     """Track records of one workspace's published reports, at its clock."""
 
@@ -227,6 +237,7 @@ class TrackRecords:
             band,
             _probabilities(summary),
             *spent,
+            *_baseline(summary),
         )
 
     # ---- the record --------------------------------------------------------------------------------------------

@@ -46,6 +46,9 @@ class Call:
     probabilities: Mapping[str, Decimal]
     cost: Decimal
     cost_unknown: int = 0
+    baseline: str | None = None  # the program's decision baseline direction (None in older summaries)
+    candidate: bool = False  # a buy candidate: every known buy condition passed, only an unknown input or an
+    # untradeable plan held the baseline back (the summary's baseline `capped`), or the baseline is a buy
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,8 @@ class Scored:
             "outcome": self.outcome,
             "probabilities": {k: str(v) for k, v in c.probabilities.items()},
             "hit": self.hit,
+            "baseline": c.baseline,
+            "candidate": c.candidate,
         }
 
 

@@ -36,3 +36,14 @@ def test_the_split_counts_each_side_and_judges_brier_against_the_table_of_each_c
     late = brier(base_rate(table_for(date(2021, 3, 1)).path)[0], "down")
     assert f"    Brier {brier(own, 'down'):.4f} vs point-in-time base rate {late:.4f} " in text
     assert lines.count("2020: 2 matured calls") == 1 and "2021: 1 matured calls" in lines
+
+
+def test_buy_candidates_are_counted_apart_whatever_the_action() -> None:
+    """A wait that only an unknown input held back is a buy candidate: its excess is measured as a buy's would be."""
+    calls = [_call("2020-06-01", "wait", True, "3.00", "up") | {"candidate": True},
+             _call("2020-07-01", "wait", False, "-1.00", "down") | {"candidate": True},
+             _call("2020-08-01", "avoid", True, "-5.00", "down") | {"candidate": False},
+             _call("2020-09-01", "wait", True, "2.00", "up")]  # fmt: skip
+    lines = split({"track_record": {"calls": calls}}, date(2021, 1, 1)).splitlines()
+    assert "    buy candidates 2: beat the benchmark 0.500, mean excess 1.00%" in lines
+    assert lines.count("    buy candidates 2: beat the benchmark 0.500, mean excess 1.00%") == 2  # before the cut, 2020

@@ -32,11 +32,13 @@ def write_bars(path: Path, symbol: str, rows: list[tuple[date, str, str]]) -> Pa
 
 
 def add_call(db: Database, run_id: str, action: str, published: datetime, *, horizon: int = 5,
-             costs_: tuple[str | None, ...] = ()) -> None:  # fmt: skip
+             costs_: tuple[str | None, ...] = (), baseline: dict[str, object] | None = None) -> None:  # fmt: skip
     """A published report with the facts a run records (as-of session, ATR, horizon) and its model calls' costs."""
     facts = {"zones": {"as_of": str(D[0]), "atr14": "0.2", "last": "10"}, "scenarios": {"horizon": horizon},
              "states": {"day": str(D[0])}}  # fmt: skip
-    summary = {"scenarios": [{"name": k, "probability": str(v)} for k, v in P.items()]}
+    summary: dict[str, object] = {"scenarios": [{"name": k, "probability": str(v)} for k, v in P.items()]}
+    if baseline is not None:
+        summary["baseline"] = baseline
     with db.transaction() as cur:
         cur.execute("INSERT INTO runs (run_id, symbol, kind, question, model, account, as_of, handbook_version, "
                     "plan, cost_ceiling, approved, created_at) "
@@ -66,7 +68,8 @@ def lab_home(home: Path, tmp_path: Path) -> Iterator[Workbench]:
         db = bench.workspace.db
         at = ReplayClock.as_of(D[0]).now()
         add_call(db, "RUN-BUY", "buy", at, costs_=("0.012", "0.008"))
-        add_call(db, "RUN-HOLD", "hold", at, costs_=(None,))
+        add_call(db, "RUN-HOLD", "hold", at, costs_=(None,),
+                 baseline={"direction": "hold", "capped": True, "unknown": ["capital"]})  # fmt: skip
         add_call(db, "RUN-SELL", "sell", at, horizon=40)  # matures in March: pending
         add_call(db, "RUN-LATER", "buy", ReplayClock.as_of(D[9]).now())  # published after the clock: unseen
         yield bench
@@ -89,6 +92,9 @@ def test_the_record_of_a_workspace_uses_adjusted_closes_and_the_official_benchma
     band = Decimal("0.5") * Decimal("0.2") / 10 * Decimal(5).sqrt()  # 2.24%: the hold missed by 4%
     assert calls["RUN-HOLD"]["band_pct"] == (band * 100).quantize(Decimal("0.01")) and calls["RUN-HOLD"]["hit"] is False
     assert calls["RUN-HOLD"]["outcome"] == "up" and calls["RUN-SELL"]["status"] == "pending"
+    # only an unknown input held the hold's baseline back: a buy candidate; a summary without a baseline is none
+    assert (calls["RUN-HOLD"]["baseline"], calls["RUN-HOLD"]["candidate"]) == ("hold", True)
+    assert (calls["RUN-BUY"]["baseline"], calls["RUN-BUY"]["candidate"]) == (None, False)
     assert summary.hit_rate == Decimal("0.5")
     rate, source = base_rate(table_for(D[0]).path)  # the table research as of the calls' day uses
     calib = summary.calibration
