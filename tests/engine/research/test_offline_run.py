@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import socket
-import time
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -78,10 +77,8 @@ def test_demo_then_analyze_publishes_a_full_report_offline_with_no_key(
     demo_home: Path, capsys: pytest.CaptureFixture[str], no_network: list[object]
 ) -> None:
     assert cli_json(capsys, "demo")["built"] is False  # the session built it through the same command
-    started = time.perf_counter()
     outcome = cli_json(capsys, "analyze", DEMO_SYMBOL)
-    seconds = time.perf_counter() - started
-    assert seconds < 20, f"the offline analysis took {seconds:.1f} s"
+    # how long it takes is measured by the bundle's smoke test and `python -m bench research_offline`, not here
     assert set(outcome) >= {"run_id", "report_id", "status", "action", "zones", "orders"}
     assert outcome["status"] == "published" and outcome["action"] in {"buy", "wait", "avoid"}  # nothing held
     assert {"buy", "sell", "stop"} <= set(outcome["zones"])
