@@ -55,7 +55,11 @@ __all__ = [
 
 _PCT_KEYS = re.compile(r"(pct|percent|percentage|_chg|turnover)$")
 _PP_KEYS = re.compile(r"(_pp|points)$")
-_FRACTION_KEYS = re.compile(r"(rate|probability|prob|weight|share|fraction|ratio_of|percentile)$")
+# The state tables' flow and relative-strength inputs are fractions (net flow over turnover, excess return): a
+# report says them in percent.
+_FRACTION_KEYS = re.compile(
+    r"(rate|probability|prob|weight|share|fraction|ratio_of|percentile)$|^(flow|rs)_(short|long)$"
+)
 _MULTIPLE_KEYS = re.compile(r"^(pe|pb|ps|pcf)(_|$)|multiple$|(^|_)(pe|pb|ps)_")
 # What an explicit "unit" beside "value" may say, besides our own unit names.
 EXPLICIT_UNITS: dict[str, Unit] = {

@@ -44,7 +44,7 @@ MULTIPLIERS: dict[str, Decimal] = {
     "trillion": Decimal(10) ** 12, "billion": Decimal(10) ** 9, "bn": Decimal(10) ** 9,
     "million": Decimal(10) ** 6, "mn": Decimal(10) ** 6, "thousand": Decimal(10) ** 3,
 }  # fmt: skip
-PERIOD_CONSTANTS = {1, 2, 3, 5, 6, 10, 12, 20, 30, 60, 90, 120, 180, 250, 252}
+PERIOD_CONSTANTS = {1, 2, 3, 5, 6, 10, 12, 14, 20, 30, 60, 90, 120, 180, 250, 252}  # 14: the ATR's and RSI's window
 
 _CURRENCY = r"HK\$|US\$|RMB|CNY|HKD|USD|[¥$]"
 _GROUPED = (  # 1,234,567; 9 000 000 with NBSP, thin or narrow spaces or apostrophes; a plain space only by threes

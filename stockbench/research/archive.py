@@ -46,16 +46,17 @@ from stockbench.store.seals import (
 REPORT_KINDS = ("full", "question")  # runs whose reports carry a plan (a quick review's outcome does not)
 
 SEAL_LOG = "reports.seals"
-RENDERER = "2"  # the version of `render_markdown`, sealed with each report it renders (absent: version 1)
+RENDERER = "3"  # the version of `render_markdown`, sealed with each report it renders (absent: version 1)
 RENDERED_BY = "rendered_by"
 
 
 def render_markdown(
     *, title: str, symbol: str, run_id: str, published_at: datetime, as_of: datetime | None, offline: bool,
-    draft: ReportDraft, language: Language = "zh",
+    draft: ReportDraft, model: str, language: Language = "zh",
 ) -> str:  # fmt: skip
     """The report as Markdown: a pure function of its sealed content (the CLI, the browser and exports print it),
-    in the report's language (its summary's `language`), with every instant in exchange time."""
+    in the report's language (its summary's `language`), with every instant in exchange time. The header names the
+    model once (the offline rules model in words, saying no language model was used)."""
     lines = [
         f"# {' '.join(title.split())}",
         "",
@@ -65,9 +66,8 @@ def render_markdown(
     ]
     if as_of is not None:
         lines.append(f"- {say('report.header.as_of', language, at=exchange_time(symbol, as_of, language))}")
-    lines.append("")
-    if offline:
-        lines += [f"> {say('report.offline', language)}", ""]
+    named = say("report.model.offline", language) if offline else " ".join(model.split())
+    lines += [f"- {say('report.header.model', language, model=named)}", ""]
     for section in draft.sections:
         lines += [f"## {section.title}", "", section.text, ""]
     return "\n".join(lines)

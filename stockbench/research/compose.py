@@ -33,7 +33,7 @@ from stockbench.research.records import Outcome
 from stockbench.research.state import RunState
 from stockbench.research.statements import CONTINUITY_PARTS, VERDICT_PARTS, program_scope, run_statements
 from stockbench.research.wording import Language, has, say
-from stockbench.research.wording.phrases import anchor_name, gap_line, gate_line, one_line_reason
+from stockbench.research.wording.phrases import anchor_name, gap_line, gate_line, level_price, one_line_reason
 
 if TYPE_CHECKING:
     from stockbench.research.facts import ProgramFacts
@@ -157,7 +157,7 @@ def _zone_line(key: str, band: BandFact, distance: Decimal | None, language: Lan
     basis = band.basis()
     if distance is None or basis is None:  # facts written before plans were assessed
         return _band(f"report.{key}", band, language)
-    named = f"{anchor_name(basis.id.rsplit(':', 1)[-1], language)} {basis.price}"
+    named = f"{anchor_name(basis.id.rsplit(':', 1)[-1], language)} {level_price(basis.price, band.low, band.high)}"
     return say(key, language, low=band.low, high=band.high, basis=named, distance=_signed(distance))
 
 
@@ -237,8 +237,7 @@ def _continuity(state: RunState, language: Language) -> str:
 
 
 def _method(state: RunState, language: Language) -> str:
-    model = say("report.method.offline_model", language) if state.run.model == "offline" else plain(state.run.model)
-    return say("report.method", language, version=state.handbook.version, model=model)
+    return say("report.method", language, version=state.handbook.version)  # the model is named in the header
 
 
 SECTIONS: dict[str, Callable[[RunState, Language], str]] = {
@@ -360,7 +359,7 @@ def markdown(draft: d.ReportDraft, title: str, state: RunState, published_at: da
     """The report's Markdown, rendered from what is sealed (see `archive.render_markdown`)."""
     return render_markdown(
         title=title, symbol=draft.symbol, run_id=draft.run_id, published_at=published_at,
-        as_of=state.run.as_of, offline=offline, draft=draft, language=state.facts.language,
+        as_of=state.run.as_of, offline=offline, draft=draft, model=state.run.model, language=state.facts.language,
     )  # fmt: skip
 
 

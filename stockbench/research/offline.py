@@ -25,7 +25,7 @@ from stockbench.research.offline_continuity import continuity
 from stockbench.research.wording import Language, has, say
 from stockbench.research.wording.actions import action_word
 
-LABEL = "离线规则模型（未使用大语言模型）"  # the Chinese edition of `label` (what a zh report's title carries)
+LABEL = "离线规则模型（未使用大语言模型）"  # the Chinese edition of `label` (what a zh report's header names)
 _UNTRUSTED = re.compile(r"<<<UNTRUSTED (?P<tag>ev-[0-9a-f]+ [0-9a-f]+)>>>\n(?P<body>.*?)\n<<<END UNTRUSTED (?P=tag)>>>",
                         re.DOTALL)  # fmt: skip
 POSITIVE = frozenset({"strong_up", "up", "inflow", "leading", "low"})
@@ -143,7 +143,7 @@ class OfflineModel(BasePort):
         }
 
     def _analyze(self, facts: RunFacts, spec: dict[str, Any], last: dict[str, Any]) -> Answer:
-        summary, chain = prose.diagnosis(prose.Reading.of(facts), label(facts.language))
+        summary, chain = prose.diagnosis(prose.Reading.of(facts))
         documents = facts.collect.documents if facts.collect else ()
         quotes = [{"text": _unwrapped(d.quote), "evidence_id": d.evidence_id} for d in documents if d.quote]
         return "submit_diagnosis", {
@@ -266,4 +266,4 @@ class OfflineModel(BasePort):
 
     def _report(self, facts: RunFacts, spec: dict[str, Any], last: dict[str, Any]) -> Answer:
         action = legal_action(facts.analytics or AnalyticsFacts())
-        return "submit_report", prose.report_text(prose.Reading.of(facts), action, label(facts.language))
+        return "submit_report", prose.report_text(prose.Reading.of(facts), action)

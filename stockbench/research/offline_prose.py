@@ -160,9 +160,9 @@ def price(value: Decimal) -> str:
     return format(value.quantize(step, ROUND_HALF_UP), "f")
 
 
-def _ratio(value: Decimal | None) -> str:
-    """A ratio as the facts hold it (a fraction, 0.0312), to four places."""
-    return format((value or Decimal(0)).quantize(Decimal("0.0001"), ROUND_HALF_UP), "f")
+def _percent(value: Decimal | None) -> str:
+    """A fraction the facts hold (0.0312, to four places) as the percent people read (3.12, shown with "%")."""
+    return format(((value or Decimal(0)) * 100).quantize(_CENT, ROUND_HALF_UP), "f")
 
 
 def pct(value: Decimal) -> str:
@@ -235,9 +235,12 @@ def _zone_finding(reading: Reading, side: str) -> Finding | None:
 
 
 def _anchor_word(reading: Reading, anchor_id: str) -> str:
-    """An anchor's name: its moving average (ma20), else its kind in words (swing_high -> 波段高点)."""
+    """An anchor's name in words: its moving average by its sessions (ma20 -> 20日均线), else its kind
+    (swing_high -> 波段高点)."""
     _, kind, name = [*anchor_id.split(":"), "", ""][:3]
-    return name if kind == "ma" else reading.term("anchor", kind)
+    if kind == "ma" and name[2:].isdigit():
+        return reading.say("term.anchor.ma", sessions=name[2:])
+    return reading.term("anchor", kind)
 
 
 def _long_average(reading: Reading, side: str) -> Finding | None:
@@ -298,13 +301,13 @@ def _state_finding(reading: Reading, side: str) -> list[Finding]:
     flows = reading.capital_inputs
     if reading.capital in capital and flows.get("flow_short") is not None and flows.get("flow_long") is not None:
         found.append(_finding(reading, f"capital_{reading.capital}", capital[reading.capital], ("states",),
-                              short=_ratio(flows["flow_short"]), long=_ratio(flows["flow_long"])))  # fmt: skip
+                              short=_percent(flows["flow_short"]), long=_percent(flows["flow_long"])))  # fmt: skip
     relative = {"bear": {"lagging": 35}, "bull": {"leading": 35}}[side]
     excess = reading.relative_inputs
     if reading.relative in relative and excess.get("rs_short") is not None and excess.get("rs_long") is not None:
         found.append(_finding(reading, f"relative_{reading.relative}", relative[reading.relative], ("states",),
-                              sector=reading.sector or "-", short=_ratio(excess["rs_short"]),
-                              long=_ratio(excess["rs_long"])))  # fmt: skip
+                              sector=reading.sector or "-", short=_percent(excess["rs_short"]),
+                              long=_percent(excess["rs_long"])))  # fmt: skip
     pe = reading.pe
     if pe is not None and pe.percentile is not None and pe.value is not None:
         high = side == "bear" and pe.percentile >= Decimal("0.8")
@@ -468,7 +471,7 @@ def what_to_do(reading: Reading, action: str) -> str:
 
 
 # ---- the diagnosis and the report's texts ----------------------------------------------------------------------
-def diagnosis(reading: Reading, label: str) -> tuple[str, list[dict[str, Any]]]:
+def diagnosis(reading: Reading) -> tuple[str, list[dict[str, Any]]]:
     """The diagnosis summary and its causal chain (each link cites the block it reads)."""
     close = price(reading.close) if reading.close is not None else "-"
     trend, capital = reading.term("state.trend", reading.trend), reading.term("state.capital", reading.capital)
@@ -483,12 +486,12 @@ def diagnosis(reading: Reading, label: str) -> tuple[str, list[dict[str, Any]]]:
                  ("states",), capital=capital),
         _finding(reading, "chain.baseline", 0, ("baseline",), baseline=direction, confidence=confidence),
     ]  # fmt: skip
-    summary = reading.say("summary", label=label, name=reading.name, close=close, trend=trend, capital=capital,
+    summary = reading.say("summary", name=reading.name, close=close, trend=trend, capital=capital,
                           baseline=direction)  # fmt: skip
     return summary, [c.cited() for c in chain if c.evidence]
 
 
-def report_text(reading: Reading, action: str, label: str) -> dict[str, Any]:
+def report_text(reading: Reading, action: str) -> dict[str, Any]:
     """The title, the conclusion and the three answers."""
     zones = reading.zones
     word = reading.term("action", action)
@@ -505,12 +508,9 @@ def report_text(reading: Reading, action: str, label: str) -> dict[str, Any]:
                   "stop": price(zones.stop.price) if zones.stop.price is not None else "-"}  # fmt: skip
     change = "change.long" if action in LONG else "change.flat"
     return {
-        "title": reading.say(
-            "title", name=reading.name, symbol=reading.symbol, action=word, reason=reason, label=label
-        ),
+        "title": reading.say("title", name=reading.name, symbol=reading.symbol, action=word, reason=reason),
         "conclusion": reading.say(
             "conclusion",
-            label=label,
             name=reading.name,
             action=word,
             baseline=reading.term("action", baseline.direction if baseline else None),

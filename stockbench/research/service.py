@@ -304,7 +304,7 @@ class Research:
         problems = self.archive.seal_problems(report_id)
         rendered = render_markdown(
             title=found.title, symbol=found.symbol, run_id=found.run_id, published_at=found.published_at,
-            as_of=found.as_of, offline=found.offline, draft=found.report_draft(),
+            as_of=found.as_of, offline=found.offline, draft=found.report_draft(), model=found.model,
             language=found.report_summary().language,
         )  # fmt: skip
         if rendered != found.markdown and self.archive.rendered_by_this_renderer(report_id):

@@ -35,7 +35,7 @@ WORDS: dict[str, Entry] = {
         en="52-week range {low}-{high}, the close at {position}% of it, {drawdown}% from the 52-week high",
     ),
     "context.price.ma250": Entry(
-        zh="距250日线 {distance}%（250日线 {ma250}）", en="{distance}% from the 250-day line ({ma250})"
+        zh="距250日均线 {distance}%（250日均线 {ma250}）", en="{distance}% from the 250-day MA ({ma250})"
     ),
     "context.price.caps": Entry(zh="总市值 {total}，流通市值 {float}", en="market cap {total}, float cap {float}"),
     "context.price.turnover": Entry(zh="成交额 {amount}，换手率 {rate}%", en="traded {amount}, turnover {rate}%"),

@@ -8,8 +8,10 @@ shows the English reason text the gate wrote for the model and the logs (an exce
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from stockbench.clock import MARKET_TZ
@@ -20,6 +22,7 @@ from stockbench.research.wording.entry import Language
 
 _SEPARATORS = ("——", " — ", "—", " - ")
 _COLONS = ("：", ": ")
+_BAND = re.compile(r"(?P<metric>[a-z]+_[a-z]+)_p(?P<percentile>\d{1,2})")  # a valuation band's anchor (ps_ttm_p80)
 
 
 def exchange_instant(symbol: str, at: datetime) -> datetime:
@@ -37,16 +40,27 @@ def exchange_time(symbol: str, at: datetime, language: Language) -> str:
     return say("report.time", language, at=f"{local:%Y-%m-%d %H:%M:%S}", zone=zone, offset=f"{offset[:3]}:{offset[3:]}")
 
 
+def source_name(source: str, language: Language) -> str:
+    """A data source by its name in `language` (community -> 社区数据文件); sources joined by a comma each so, and a
+    source the catalogue does not know keeps its name."""
+    names = [n.strip() for n in str(source).split(",") if n.strip()]
+    words = [say(f"source.{n}", language) if has(f"source.{n}") else n for n in names]
+    return say("report.list_separator", language).join(words) if words else str(source)
+
+
 def _failures(failed: Sequence[Sequence[str]], language: Language) -> str:
     words = []
     for source, kind in failed:
         failure = say(f"failure.{kind}", language) if has(f"failure.{kind}") else say("failure.unknown", language)
-        words.append(say("gate.failure", language, source=source, failure=failure))
+        words.append(say("gate.failure", language, source=source_name(source, language), failure=failure))
     return say("report.list_separator", language).join(words)
 
 
 def _figures(gate: GateFact, symbol: str, language: Language) -> dict[str, Any]:
     values: dict[str, Any] = dict(gate.values)
+    for key in ("source", "source_a", "source_b"):
+        if isinstance(values.get(key), str):
+            values[key] = source_name(values[key], language)
     if "rows" in values and has(f"gate.count.{gate.name}"):
         values["count"] = say(f"gate.count.{gate.name}", language, rows=values["rows"])
     if values.get("failed"):
@@ -100,14 +114,29 @@ def gap_line(gate: GateFact, symbol: str, language: Language) -> str:
 
 
 def anchor_name(name: str, language: Language) -> str:
-    """The words of a zone anchor's name (volume_node -> 成交密集区, low_60 -> 60日最低价); a moving average, or a
-    name the catalogue does not know, keeps its name."""
+    """The words of a zone anchor's name (volume_node -> 成交密集区, low_60 -> 60日最低价, ma20 -> 20日均线); a name
+    the catalogue does not know keeps its name."""
     if has(f"anchor.{name}"):
         return say(f"anchor.{name}", language)
+    if name.startswith("ma") and name[2:].isdigit():
+        return say("anchor.ma_n", language, sessions=name[2:])
+    band = _BAND.fullmatch(name)
+    if band and has(f"anchor.metric.{band['metric']}"):  # ps_ttm_p80: the band's upper edge (no figure of its own)
+        percentile = int(band["percentile"])
+        part = "low" if percentile < 50 else "middle" if percentile == 50 else "high"
+        metric = say(f"anchor.metric.{band['metric']}", language)
+        return say(f"anchor.valuation_band.{part}", language, metric=metric)
     side, _, sessions = name.partition("_")
     if side in {"low", "high"} and sessions.isdigit():
         return say(f"anchor.{side}_n", language, sessions=sessions)
     return name
+
+
+def level_price(price: Decimal, *grid: Decimal) -> str:
+    """A level (an anchor's price, held to four places) in the decimals of the tick grid that `grid`'s prices lie on
+    (a zone's bounds): 2196.5185 beside 2156.16 reads 2196.52; never fewer than two places."""
+    places = max([2, *(-int(g.as_tuple().exponent) for g in grid)])
+    return format(price.quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP), "f")
 
 
 def one_line_reason(title: str, names: Sequence[str]) -> str:

@@ -22,12 +22,13 @@ _FRAME: dict[str, Entry] = {
     "report.zone.CN": Entry("北京时间", "Beijing time"),
     "report.zone.HK": Entry("香港时间", "Hong Kong time"),
     "report.zone.US": Entry("美国东部时间", "US Eastern time"),
-    "report.offline": Entry(
-        "本报告由离线规则模型生成，未使用大语言模型。", "Produced by the offline rules model, without a language model."
+    "report.header.model": Entry("模型：{model}", "Model: {model}"),
+    "report.model.offline": Entry(
+        "离线规则模型（未使用大语言模型）", "the offline rules model (no language model used)"
     ),
     # section headings
     "report.section.conclusion": Entry("结论", "Conclusion"),
-    "report.section.scene": Entry("场景", "Scene"),
+    "report.section.scene": Entry("背景", "Context"),
     "report.section.data": Entry("数据与缺口", "Data and gaps"),
     "report.section.diagnosis": Entry("诊断", "Diagnosis"),
     "report.section.debate": Entry("多空辩论", "Bull and bear debate"),
@@ -112,8 +113,7 @@ _FRAME: dict[str, Entry] = {
     "report.continuity.what_changed": Entry("什么变了：{text}", "What changed: {text}"),
     "report.continuity.what_to_do": Entry("怎么做：{text}", "What to do: {text}"),
     # method and disclaimer
-    "report.method": Entry("方法手册版本 hb-{version}；模型：{model}", "Handbook version hb-{version}; model: {model}"),
-    "report.method.offline_model": Entry("离线规则模型", "the offline rules model"),
+    "report.method": Entry("方法手册版本 hb-{version}", "Handbook version hb-{version}"),
     "report.disclaimer": Entry(
         "本报告为研究记录，不构成投资建议；程序不会下单，持仓只随你确认的成交而变化。",
         "Research, not investment advice. Nothing is traded; holdings change only through fills you confirm.",
@@ -135,12 +135,19 @@ _NAMES: dict[str, Entry] = {  # the actions' words are `action.<code>` (actions.
     "position.between": Entry("在买入区与卖出区之间", "between the buy and sell zones"),
     "position.in_sell": Entry("在卖出区内", "in the sell zone"),
     "position.above_sell": Entry("高于卖出区", "above the sell zone"),
-    # the levels a zone is built on (stockbench.analytics.zones anchor names; moving averages keep their names)
+    # the levels a zone is built on (stockbench.analytics.zones anchor names; a moving average by its sessions)
+    "anchor.ma_n": Entry("{sessions}日均线", "{sessions}-day MA"),
+    "anchor.metric.pe_ttm": Entry("市盈率TTM", "P/E TTM"),
+    "anchor.metric.pb_mrq": Entry("市净率", "P/B"),
+    "anchor.metric.ps_ttm": Entry("市销率TTM", "P/S TTM"),
+    "anchor.valuation_band.low": Entry("{metric}估值带下沿", "the low end of the {metric} valuation band"),
+    "anchor.valuation_band.middle": Entry("{metric}估值带中枢", "the middle of the {metric} valuation band"),
+    "anchor.valuation_band.high": Entry("{metric}估值带上沿", "the high end of the {metric} valuation band"),
     "anchor.volume_node": Entry("成交密集区", "volume node"),
     "anchor.high_52w": Entry("52周高点", "52-week high"),
     "anchor.pivot_low": Entry("波段低点", "swing low"),
     "anchor.pivot_high": Entry("波段高点", "swing high"),
-    "anchor.atr_projection": Entry("ATR 推算位", "ATR projection"),
+    "anchor.atr_projection": Entry("平均真实波幅推算位", "ATR projection"),
     "anchor.low_n": Entry("{sessions}日最低价", "{sessions}-session low"),
     "anchor.high_n": Entry("{sessions}日最高价", "{sessions}-session high"),
     # states of the rule tables (handbook 4)
@@ -181,21 +188,21 @@ _GATES: dict[str, Entry] = {
     "gate.count.financials": Entry("{rows} 个报告期", "{rows} reporting periods"),
     # why, by reason code (`gate.<name>.<code>` where a gate words it its own way, else `gate.<code>`)
     "gate.none": Entry("工作区没有存储这类数据", "none is stored in the workspace"),
-    "gate.current": Entry("{count}，来自 {source}（{first} 至 {last}）", "{count} from {source} ({first} to {last})"),
+    "gate.current": Entry("{count}，来自{source}（{first} 至 {last}）", "{count} from {source} ({first} to {last})"),
     "gate.too_few": Entry(
-        "{count}，来自 {source}（{first} 至 {last}），至少需要 {minimum}",
+        "{count}，来自{source}（{first} 至 {last}），至少需要 {minimum}",
         "{count} from {source} ({first} to {last}); at least {minimum} are needed",
     ),
     "gate.too_few.young": Entry(
-        "{count}，来自 {source}（{first} 至 {last}），至少需要 {minimum}；{listed} 上市，尚无更多数据",
+        "{count}，来自{source}（{first} 至 {last}），至少需要 {minimum}；{listed} 上市，尚无更多数据",
         "{count} from {source} ({first} to {last}); at least {minimum} are needed; listed on {listed}, no more exist",
     ),
     "gate.currency_unknown": Entry(
-        "{count}，来自 {source}（{first} 至 {last}）；交易日历未知，无法判断是否最新",
+        "{count}，来自{source}（{first} 至 {last}）；交易日历未知，无法判断是否最新",
         "{count} from {source} ({first} to {last}); the trading calendar is unknown, so currency cannot be checked",
     ),
     "gate.stale": Entry(
-        "{count}，来自 {source}（{first} 至 {last}）；"
+        "{count}，来自{source}（{first} 至 {last}）；"
         "最新一条落后最近交易日 {session} 共 {lag} 个交易日（至多允许 {allowed} 个）",
         "{count} from {source} ({first} to {last}); the latest is {lag} sessions behind the last session {session} "
         "(at most {allowed} allowed)",
@@ -209,11 +216,11 @@ _GATES: dict[str, Entry] = {
         "market closed; the last close stored is {price} of {day}, but the last session was {session}",
     ),
     "gate.last_close": Entry(
-        "休市；最新收盘价 {price}（{day}，来源 {source}）", "market closed; last close {price} on {day} from {source}"
+        "休市；最新收盘价 {price}（{day}，来源：{source}）", "market closed; last close {price} on {day} from {source}"
     ),
     "gate.no_quote": Entry("交易时段内，没有存储报价", "the market is open and no quote is stored"),
     "gate.quote_stale": Entry(
-        "最新价 {price}（{at}，来源 {source}），已过 {age} 分钟（至多允许 {limit} 分钟）",
+        "最新价 {price}（{at}，来源：{source}），已过 {age} 分钟（至多允许 {limit} 分钟）",
         "last {price} at {at} from {source}, {age} minutes old (at most {limit} allowed)",
     ),
     "trading_status.trading": Entry("正常交易", "trading"),
@@ -221,11 +228,11 @@ _GATES: dict[str, Entry] = {
     "trading_status.delisted": Entry("已退市", "delisted"),
     "trading_status.not_listed": Entry("尚未上市", "not listed"),
     "gate.halted": Entry(
-        "最新报价 {price}（{at}，来源 {source}）显示该证券{state}：没有可据以交易的价格",
+        "最新报价 {price}（{at}，来源：{source}）显示该证券{state}：没有可据以交易的价格",
         "last {price} at {at} from {source}: the quote says it is {state}, so there is no price to act on",
     ),
     "gate.conflicting": Entry(
-        "最新价 {price}（{at}，来源 {source}）：两个数据源的{field_words}不一致"
+        "最新价 {price}（{at}，来源：{source}）：两个数据源的{field_words}不一致"
         "（{source_a} {value_a}，{source_b} {value_b}），未取平均，也未择一采用",
         "last {price} at {at} from {source}: the services disagree on the {field_words} ({source_a} {value_a}, "
         "{source_b} {value_b}); neither is averaged nor chosen",
@@ -233,10 +240,10 @@ _GATES: dict[str, Entry] = {
     "quote_field.last": Entry("最新价", "last price"),
     "quote_field.prev_close": Entry("昨收价", "previous close"),
     "gate.live": Entry(
-        "最新价 {price}（{at}，来源 {source}），{age} 分钟前", "last {price} at {at} from {source}, {age} minutes old"
+        "最新价 {price}（{at}，来源：{source}），{age} 分钟前", "last {price} at {at} from {source}, {age} minutes old"
     ),
     "gate.fetched": Entry(
-        "{start} 至 {end} 的公告已从 {source} 取得，期间共 {count} 条",
+        "{start} 至 {end} 的公告已从{source}取得，期间共 {count} 条",
         "the announcements of {start} to {end} were fetched from {source}: {count} in the period",
     ),
     "gate.stored": Entry(
@@ -251,6 +258,14 @@ _GATES: dict[str, Entry] = {
         "{start} 至 {end} 的公告尚未取得", "the announcements of {start} to {end} have not been fetched"
     ),
     "gate.unworded": Entry("原因未分类", "reason not classified"),
+    # the data sources a gate names (stockbench.data: providers, the importer's formats, the demo market)
+    "source.community": Entry("社区数据文件", "the community data file"),
+    "source.user_csv": Entry("用户导入的表格文件", "your imported CSV file"),
+    "source.demo": Entry("演示数据", "the demo market"),
+    "source.tencent": Entry("腾讯财经", "Tencent Finance"),
+    "source.sina": Entry("新浪财经", "Sina Finance"),
+    "source.eastmoney": Entry("东方财富", "Eastmoney"),
+    "source.cninfo": Entry("巨潮资讯网", "CNINFO"),
     "gate.failure": Entry("{source}：{failure}", "{source}: {failure}"),
     # why a fetch failed (stockbench.data.http.FailureKind)
     "failure.network": Entry("网络连接失败", "the network connection failed"),
@@ -295,23 +310,25 @@ WORDS: dict[str, Entry] = {**_FRAME, **_NAMES, **_GATES, **_GAPS}
 # Every figure is a field copied from a facts block; a sentence never states a number of its own.
 _OFFLINE: dict[str, Entry] = {
     "offline.label": Entry("离线规则模型（未使用大语言模型）", "offline rules model (no language model used)"),
+    "offline.term.anchor.ma": Entry("{sessions}日均线", "the {sessions}-day MA"),
     "offline.rel.above": Entry("高于", "above"),
     "offline.rel.below": Entry("低于", "below"),
     "offline.rel.at": Entry("等于", "at"),
     "offline.list": Entry("当时{items}", "its {items}"),
     "offline.comma": Entry("，", ", "),
     "offline.then": Entry("{first}；{second}", "{first}; {second}"),
-    "offline.based_on": Entry("（卖出区以 {anchor} {price} 为基准）", " (the sell zone is built on {anchor} {price})"),
+    "offline.based_on": Entry("（卖出区以{anchor} {price} 为基准）", " (the sell zone is built on {anchor} {price})"),
     "offline.term.anchor.swing_low": Entry("波段低点", "the swing low"),
     "offline.term.anchor.swing_high": Entry("波段高点", "the swing high"),
     "offline.term.anchor.high_52w": Entry("一年内最高价", "the one-year high"),
     "offline.term.anchor.volume_node": Entry("成交密集区", "the volume node"),
     "offline.term.anchor.valuation_band": Entry("估值带", "the valuation band"),
-    "offline.term.anchor.atr_band": Entry("ATR 投影", "the ATR projection"),
+    "offline.term.anchor.atr_band": Entry("平均真实波幅投影", "the ATR projection"),
     # the facts each side argues from (finding.*) and their short names (label.*)
     "offline.finding.trend": Entry(
-        "趋势{trend}：收盘 {close} {rel_close} ma60 {ma60}，ma20 {ma20} {rel_ma20} ma60",
-        "Trend state {trend}: the close {close} is {rel_close} ma60 {ma60}, and ma20 {ma20} is {rel_ma20} ma60",
+        "趋势{trend}：收盘 {close} {rel_close} 60日均线 {ma60}，20日均线 {ma20} {rel_ma20} 60日均线",
+        "Trend state {trend}: the close {close} is {rel_close} the 60-day MA {ma60}, and the 20-day MA {ma20} is "
+        "{rel_ma20} the 60-day MA",
     ),
     "offline.label.trend": Entry("趋势{trend}", "the trend state ({trend})"),
     "offline.finding.stop_hit": Entry(
@@ -337,31 +354,32 @@ _OFFLINE: dict[str, Entry] = {
     ),
     "offline.label.below_buy": Entry("价格低于买入区", "a price under the buy zone"),
     "offline.finding.ma250_bear_pct": Entry(
-        "收盘 {close} 低于 ma250 {ma250} 达 {distance}%，长期均线仍在上方压制",
-        "The close {close} is {distance}% below ma250 {ma250}: the long average still caps it",
+        "收盘 {close} 低于 250日均线 {ma250} 达 {distance}%，长期均线仍在上方压制",
+        "The close {close} is {distance}% below the 250-day MA {ma250}: the long average still caps it",
     ),
-    "offline.label.ma250_bear_pct": Entry("收盘在 ma250 之下", "a close under ma250"),
+    "offline.label.ma250_bear_pct": Entry("收盘在250日均线之下", "a close under the 250-day MA"),
     "offline.finding.ma250_bear": Entry(
-        "收盘 {close} 低于 ma250 {ma250}，长期均线仍在上方压制",
-        "The close {close} is below ma250 {ma250}: the long average still caps it",
+        "收盘 {close} 低于 250日均线 {ma250}，长期均线仍在上方压制",
+        "The close {close} is below the 250-day MA {ma250}: the long average still caps it",
     ),
-    "offline.label.ma250_bear": Entry("收盘在 ma250 之下", "a close under ma250"),
+    "offline.label.ma250_bear": Entry("收盘在250日均线之下", "a close under the 250-day MA"),
     "offline.finding.ma250_bull_pct": Entry(
-        "收盘 {close} 高于 ma250 {ma250} 达 {distance}%，长期趋势向上",
-        "The close {close} is {distance}% above ma250 {ma250}: the long trend points up",
+        "收盘 {close} 高于 250日均线 {ma250} 达 {distance}%，长期趋势向上",
+        "The close {close} is {distance}% above the 250-day MA {ma250}: the long trend points up",
     ),
-    "offline.label.ma250_bull_pct": Entry("收盘在 ma250 之上", "a close over ma250"),
+    "offline.label.ma250_bull_pct": Entry("收盘在250日均线之上", "a close over the 250-day MA"),
     "offline.finding.ma250_bull": Entry(
-        "收盘 {close} 高于 ma250 {ma250}，长期趋势向上",
-        "The close {close} is above ma250 {ma250}: the long trend points up",
+        "收盘 {close} 高于 250日均线 {ma250}，长期趋势向上",
+        "The close {close} is above the 250-day MA {ma250}: the long trend points up",
     ),
-    "offline.label.ma250_bull": Entry("收盘在 ma250 之上", "a close over ma250"),
+    "offline.label.ma250_bull": Entry("收盘在250日均线之上", "a close over the 250-day MA"),
     "offline.finding.ma250_extended": Entry(
-        "收盘 {close} 高于 ma250 {ma250} 达 {distance}%，超过情景表的显著波动幅度 {band}%：回到长期均线需要更大的跌幅",
-        "The close {close} stands {distance}% above ma250 {ma250}, more than the scenario table's significant move of "
-        "{band}%: a return to the long average would take a larger fall",
+        "收盘 {close} 高于 250日均线 {ma250} 达 {distance}%，超过情景表的显著波动幅度 {band}%："
+        "回到长期均线需要更大的跌幅",
+        "The close {close} stands {distance}% above the 250-day MA {ma250}, more than the scenario table's "
+        "significant move of {band}%: a return to the long average would take a larger fall",
     ),
-    "offline.label.ma250_extended": Entry("偏离 ma250 过远", "the stretch above ma250"),
+    "offline.label.ma250_extended": Entry("偏离250日均线过远", "the stretch above the 250-day MA"),
     "offline.finding.drawdown_pct": Entry(
         "收盘较一年内最高价 {high} 已回撤 {drawdown}%", "The close is {drawdown}% below the one-year high {high}"
     ),
@@ -372,29 +390,30 @@ _OFFLINE: dict[str, Entry] = {
     ),
     "offline.label.below_high": Entry("价格低于一年内高点", "a price under the one-year high"),
     "offline.finding.volatility": Entry(
-        "波动{state}：ATR14 {atr}，ATR 占收盘的比例在过去一年中处于 {rank} 分位",
-        "Volatility state {state}: ATR14 {atr}; ATR as a share of the close ranks {rank} within its past year",
+        "波动{state}：14日平均真实波幅 {atr}，平均真实波幅占收盘价的比例在过去一年中处于 {rank} 分位",
+        "Volatility state {state}: 14-day ATR {atr}; the ATR as a share of the close ranks {rank} within its past year",
     ),
     "offline.label.volatility": Entry("波动{state}", "volatility ({state})"),
     "offline.finding.capital_outflow": Entry(
-        "资金状态为净流出：主力净额占成交额 5日 {short}、20日 {long}",
-        "Capital flow is a net outflow: main net flow over turnover {short} over 5 sessions and {long} over 20 "
+        "资金状态为净流出：主力净额占成交额 5日 {short}%、20日 {long}%",
+        "Capital flow is a net outflow: main net flow over turnover {short}% over 5 sessions and {long}% over 20 "
         "sessions",
     ),
     "offline.label.capital_outflow": Entry("主力资金净流出", "the main-force outflow"),
     "offline.finding.capital_inflow": Entry(
-        "资金状态为净流入：主力净额占成交额 5日 {short}、20日 {long}",
-        "Capital flow is a net inflow: main net flow over turnover {short} over 5 sessions and {long} over 20 sessions",
+        "资金状态为净流入：主力净额占成交额 5日 {short}%、20日 {long}%",
+        "Capital flow is a net inflow: main net flow over turnover {short}% over 5 sessions and {long}% over 20 "
+        "sessions",
     ),
     "offline.label.capital_inflow": Entry("主力资金净流入", "the main-force inflow"),
     "offline.finding.relative_lagging": Entry(
-        "相对 {sector} 的强弱为落后：20日超额 {short}，60日超额 {long}",
-        "Relative strength against {sector} is lagging: excess {short} over 20 sessions and {long} over 60 sessions",
+        "相对 {sector} 的强弱为落后：20日超额 {short}%，60日超额 {long}%",
+        "Relative strength against {sector} is lagging: excess {short}% over 20 sessions and {long}% over 60 sessions",
     ),
     "offline.label.relative_lagging": Entry("相对强弱落后", "lagging relative strength"),
     "offline.finding.relative_leading": Entry(
-        "相对 {sector} 的强弱为领先：20日超额 {short}，60日超额 {long}",
-        "Relative strength against {sector} is leading: excess {short} over 20 sessions and {long} over 60 sessions",
+        "相对 {sector} 的强弱为领先：20日超额 {short}%，60日超额 {long}%",
+        "Relative strength against {sector} is leading: excess {short}% over 20 sessions and {long}% over 60 sessions",
     ),
     "offline.label.relative_leading": Entry("相对强弱领先", "leading relative strength"),
     "offline.finding.valuation_bear": Entry(
@@ -417,16 +436,16 @@ _OFFLINE: dict[str, Entry] = {
     ),
     "offline.label.none_bear": Entry("没有看空的状态", "no bearish state"),
     "offline.finding.stop": Entry(
-        "止损 {stop}：收盘跌破即按计划离场（收盘 {close}，ATR14 {atr}）",
-        "The stop {stop}: a close below it exits the plan (close {close}, ATR14 {atr})",
+        "止损 {stop}：收盘跌破即按计划离场（收盘 {close}，14日平均真实波幅 {atr}）",
+        "The stop {stop}: a close below it exits the plan (close {close}, 14-day ATR {atr})",
     ),
     "offline.label.stop": Entry("止损被触及的风险", "the risk of the stop being hit"),
     "offline.finding.gap": Entry("数据缺口（{gate}）：{words}", "Data gap ({gate}): {words}"),
     "offline.label.gap": Entry("数据缺口（{gate}）", "the {gate} data gap"),
     # each finding's figure: its label with its key number (the verdict's explanation names the strongest so)
     "offline.figure.trend": Entry(
-        "趋势{trend}，收盘 {close} {rel_close} ma60 {ma60}",
-        "trend state {trend}, close {close} {rel_close} ma60 {ma60}",
+        "趋势{trend}，收盘 {close} {rel_close} 60日均线 {ma60}",
+        "trend state {trend}, close {close} {rel_close} the 60-day MA {ma60}",
     ),
     "offline.figure.stop_hit": Entry(
         "收盘 {close} 已在止损 {stop} 或以下", "the close {close} at or below the stop {stop}"
@@ -437,44 +456,54 @@ _OFFLINE: dict[str, Entry] = {
     "offline.figure.in_sell": Entry(
         "收盘 {close} 在卖出区间 {low}-{high} 内", "the close {close} inside the sell zone {low}-{high}"
     ),
-    "offline.figure.ma250_bear_pct": Entry("收盘低于 ma250 {distance}%", "a close {distance}% under ma250"),
-    "offline.figure.ma250_bear": Entry("收盘 {close} 低于 ma250 {ma250}", "the close {close} under ma250 {ma250}"),
-    "offline.figure.ma250_extended": Entry("收盘高于 ma250 {distance}%", "a close {distance}% above ma250"),
+    "offline.figure.ma250_bear_pct": Entry(
+        "收盘低于 250日均线 {distance}%", "a close {distance}% under the 250-day MA"
+    ),
+    "offline.figure.ma250_bear": Entry(
+        "收盘 {close} 低于 250日均线 {ma250}", "the close {close} under the 250-day MA {ma250}"
+    ),
+    "offline.figure.ma250_extended": Entry(
+        "收盘高于 250日均线 {distance}%", "a close {distance}% above the 250-day MA"
+    ),
     "offline.figure.drawdown_pct": Entry(
         "距一年内高点回撤 {drawdown}%", "a {drawdown}% drawdown from the one-year high"
     ),
     "offline.figure.below_high": Entry(
         "收盘 {close} 低于一年内最高价 {high}", "the close {close} under the one-year high {high}"
     ),
-    "offline.figure.volatility": Entry("波动{state}，ATR14 {atr}", "volatility {state}, ATR14 {atr}"),
+    "offline.figure.volatility": Entry("波动{state}，14日平均真实波幅 {atr}", "volatility {state}, 14-day ATR {atr}"),
     "offline.figure.capital_outflow": Entry(
-        "主力净额占成交额 20日 {long}", "main net flow over turnover {long} over 20 sessions"
+        "主力净额占成交额 20日 {long}%", "main net flow over turnover {long}% over 20 sessions"
     ),
     "offline.figure.relative_lagging": Entry(
-        "相对 {sector} 60日超额 {long}", "excess {long} against {sector} over 60 sessions"
+        "相对 {sector} 60日超额 {long}%", "excess {long}% against {sector} over 60 sessions"
     ),
     "offline.figure.valuation_bear": Entry("市盈率TTM {pe} 倍", "P/E TTM {pe}x"),
     "offline.figure.none_bear": Entry("没有看空的状态，收盘 {close}", "no bearish state, close {close}"),
     "offline.figure.stop": Entry("止损 {stop}", "the stop {stop}"),
     # where the call is most likely wrong
     "offline.finding.wrong.trend_long": Entry(
-        "{action}依赖趋势{trend}：收盘 {close} 一旦跌回 ma60 {ma60} 之下，这一判断即被推翻",
-        "The call ({action}) leans on the trend state {trend}: a close back under ma60 {ma60} (close now {close}) "
+        "{action}依赖趋势{trend}：收盘 {close} 一旦跌回 60日均线 {ma60} 之下，这一判断即被推翻",
+        "The call ({action}) leans on the trend state {trend}: a close back under the 60-day MA {ma60} (close now "
+        "{close}) "
         "overturns it",
     ),
     "offline.finding.wrong.trend_flat_up": Entry(
-        "{action}没有跟随趋势{trend}：收盘 {close} 在 ma60 {ma60} 之上，若趋势延续，{action}会错过上涨",
-        "The call ({action}) does not follow the trend state {trend}: the close {close} is over ma60 {ma60}, and if "
+        "{action}没有跟随趋势{trend}：收盘 {close} 在 60日均线 {ma60} 之上，若趋势延续，{action}会错过上涨",
+        "The call ({action}) does not follow the trend state {trend}: the close {close} is over the 60-day MA {ma60}, "
+        "and if "
         "the trend runs on, it misses the rise",
     ),
     "offline.finding.wrong.trend_flat_down": Entry(
-        "{action}依赖趋势{trend}：若收盘重新站上 ma60 {ma60}（现收盘 {close}），{action}的理由即不成立",
-        "The call ({action}) leans on the trend state {trend}: a close back over ma60 {ma60} (close now {close}) "
+        "{action}依赖趋势{trend}：若收盘重新站上 60日均线 {ma60}（现收盘 {close}），{action}的理由即不成立",
+        "The call ({action}) leans on the trend state {trend}: a close back over the 60-day MA {ma60} (close now "
+        "{close}) "
         "removes its reason",
     ),
     "offline.finding.wrong.against_trend": Entry(
-        "{action}与趋势{trend}相反：收盘 {close} 在 ma60 {ma60} 之下，下降若延续，买入区的支撑可能失效",
-        "The call ({action}) runs against the trend state {trend}: the close {close} is under ma60 {ma60}, and if "
+        "{action}与趋势{trend}相反：收盘 {close} 在 60日均线 {ma60} 之下，下降若延续，买入区的支撑可能失效",
+        "The call ({action}) runs against the trend state {trend}: the close {close} is under the 60-day MA {ma60}, "
+        "and if "
         "the fall runs on, the buy zone may not hold",
     ),
     "offline.finding.wrong.support": Entry(
@@ -499,8 +528,9 @@ _OFFLINE: dict[str, Entry] = {
         "以风险为主，等价格回到买入区间 {low}-{high} 再看", "the risk weighs more: wait for the buy zone {low}-{high}"
     ),
     "offline.finding.conflict.under_ma250": Entry(
-        "趋势{trend}，但收盘 {close} 仍低于 ma250 {ma250}：短期上行发生在长期均线之下；{weigh}",
-        "The trend state is {trend}, yet the close {close} is still below ma250 {ma250}: a short rise under the long "
+        "趋势{trend}，但收盘 {close} 仍低于 250日均线 {ma250}：短期上行发生在长期均线之下；{weigh}",
+        "The trend state is {trend}, yet the close {close} is still below the 250-day MA {ma250}: a short rise under "
+        "the long "
         "average; {weigh}",
     ),
     "offline.finding.conflict.up_in_sell": Entry(
@@ -709,12 +739,12 @@ _OFFLINE: dict[str, Entry] = {
     ),
     # the diagnosis
     "offline.summary": Entry(
-        "{label}：{name}收盘 {close}，趋势{trend}，资金{capital}，程序基线{baseline}。",
-        "{label}: {name} closed at {close}; trend {trend}, capital {capital}, program baseline {baseline}.",
+        "{name}收盘 {close}，趋势{trend}，资金{capital}，程序基线{baseline}。",
+        "{name} closed at {close}; trend {trend}, capital {capital}, program baseline {baseline}.",
     ),
     "offline.finding.chain.trend": Entry(
-        "收盘 {close}、ma20 {ma20}、ma60 {ma60} 的排列与斜率 → 趋势{trend}",
-        "close {close}, ma20 {ma20} and ma60 {ma60}, their order and slope → trend {trend}",
+        "收盘 {close}、20日均线 {ma20}、60日均线 {ma60} 的排列与斜率 → 趋势{trend}",
+        "close {close}, the 20-day MA {ma20} and the 60-day MA {ma60}, their order and slope → trend {trend}",
     ),
     "offline.finding.chain.capital": Entry("主力资金的净额 → 资金{capital}", "main-force net flow → capital {capital}"),
     "offline.finding.chain.capital_unknown": Entry(
@@ -726,14 +756,11 @@ _OFFLINE: dict[str, Entry] = {
     ),
     # the report's title, conclusion and three answers
     "offline.title_reason": Entry("趋势{trend}，价格{position}", "trend {trend}, price {position}"),
-    "offline.title": Entry(
-        "{name}（{symbol}）：{action} — {reason}（{label}）", "{name} ({symbol}): {action} — {reason} ({label})"
-    ),
+    "offline.title": Entry("{name}（{symbol}）：{action} — {reason}", "{name} ({symbol}): {action} — {reason}"),
     "offline.conclusion": Entry(
-        "{label}：{name}本次{action}（程序基线{baseline}，置信度 {confidence}）；主要风险是{risk}。"
-        "所有价格与数量由程序计算。",
-        "{label}: {name}, {action} (program baseline {baseline}, confidence {confidence}); the main risk is "
-        "{risk}. Every price and quantity is the program's.",
+        "{name}本次{action}（程序基线{baseline}，置信度 {confidence}）；主要风险是{risk}。所有价格与数量由程序计算。",
+        "{name}: {action} (program baseline {baseline}, confidence {confidence}); the main risk is {risk}. Every "
+        "price and quantity is the program's.",
     ),
     "offline.change.long": Entry(
         "趋势由{trend}转为下降，或收盘跌破止损 {stop}",

@@ -53,7 +53,7 @@ def test_relative_strength_is_known_against_a_built_index(
     assert context["sector"] == {"built_sector": "000291.SH", "built_benchmark": "000290.SH"}[basis]
     assert context["peer_basis"] == "rule" and len(context["peers"]) == 3 and symbol not in context["peers"]
     assert context["price"]["day"] == as_of and context["price"]["close"] in report["markdown"]
-    scene = report["markdown"].split("## 场景")[1].split("##")[0]
+    scene = report["markdown"].split("## 背景")[1].split("##")[0]
     assert "程序构建" in scene and "同业（按规则" in scene and "52周区间" in scene
 
 
@@ -63,4 +63,4 @@ def test_moutai_price_facts_in_the_report(home: Path, capsys: pytest.CaptureFixt
     report = cli(capsys, *args, "reports", "show", outcome["report_id"], "--format", "json")
     price = report["summary"]["context"]["price"]
     assert (price["close"], price["ma250_distance_pct"], price["drawdown_pct"]) == ("2471.00", "56.27", "-5.97")
-    assert "距250日线 +56.27%" in report["markdown"] and "总市值 31040.65亿元" in report["markdown"]
+    assert "距250日均线 +56.27%" in report["markdown"] and "总市值 31040.65亿元" in report["markdown"]

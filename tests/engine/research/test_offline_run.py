@@ -31,7 +31,7 @@ BOARDS = {
     "605905.SH": "main",  # *ST since 2024
     "02971.HK": "hk_main",
 }
-SECTIONS = ("结论", "场景", "数据与缺口", "诊断", "多空辩论", "计划", "情景", "风险", "连续性", "方法", "声明")
+SECTIONS = ("结论", "背景", "数据与缺口", "诊断", "多空辩论", "计划", "情景", "风险", "连续性", "方法", "声明")
 
 
 @pytest.fixture
@@ -90,7 +90,9 @@ def test_demo_then_analyze_publishes_a_full_report_offline_with_no_key(
         report = assert_published_and_clean(bench, outcome)
         assert report["offline"] is True and report["model"] == "offline"
         markdown = report["markdown"]
-        assert "未使用大语言模型" in markdown and LABEL in report["title"]
+        # the header names the model once, saying no language model was used; the title and conclusion do not repeat it
+        assert f"- 模型：{LABEL}" in markdown.splitlines() and markdown.count(LABEL) == 1
+        assert LABEL not in report["title"] and "（（" not in report["title"] and "））" not in report["title"]
         assert [line[3:] for line in markdown.splitlines() if line.startswith("## ")] == list(SECTIONS)
         assert report["as_of"] is not None  # research on the replay clock says when it was as of
         stages = [k for k, kind, _ in bench.research.journal.results(outcome["run_id"]) if kind == "stage"]

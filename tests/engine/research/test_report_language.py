@@ -1,9 +1,12 @@
 """One language per report: a report in Chinese has no English word of the engine, a report in English no Chinese
 character outside names, and neither shows an instant in UTC.
 
-The demo is analysed once in each language by the offline model, through the CLI as a user would; the English
+Two demo stocks are analysed once in each language by the offline model, through the CLI as a user would (one in
+the buy zone with a net outflow, one in a sell zone built on a valuation band with a net inflow); the English
 word list is built from the catalogue's English editions and the engine's codes, so a label, state, gate reason
-or scenario text left untranslated anywhere in the report is found.
+or scenario text left untranslated anywhere in the report is found. Identifiers the engine names things by
+(ma20, ATR14, ps_ttm_p80, a data source's code) and figures at the facts' own precision (a ratio 0.0172, an anchor
+at 2196.5185) are engine words too: people read 20日均线, -1.72% and 2196.52.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import json
 import re
 import shutil
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +30,7 @@ from stockbench.research.wording import CATALOGUE, say
 from stockbench.research.wording.entry import LANGUAGES, Language, locale_language
 from stockbench.research.wording.phrases import gap_line, gate_line, one_line_reason
 from stockbench.workbench import Workbench
-from tests.engine.research.conftest import DEMO_SYMBOL
+from tests.engine.research.conftest import BUY_SYMBOL, DEMO_SYMBOL
 
 # The engine's codes a report could leak: actions, states, positions, position states, scenario names and landings,
 # gate names and statuses, continuity and verdict parts.
@@ -35,18 +39,24 @@ ENGINE_CODES = {
     "unknown", "inflow", "neutral", "outflow", "leading", "inline", "lagging", "low", "normal", "high", "extreme",
     "stop_hit", "below_buy", "in_buy", "between", "in_sell", "above_sell", "no_position", "watching", "building",
     "holding", "reducing", "exited", "sideways", "pass", "gap", "KEEP", "MODIFY", "CANCEL", "offline", "true", "false",
+    "community", "user_csv", "demo", "tencent", "sina", "eastmoney", "cninfo",  # data sources
     *LANDS, *GATE_NAMES, *CONTINUITY_PARTS, *VERDICT_PARTS,
 }  # fmt: skip
 # Names and codes a Chinese report may carry in Latin letters: tickers and exchanges, evidence and run ids, the
-# handbook version, indicator and anchor names, data sources, and the zone's offset.
+# handbook version and the zone's offset.
 CODE = re.compile(
     r"\b\d{6}\.(?:SH|SZ|BJ|HK)\b|\bev-[0-9a-f]+\b|\bR(?:UN)?\d{8}-[0-9a-f]{8}\b|\bhb-[0-9a-f]+\b|\bUTC[+-]\d\d:\d\d"
 )
-NAME_TOKENS = {"ma5", "ma10", "ma20", "ma60", "ma120", "ma250", "atr14", "ATR14", "ATR", "EV", "ROE", "PE", "PB",
-               "demo"}  # fmt: skip
+NAME_TOKENS = {"EV", "ROE", "PE", "PB", "TTM"}  # the glossary's terms (市盈率TTM)
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-Shown = Callable[["Language"], dict[str, Any]]
+Shown = Callable[..., dict[str, Any]]
 CJK = re.compile(r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]")
+_LATIN = r"(?<![A-Za-z0-9_])(?:{})(?![A-Za-z0-9_])"  # not \b: a Chinese character is a word character too
+INDICATOR_ZH = re.compile(_LATIN.format(r"(?i:ma|ema|atr)\d*"))  # ma20, ATR14, ATR: 20日均线, 14日平均真实波幅
+INDICATOR_EN = re.compile(_LATIN.format(r"(?i:ma|ema)\d+|ATR\d+"))  # ma20, ATR14: the 20-day MA, the 14-day ATR
+SNAKE = re.compile(_LATIN.format(r"[a-z]+\d*(?:_[a-z0-9]+)+"))  # in_buy, ps_ttm_p80, user_csv
+RAW = re.compile(r"(?<![\d.])-?\d+\.\d{4,}(?!\d)")  # 0.0172, 2196.5185: the facts' precision, not a shown figure
+NESTED = re.compile(r"[（(][^）)]*[（(]")  # （离线规则模型（未使用大语言模型））
 
 
 def english_words() -> set[str]:
@@ -59,6 +69,13 @@ def english_in(text: str) -> list[str]:
     """The English words of the engine in a Chinese text, outside names and codes."""
     listed = english_words()
     return sorted({w for w in WORD.findall(CODE.sub(" ", text)) if w.lower() in listed and w not in NAME_TOKENS})
+
+
+def engine_words_in(text: str, language: Language) -> list[str]:
+    """The engine's identifiers and unrounded figures in a report's text, outside names and codes."""
+    plain = CODE.sub(" ", text)
+    indicator = INDICATOR_ZH if language == "zh" else INDICATOR_EN
+    return sorted({m.group(0) for pattern in (indicator, SNAKE, RAW) for m in pattern.finditer(plain)})
 
 
 def chinese_in(text: str, names: set[str]) -> list[str]:
@@ -85,25 +102,26 @@ def home(demo_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def analysed(home: Path) -> Callable[[Language], str]:
-    """The report id of the demo symbol analysed in `language` (analysed once, on first use)."""
-    found: dict[Language, str] = {}
+def analysed(home: Path) -> Callable[..., str]:
+    """The report id of `symbol` (the demo symbol unless named) analysed in `language` (once, on first use)."""
+    found: dict[tuple[Language, str], str] = {}
 
-    def report_in(language: Language) -> str:
-        if language not in found:
-            argv = ["--home", str(home), "--json", "analyze", DEMO_SYMBOL, "--model", "offline", "--language", language]
-            assert run(argv) == 0, f"the {language} analysis did not publish"
+    def report_in(language: Language, symbol: str = DEMO_SYMBOL) -> str:
+        if (language, symbol) not in found:
+            argv = ["--home", str(home), "--json", "analyze", symbol, "--model", "offline", "--language", language]
+            assert run(argv) == 0, f"the {language} analysis of {symbol} did not publish"
             with Workbench.open(home) as bench:
-                found[language] = bench.research.reports()[0].report_id
-        return found[language]
+                found[language, symbol] = bench.research.reports()[0].report_id
+        return found[language, symbol]
 
     return report_in
 
 
 @pytest.fixture
-def shown(home: Path, analysed: Callable[[Language], str], capsys: pytest.CaptureFixture[str]) -> Shown:
-    """`reports show --format json` of the report in a language."""
-    return lambda language: call(capsys, "--home", str(home), "reports", "show", analysed(language), "--format", "json")
+def shown(home: Path, analysed: Callable[..., str], capsys: pytest.CaptureFixture[str]) -> Shown:
+    """`reports show --format json` of the report on a symbol (the demo symbol unless named) in a language."""
+    return lambda language, symbol=DEMO_SYMBOL: call(capsys, "--home", str(home), "reports", "show",
+                                                      analysed(language, symbol), "--format", "json")  # fmt: skip
 
 
 def instrument_names(home: Path) -> set[str]:
@@ -111,21 +129,59 @@ def instrument_names(home: Path) -> set[str]:
         return {str(n) for (n,) in bench.workspace.db.fetchall("SELECT name FROM instruments WHERE name IS NOT NULL")}
 
 
-def test_a_chinese_report_has_no_english_word_of_the_engine(shown: Shown) -> None:
-    report = shown("zh")
+@pytest.mark.parametrize("symbol", [DEMO_SYMBOL, BUY_SYMBOL])
+def test_a_chinese_report_has_no_english_word_of_the_engine(shown: Shown, symbol: str) -> None:
+    report = shown("zh", symbol)
     assert report["language"] == "zh"
     assert english_in(report["markdown"]) == []
     assert english_in(report["title"]) == []
+    assert engine_words_in(report["markdown"], "zh") == []
     assert "+00:00" not in report["markdown"]
     assert say("gate.unworded", "zh") not in report["markdown"]  # every gate's reason has its code and words
 
 
-def test_an_english_report_has_no_chinese_outside_names(home: Path, shown: Shown) -> None:
-    report = shown("en")
+@pytest.mark.parametrize("symbol", [DEMO_SYMBOL, BUY_SYMBOL])
+def test_an_english_report_has_no_chinese_outside_names(home: Path, shown: Shown, symbol: str) -> None:
+    report = shown("en", symbol)
     assert report["language"] == "en"
     assert chinese_in(report["markdown"], instrument_names(home)) == []
+    assert engine_words_in(report["markdown"], "en") == []
     assert "+00:00" not in report["markdown"]
     assert "## Data and gaps" in report["markdown"] and "## 数据与缺口" not in report["markdown"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_context_and_the_scenarios_have_headings_of_their_own(shown: Shown, language: Language) -> None:
+    """The context section was headed 场景 beside the scenarios' 情景: two headings that mean the same."""
+    headings = [line[3:] for line in shown(language)["markdown"].splitlines() if line.startswith("## ")]
+    assert {"zh": "背景", "en": "Context"}[language] in headings and not {"场景", "Scene"} & set(headings)
+    assert say("report.section.scenarios", language) in headings
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_model_is_named_once_in_the_header_never_in_the_title(shown: Shown, language: Language) -> None:
+    report = shown(language)
+    model, markdown = say("report.model.offline", language), report["markdown"]
+    header = markdown.split("\n## ")[0].splitlines()
+    assert f"- {say('report.header.model', language, model=model)}" in header
+    assert markdown.count(model) == 1 and say("offline.label", language) not in report["title"]
+    assert NESTED.search(report["title"]) is None, report["title"]
+
+
+def test_a_zone_is_said_with_its_basis_in_words_at_the_ticks_decimals() -> None:
+    """A zone built on ma20 at 2196.5185 read "基准 ma20 2196.5185"."""
+    from stockbench.research.blocks import AnchorFact, BandFact, DistanceFact, StopFact, ZonesFact
+    from stockbench.research.compose import _zone_lines
+
+    anchor = AnchorFact("buy:ma:ma20", Decimal("2196.5185"), role="basis")
+    band = BandFact(Decimal("2156.16"), Decimal("2216.69"), (anchor,))
+    band_anchor = AnchorFact("sell:valuation_band:pe_ttm_p80", Decimal("2627.8800"), role="basis")
+    sell = BandFact(Decimal("2587.53"), Decimal("2668.24"), (band_anchor,))
+    zones = ZonesFact(band, sell, StopFact(Decimal("2075.46")), distance_pct=DistanceFact(Decimal("-10.29"),
+                      Decimal("4.72"), Decimal("-16.01")))  # fmt: skip
+    zh, en = _zone_lines(zones, "zh"), _zone_lines(zones, "en")
+    assert "基准 20日均线 2196.52；" in zh[0] and "基准 市盈率TTM估值带上沿 2627.88；" in zh[1]
+    assert "built on 20-day MA 2196.52;" in en[0] and "the P/E TTM valuation band 2627.88;" in en[1]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -153,7 +209,7 @@ def test_the_json_of_a_report_carries_its_language_action_position_scenarios_and
 
 
 def test_the_report_list_shows_exchange_time(
-    home: Path, analysed: Callable[[Language], str], capsys: pytest.CaptureFixture[str]
+    home: Path, analysed: Callable[..., str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     analysed("zh")
     listed = call(capsys, "--home", str(home), "reports", "list")
@@ -175,8 +231,8 @@ MONEY_FLOW = GateFact(
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_fetch_failure_is_a_gap_with_words_never_the_exceptions_text(language: Language) -> None:
     line, gap = gate_line(FAILED, "600519.SH", language), gap_line(FAILED, "600519.SH", language)
-    for text in (line, gap):
-        assert "ConnectError" not in text and "Errno" not in text and "cninfo" in text
+    for text in (line, gap):  # the source by its name in the report's language
+        assert "ConnectError" not in text and "Errno" not in text and say("source.cninfo", language) in text
         assert say("failure.network", language) in text
     assert say("gap.announcements", language) in gap
 

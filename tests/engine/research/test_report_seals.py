@@ -310,7 +310,7 @@ def test_a_new_renderer_leaves_reports_an_older_one_wrote_verifying_and_still_gu
     monkeypatch.setattr(service, "render_markdown", lambda **kw: original(**kw) + "\n(a later renderer)\n")
     code, found, _ = cli(capsys, "reports", "verify", ids["first"])
     assert code == 1 and "report_tampered" in {p["code"] for p in found["problems"]}  # same renderer: compared
-    monkeypatch.setattr(archive, "RENDERER", "3")  # the release after: these reports were rendered by version 2
+    monkeypatch.setattr(archive, "RENDERER", "4")  # the release after: these reports were rendered by version 3
     assert cli(capsys, "reports", "verify", ids["first"])[0] == 0
     with Workbench.open(home) as bench:  # and the seal still catches an edit of the Markdown itself
         bench.workspace.db.execute("UPDATE reports SET markdown = markdown || 'x' WHERE report_id = ?", [ids["first"]])
