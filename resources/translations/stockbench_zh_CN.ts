@@ -314,6 +314,10 @@
 <context>
     <name>DamagedWorkspaceDialog</name>
     <message>
+        <source>The workspace file is damaged</source>
+        <translation>工作区文件已损坏</translation>
+    </message>
+    <message>
         <source>The workspace cannot be opened</source>
         <translation>无法打开工作区</translation>
     </message>
