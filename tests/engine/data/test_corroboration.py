@@ -97,8 +97,8 @@ def test_a_conflict_is_a_data_problem_and_a_disclosed_gap_never_averaged(
     assert "tencent 1690.00, sina 1600.00" in gate.reason
     fact = GateFact(gate.name, gate.status, gate.reason, gate.exception_allowed, gate.code, gate.values)
     zh = gate_reason(fact, SYMBOL, "zh")
-    assert "昨收价" in zh and "tencent 1690.00" in zh and "sina 1600.00" in zh and "未取平均" in zh
-    assert "previous close (tencent 1690.00, sina 1600.00)" in gate_reason(fact, SYMBOL, "en")
+    assert "昨收价" in zh and "腾讯财经 1690.00" in zh and "新浪财经 1600.00" in zh and "未取平均" in zh
+    assert "previous close (Tencent Finance 1690.00, Sina Finance 1600.00)" in gate_reason(fact, SYMBOL, "en")
     assert fresh_quote(found._context(found.instrument(SYMBOL))).code == "conflicting"
     assert len(problems(db, SYMBOL)) == 1  # the conflict is one problem, not one per stored quote
 

@@ -89,7 +89,7 @@ def test_a_conflict_between_two_quote_services_is_a_disclosed_gap_in_the_report(
     report = analysed(home, tmp_path, servers, "zh")
     markdown = report["markdown"]
     [line] = [x for x in markdown.splitlines() if x.startswith("- 最新行情：")]
-    assert "缺口" in line and "昨收价" in line and "tencent 1690.00" in line and "sina 1600.00" in line
+    assert "缺口" in line and "昨收价" in line and "腾讯财经 1690.00" in line and "新浪财经 1600.00" in line
     assert "未取平均" in line
     assert "1645.00" not in markdown  # never the average of the two
     assert loopback_only == []
@@ -100,5 +100,9 @@ def test_the_conflict_is_said_in_english_too(
 ) -> None:
     markdown = analysed(home, tmp_path, servers, "en")["markdown"]
     [line] = [x for x in markdown.splitlines() if x.lower().startswith("- fresh quote:")]
-    assert "gap" in line and "previous close (tencent 1690.00, sina 1600.00)" in line and "neither is averaged" in line
+    assert (
+        "gap" in line
+        and "previous close (Tencent Finance 1690.00, Sina Finance 1600.00)" in line
+        and "neither is averaged" in line
+    )
     assert loopback_only == []
