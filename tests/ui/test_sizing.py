@@ -8,15 +8,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSettings
+from PySide6.QtCore import QPoint, QRect, QSettings, QSize
 from PySide6.QtWidgets import QAbstractButton, QAbstractScrollArea, QDockWidget, QPushButton
 from pytestqt.qtbot import QtBot
 
 from stockbench.workbench import Workbench
 from ui.i18n.language import Translations
-from ui.main_window import MainWindow
+from ui.main_window import MainWindow, default_size
 
 SIZE = (1366, 768)
+FIRST = default_size(QSize(*SIZE))  # the first window on a 1366x768 screen: room left for the window manager's frame
 
 
 @pytest.fixture(params=["zh_CN", "en"])
@@ -49,12 +50,15 @@ def _visible_area(button: QAbstractButton, window: MainWindow) -> QRect:
     return area
 
 
-def test_buttons_fit_their_text_and_the_window_at_1366x768(qtbot: QtBot, demo_home: Path, language: str) -> None:
+@pytest.mark.parametrize("size", [SIZE, (FIRST.width(), FIRST.height())], ids=["1366x768", "first-size"])
+def test_buttons_fit_their_text_and_the_window_at_1366x768(
+    qtbot: QtBot, demo_home: Path, language: str, size: tuple[int, int]
+) -> None:
     window = MainWindow(settings=QSettings())
     window.presenter.interactive = False
     qtbot.addWidget(window)
     window.retranslate()
-    window.resize(*SIZE)
+    window.resize(*size)
     window.show()
     bench = Workbench.open(demo_home, command="tests")
     with qtbot.waitSignal(window.workspace_attached, timeout=20_000):
