@@ -19,6 +19,7 @@ from ui.charts.chart_data import AVERAGES, ChartData, ReportMark, ZoneLevels, pr
 from ui.charts.crosshair import Crosshair
 from ui.charts.palette import DEFAULT_SCHEME, CandleScheme, chart_colors
 from ui.charts.zone_item import PRICE_LINE_Z, PriceLineItem, ZoneBandItem
+from ui.charts.zone_labels import ZoneLabel, ZoneLabels
 from ui.i18n.action_words import action_word
 from ui.i18n.language import engine_language
 
@@ -114,6 +115,7 @@ class StockChartWidget(QWidget):
         self._build_plots()
         self.zone_bands: list[ZoneBandItem] = []
         self.stop_line: PriceLineItem | None = None
+        self.zone_labels = ZoneLabels(self.price_plot)
         self.order_lines: list[PriceLineItem] = []
         self.report_lines: list[pg.InfiniteLine] = []
         self.crosshair = Crosshair(self.price_plot, self.volume_plot, self._text_color())
@@ -161,7 +163,9 @@ class StockChartWidget(QWidget):
     def apply_theme(self) -> None:
         """Follow the widget palette (light or dark): background, axes, their text, the crosshair, the fills' outline
         and the candles (repainted at once)."""
-        self.graphics.setBackground(self.palette().color(QPalette.ColorRole.Base))
+        background = self.palette().color(QPalette.ColorRole.Base)
+        self.graphics.setBackground(background)
+        self.zone_labels.set_background(background)
         text = self._text_color()
         for plot in (self.price_plot, self.volume_plot):
             for name in ("right", "bottom"):
@@ -227,6 +231,7 @@ class StockChartWidget(QWidget):
 
     def _set_zones(self, zones: ZoneLevels | None) -> None:
         self._remove(self.zone_bands)
+        self.zone_labels.clear()
         if self.stop_line is not None:
             self.price_plot.removeItem(self.stop_line)
             self.stop_line = None
@@ -242,14 +247,28 @@ class StockChartWidget(QWidget):
             .replace("%1", price_text(zones.sell_low))
             .replace("%2", price_text(zones.sell_high))
         )
-        self.zone_bands = [
-            ZoneBandItem("buy", zones.buy_low, zones.buy_high, self.colors.buy_zone, buy),
-            ZoneBandItem("sell", zones.sell_low, zones.sell_high, self.colors.sell_zone, sell),
-        ]
         stop = self.tr("Stop %1").replace("%1", price_text(zones.stop))
-        self.stop_line = PriceLineItem(zones.stop, self.colors.stop, stop)
+        self.zone_bands = [
+            ZoneBandItem("buy", zones.buy_low, zones.buy_high, self.colors.buy_zone),
+            ZoneBandItem("sell", zones.sell_low, zones.sell_high, self.colors.sell_zone),
+        ]
+        self.stop_line = PriceLineItem(zones.stop, self.colors.stop)
         for item in (*self.zone_bands, self.stop_line):
             self.price_plot.addItem(item, ignoreBounds=True)
+        words = self._opaque
+        self.zone_labels.set(
+            [
+                ZoneLabel("sell", sell, words(self.colors.sell_zone), float(zones.sell_low), float(zones.sell_high)),
+                ZoneLabel("buy", buy, words(self.colors.buy_zone), float(zones.buy_low), float(zones.buy_high)),
+                ZoneLabel("stop", stop, self.colors.stop, float(zones.stop), float(zones.stop)),
+            ],
+            self.palette().color(QPalette.ColorRole.Base),
+        )
+
+    @staticmethod
+    def _opaque(band: QColor) -> QColor:
+        """A band's colour for its label's words and border: the band's hue, opaque."""
+        return QColor(band.red(), band.green(), band.blue())
 
     def _set_orders(self, data: ChartData) -> None:
         self._remove(self.order_lines)
