@@ -2252,6 +2252,41 @@
     </message>
 </context>
 <context>
+    <name>ResearchStageNames</name>
+    <message>
+        <source>Preparing</source>
+        <translation>准备</translation>
+    </message>
+    <message>
+        <source>Scene</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Collecting</source>
+        <translation>收集</translation>
+    </message>
+    <message>
+        <source>Computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Analysing</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>Deciding</source>
+        <translation>决策</translation>
+    </message>
+    <message>
+        <source>Writing</source>
+        <translation>撰写</translation>
+    </message>
+    <message>
+        <source>Publishing</source>
+        <translation>发布</translation>
+    </message>
+</context>
+<context>
     <name>ResearchStages</name>
     <message>
         <source>Preparing: clock, identity, ledger and data gates</source>

@@ -107,10 +107,18 @@ class StockChartWidget(QWidget):
         self.info.setObjectName("chartInfo")
         # the bar's values are one long line: it may be cut, never widen the chart past its dock
         self.info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # the moving averages on a line of their own, each in its curve's colour (after the bar's values on one line,
+        # the last of them was cut at the default window size: "MA20 354.93 MA")
+        self.legend = QLabel(self)
+        self.legend.setObjectName("chartLegend")
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.graphics = pg.GraphicsLayoutWidget(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
         layout.addWidget(self.info)
+        layout.addWidget(self.legend)
         layout.addWidget(self.graphics, 1)
         self._build_plots()
         self.zone_bands: list[ZoneBandItem] = []
@@ -174,6 +182,7 @@ class StockChartWidget(QWidget):
                 axis.setPen(text)
         self.crosshair.set_color(text)
         self.info.setPalette(self.palette())
+        self.legend.setPalette(self.palette())
         if self.data is not None:
             self._set_fills(self.data)
         self.candles.update()
@@ -207,7 +216,11 @@ class StockChartWidget(QWidget):
         self.price_plot.vb.setLimits(**limits)
         self.volume_plot.vb.setLimits(**limits)
         self.show_last(visible)
-        self._show_bar(len(bars) - 1) if len(bars) else self.info.clear()
+        if len(bars):
+            self._show_bar(len(bars) - 1)
+        else:
+            self.info.clear()
+            self.legend.clear()
 
     def show_last(self, count: int) -> None:
         """Show the last `count` bars (all of them when `count` exceeds the series)."""
@@ -319,7 +332,7 @@ class StockChartWidget(QWidget):
 
     # ---- crosshair --------------------------------------------------------------------------------------------
     def describe(self, index: int) -> str:
-        """The values of bar `index` as one line (date, OHLC, change, volume, averages)."""
+        """The values of bar `index` as one line (date, OHLC, change, volume; the averages are `legend_text`)."""
         if self.data is None or not 0 <= index < len(self.data.bars):
             return ""
         bars = self.data.bars
@@ -334,11 +347,24 @@ class StockChartWidget(QWidget):
             f"{change:+.2f}%",
             self.tr("Vol %1").replace("%1", f"{int(bars.volume[index]):,}"),
         ]
-        for window, values in self.data.averages.items():
-            if not np.isnan(values[index]):
-                parts.append(f"MA{window} {values[index]:.2f}")
         return "  ".join(parts)
+
+    def legend_text(self, index: int) -> str:
+        """The moving averages at bar `index`, each in its curve's colour (rich text)."""
+        if self.data is None or not 0 <= index < len(self.data.bars):
+            return ""
+        parts = [
+            f'<span style="color:{self._average_color(window)}">MA{window} {values[index]:.2f}</span>'
+            for window, values in self.data.averages.items()
+            if not np.isnan(values[index])
+        ]
+        return "&nbsp;&nbsp;".join(parts)
+
+    @staticmethod
+    def _average_color(window: int) -> str:
+        return str(AVERAGE_COLORS.get(window, QColor("gray")).name())
 
     def _show_bar(self, index: int) -> None:
         self.info.setText(self.describe(index))
+        self.legend.setText(self.legend_text(index))
         self.bar_hovered.emit(index)
