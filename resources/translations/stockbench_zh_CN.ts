@@ -2963,6 +2963,18 @@
         <translation>卖</translation>
     </message>
     <message>
+        <source>%1 has no daily bars yet: there is nothing to draw. Refresh to fetch them.</source>
+        <translation>%1 还没有日线数据，暂无可绘制的内容。请刷新以获取。</translation>
+    </message>
+    <message>
+        <source>No symbol to chart yet: type a code above, or add one to the watchlist.</source>
+        <translation>还没有可显示的证券：请在上方输入代码，或将证券加入自选股。</translation>
+    </message>
+    <message>
+        <source>Loading the chart…</source>
+        <translation>正在加载图表…</translation>
+    </message>
+    <message>
         <source>O %1</source>
         <translation>开 %1</translation>
     </message>

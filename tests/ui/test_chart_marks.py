@@ -9,13 +9,14 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QRectF, QSettings
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from stockbench.workbench import Workbench
-from ui.charts.chart_data import ChartData, ReportMark, ZoneLevels, averages_of, synthetic_bars
+from ui.charts.chart_data import Bars, ChartData, ReportMark, ZoneLevels, averages_of, synthetic_bars
 from ui.charts.chart_widget import StockChartWidget
 from ui.charts.zone_labels import stack
 from ui.context import AppContext
@@ -193,3 +194,42 @@ def test_a_chart_made_in_the_dark_theme_starts_dark(qtbot: QtBot) -> None:
         assert chart.zone_labels["buy"].fill.color().lightness() < 80
     finally:
         apply_theme(app, "light")
+
+
+def no_bars() -> Bars:
+    empty = np.empty(0, dtype=np.float64)
+    return Bars(np.empty(0, dtype="datetime64[D]"), empty, empty, empty, empty, empty)
+
+
+def test_a_chart_without_bars_says_so_instead_of_empty_axes(qtbot: QtBot) -> None:
+    """Found in the real window after a reopen: before the bars loaded, the chart showed axes from 0 to 1 and a volume
+    axis of 0s and 1s. A chart with no bars says why in the plots' place; with bars, the plots come back."""
+    chart = StockChartWidget()
+    qtbot.addWidget(chart)
+    chart.resize(900, 500)
+    chart.show()
+    qtbot.waitExposed(chart)
+    assert chart.empty.isVisible() and not chart.graphics.isVisible()
+    assert chart.empty.text() == "Loading the chart…"
+    bars = no_bars()
+    chart.set_data(ChartData("920999.BJ", "none", bars, averages_of(bars.close)))
+    assert chart.empty.isVisible() and not chart.graphics.isVisible()
+    assert "920999.BJ has no daily bars yet" in chart.empty.text()
+    assert chart.info.text() == "" and chart.legend.text() == ""
+    chart.set_data(synthetic(), visible=120)
+    assert chart.graphics.isVisible() and not chart.empty.isVisible()
+    assert chart.info.text() and "MA5" in chart.legend.text()
+
+
+def test_the_chart_screen_says_it_is_loading_until_its_bars_come(
+    ctx: AppContext, qtbot: QtBot, errors: list[object]
+) -> None:
+    panel = ChartPanel(ctx)
+    qtbot.addWidget(panel)
+    panel.resize(1000, 600)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert panel.chart.empty.isVisible() and not panel.chart.graphics.isVisible()  # the reopen: no bars yet
+    with qtbot.waitSignal(panel.loaded, timeout=WAIT_MS):
+        panel.show_symbol(SYMBOL)
+    assert panel.chart.graphics.isVisible() and not panel.chart.empty.isVisible()

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 
 from ui.charts.candlestick_item import CandlestickItem, VolumeItem
 from ui.charts.chart_data import AVERAGES, ChartData, ReportMark, ZoneLevels, price_text
@@ -22,6 +22,8 @@ from ui.charts.zone_item import PRICE_LINE_Z, PriceLineItem, ZoneBandItem
 from ui.charts.zone_labels import ZoneLabel, ZoneLabels
 from ui.i18n.action_words import action_word
 from ui.i18n.language import engine_language
+
+EmptyReason = Literal["loading", "no_bars", "no_symbol"]
 
 DEFAULT_VISIBLE = 160  # bars shown when a symbol opens (zoom out to see all of them)
 MIN_VISIBLE = 10
@@ -114,12 +116,22 @@ class StockChartWidget(QWidget):
         self.legend.setTextFormat(Qt.TextFormat.RichText)
         self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.graphics = pg.GraphicsLayoutWidget(self)
+        # With no bars to draw, a sentence in the plots' place (not empty axes reading 0 to 1 and a volume axis of 0s
+        # and 1s, as after a reopen before the bars had loaded)
+        self.empty = QLabel(self)
+        self.empty.setObjectName("chartEmpty")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty_reason: tuple[EmptyReason, str] | None = None
+        self.plots = QStackedWidget(self)
+        self.plots.addWidget(self.graphics)
+        self.plots.addWidget(self.empty)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.info)
         layout.addWidget(self.legend)
-        layout.addWidget(self.graphics, 1)
+        layout.addWidget(self.plots, 1)
         self._build_plots()
         self.zone_bands: list[ZoneBandItem] = []
         self.stop_line: PriceLineItem | None = None
@@ -129,6 +141,7 @@ class StockChartWidget(QWidget):
         self.crosshair = Crosshair(self.price_plot, self.volume_plot, self._text_color())
         self.crosshair.moved.connect(self._show_bar)
         self.apply_theme()
+        self.show_empty("loading")
 
     # ---- construction -----------------------------------------------------------------------------------------
     def _build_plots(self) -> None:
@@ -218,9 +231,10 @@ class StockChartWidget(QWidget):
         self.show_last(visible)
         if len(bars):
             self._show_bar(len(bars) - 1)
+            self.empty_reason = None
+            self.plots.setCurrentWidget(self.graphics)
         else:
-            self.info.clear()
-            self.legend.clear()
+            self.show_empty("no_bars", data.symbol)
 
     def show_last(self, count: int) -> None:
         """Show the last `count` bars (all of them when `count` exceeds the series)."""
@@ -320,8 +334,27 @@ class StockChartWidget(QWidget):
         words = " / ".join(action_word(action) for action in marker.actions)
         return words if marker.count == 1 else f"{words} ×{marker.count}"
 
+    def show_empty(self, reason: EmptyReason, symbol: str = "") -> None:
+        """Say in the plots' place why there is nothing to draw (`symbol`: the one without bars)."""
+        self.empty_reason = (reason, symbol)
+        self.info.clear()
+        self.legend.clear()
+        self.empty.setText(self._empty_text(reason, symbol))
+        self.plots.setCurrentWidget(self.empty)
+
+    def _empty_text(self, reason: EmptyReason, symbol: str) -> str:
+        if reason == "no_bars":
+            return self.tr("%1 has no daily bars yet: there is nothing to draw. Refresh to fetch them.").replace(
+                "%1", symbol
+            )
+        if reason == "no_symbol":
+            return self.tr("No symbol to chart yet: type a code above, or add one to the watchlist.")
+        return self.tr("Loading the chart…")
+
     def retranslate(self) -> None:
         """Write the chart's labels again in the current language (data and zoom stay)."""
+        if self.empty_reason is not None:
+            self.empty.setText(self._empty_text(*self.empty_reason))
         data = self.data
         if data is None:
             return
