@@ -175,7 +175,7 @@ def run_desktop(
         window.workspace_attached.connect(lambda: _smoke_report("workspace-attached", window))
     window.first_painted.connect(start, Qt.ConnectionType.QueuedConnection)
     QTimer.singleShot(FIRST_PAINT_WAIT_MS, start)  # a window that is not painted (minimised) still opens
-    window.show()
+    window.show_on_screen()
     try:
         return int(app.exec())
     finally:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QMargins, QRect, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -70,12 +70,26 @@ BACKUP_CHECK_MS = 3_600_000  # then every hour
 
 
 DEFAULT_SIZE = QSize(1440, 900)
+# What a window manager adds around the window, before the real frame is known (openbox: a 20 px title bar and
+# 1 px borders; GNOME, KDE and Windows up to about 30 px): the first size leaves this much room for it.
+FRAME_RESERVE = QMargins(4, 32, 4, 4)
 
 
-def default_size(available: QSize | None) -> QSize:
-    """The first window's size: 1440x900, cut to the screen's free area (a 1366x768 laptop got a window taller and
-    wider than its screen, with the research panel's Analyze button past the edge)."""
-    return DEFAULT_SIZE if available is None or available.isEmpty() else DEFAULT_SIZE.boundedTo(available)
+def default_size(available: QSize | None, frame: QMargins = FRAME_RESERVE) -> QSize:
+    """The first window's size: 1440x900, cut so that the window and its `frame` fit the screen's free area (sized
+    to the free area alone, a 1366x768 screen under a window manager put the status bar below the screen edge)."""
+    if available is None or available.isEmpty():
+        return DEFAULT_SIZE
+    room = available.shrunkBy(frame)
+    return DEFAULT_SIZE.boundedTo(room)
+
+
+def fitted_frame(frame: QRect, available: QRect) -> QRect:
+    """`frame` (the window with its decorations) moved, and cut where it is larger, to lie inside `available`."""
+    fitted = QRect(frame.topLeft(), frame.size().boundedTo(available.size()))
+    fitted.moveLeft(min(max(fitted.left(), available.left()), available.right() - fitted.width() + 1))
+    fitted.moveTop(min(max(fitted.top(), available.top()), available.bottom() - fitted.height() + 1))
+    return fitted
 
 
 class MainWindow(QMainWindow):
@@ -642,6 +656,26 @@ class MainWindow(QMainWindow):
         self.translations.install(language)
         self.retranslate()
         self._retranslate_screens()
+
+    def show_on_screen(self) -> None:
+        """Show the window to a person: once the window manager has framed it (by its first paint), the whole
+        window, frame included, is brought onto the screen's free area (the reserve the first size left may be
+        smaller than the real frame; a restored geometry may come from another screen)."""
+        self.first_painted.connect(self.fit_to_screen, Qt.ConnectionType.SingleShotConnection)
+        self.show()
+
+    def fit_to_screen(self) -> None:
+        """Move the window, and cut it where it is larger, so that it lies with its frame on its screen's free area
+        (nothing when it already does, or is maximised or full screen)."""
+        screen = self.screen()
+        if screen is None or self.isMaximized() or self.isFullScreen():
+            return
+        frame, inner = self.frameGeometry(), self.geometry()
+        fitted = fitted_frame(frame, screen.availableGeometry())
+        if fitted != frame:
+            decorations = frame.size() - inner.size()
+            self.resize(fitted.size() - decorations)
+            self.move(fitted.topLeft())
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
         super().paintEvent(event)

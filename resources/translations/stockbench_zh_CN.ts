@@ -2397,6 +2397,41 @@
     </message>
 </context>
 <context>
+    <name>ResearchStageNames</name>
+    <message>
+        <source>Preparing</source>
+        <translation>准备</translation>
+    </message>
+    <message>
+        <source>Scene</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Collecting</source>
+        <translation>收集</translation>
+    </message>
+    <message>
+        <source>Computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Analysing</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>Deciding</source>
+        <translation>决策</translation>
+    </message>
+    <message>
+        <source>Writing</source>
+        <translation>撰写</translation>
+    </message>
+    <message>
+        <source>Publishing</source>
+        <translation>发布</translation>
+    </message>
+</context>
+<context>
     <name>ResearchStages</name>
     <message>
         <source>Preparing: clock, identity, ledger and data gates</source>
@@ -3075,6 +3110,18 @@
     <message>
         <source>Sell</source>
         <translation>卖</translation>
+    </message>
+    <message>
+        <source>%1 has no daily bars yet: there is nothing to draw. Refresh to fetch them.</source>
+        <translation>%1 还没有日线数据，暂无可绘制的内容。请刷新以获取。</translation>
+    </message>
+    <message>
+        <source>No symbol to chart yet: type a code above, or add one to the watchlist.</source>
+        <translation>还没有可显示的证券：请在上方输入代码，或将证券加入自选股。</translation>
+    </message>
+    <message>
+        <source>Loading the chart…</source>
+        <translation>正在加载图表…</translation>
     </message>
     <message>
         <source>O %1</source>

@@ -123,7 +123,9 @@ def test_crosshair_shows_the_bar_under_it(ctx: AppContext, qtbot: QtBot, errors:
     text = panel.chart.info.text()
     assert str(data.bars.days[index]) in text and f"{data.bars.close[index]:.2f}" in text
     ma20 = data.averages[20][index]
-    assert f"MA20 {ma20:.2f}" in text and ma20 == pytest.approx(float(np.mean(data.bars.close[index - 19 : index + 1])))
+    assert f"MA20 {ma20:.2f}" in panel.chart.legend.text() and ma20 == pytest.approx(
+        float(np.mean(data.bars.close[index - 19 : index + 1]))
+    )
 
 
 def test_ten_years_of_daily_bars_render_merged_to_the_pixel_width(qtbot: QtBot) -> None:

@@ -1,5 +1,6 @@
-"""Issue 19.8 (the chart): the stop's label over the candles, the active period's button checked, report markers
-that stay readable when reports are close together, and the dark theme reaching the chart at once."""
+"""Issue 19.8 (the chart): the zone and stop labels over the candles, inside the plot and off each other, the
+active period's button checked, report markers that stay readable when reports are close together, and the dark
+theme reaching the chart at once."""
 
 from __future__ import annotations
 
@@ -8,14 +9,16 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
+import numpy as np
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QRectF, QSettings
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from stockbench.workbench import Workbench
-from ui.charts.chart_data import ChartData, ReportMark, ZoneLevels, averages_of, synthetic_bars
+from ui.charts.chart_data import Bars, ChartData, ReportMark, ZoneLevels, averages_of, synthetic_bars
 from ui.charts.chart_widget import StockChartWidget
+from ui.charts.zone_labels import stack
 from ui.context import AppContext
 from ui.main_window import MainWindow
 from ui.screens.chart.chart_panel import ChartPanel
@@ -47,15 +50,75 @@ def report(index: int, action: str = "buy", report_id: str = "r") -> ReportMark:
     return ReportMark(index, date(2017, 1, 1), action, f"{report_id}{index}")
 
 
-def test_the_stop_label_is_drawn_over_the_candles(qtbot: QtBot) -> None:
-    chart = chart_on(qtbot, synthetic())
-    assert chart.stop_line is not None
-    label = chart.stop_line.label
+def test_the_zone_labels_are_drawn_over_the_candles(qtbot: QtBot) -> None:
+    """Found in the real window: the stop's label, then the buy zone's, were drawn under the candles."""
+    bars = synthetic_bars(300)
+    low, high = float(bars.low[-120:].min()), float(bars.high[-120:].max())
+
+    def at(part: float) -> Decimal:  # a price `part` of the way up the candles in view
+        return Decimal(str(round(low + part * (high - low), 2)))
+
+    zones = ZoneLevels(at(0.3), at(0.4), at(0.7), at(0.8), at(0.1), "flat", date(2017, 2, 1))
+    chart = chart_on(qtbot, ChartData("SYN", "synthetic", bars, averages_of(bars.close), zones=zones))
     scene = chart.graphics.scene()
-    stacked = scene.items(label.sceneBoundingRect().center())  # topmost first
-    assert chart.candles in stacked and label in stacked
-    assert stacked.index(label) < stacked.index(chart.candles)
+    assert sorted(chart.zone_labels.items) == ["buy", "sell", "stop"]
+    for kind, label in chart.zone_labels.items.items():
+        stacked = scene.items(label.sceneBoundingRect().center())  # topmost first
+        assert chart.candles in stacked and label in stacked, kind
+        assert stacked.index(label) < stacked.index(chart.candles), kind
+        assert label.fill.color().alpha() > 200, kind  # on a backing: read over the candles, not through them
     assert all(band.zValue() < chart.candles.zValue() for band in chart.zone_bands)  # the bands stay beneath
+
+
+def labels_in_plot(chart: StockChartWidget) -> list[QRectF]:
+    """The zone labels' rectangles in the scene, each checked to lie inside the price plot."""
+    chart.graphics.grab()
+    plot = chart.price_plot.vb.sceneBoundingRect()
+    rects = [label.sceneBoundingRect() for label in chart.zone_labels.items.values()]
+    for rect in rects:
+        assert plot.contains(rect), (rect, plot)
+    return rects
+
+
+def apart(rects: list[QRectF]) -> None:
+    for number, rect in enumerate(rects):
+        for other in rects[number + 1 :]:
+            assert not rect.intersects(other), (rect, other)
+
+
+def test_zone_labels_stay_inside_the_plot_and_off_each_other(qtbot: QtBot) -> None:
+    """Found in the real window: zone labels lay on each other, and vanished at the top when a zone lay above the
+    candles. Here the sell zone lies past the top of the view, the buy zone and the stop past the bottom, close
+    together; then all three within a few cents in the middle of the candles."""
+    bars = synthetic_bars(300)
+    top = Decimal(str(round(float(bars.high.max()), 2)))
+    bottom = Decimal(str(round(float(bars.low.min()), 2)))
+    far = ZoneLevels(bottom - 3, bottom - 2, top + 5, top + 9, bottom - Decimal("2.5"), "flat", date(2017, 2, 1))
+    chart = chart_on(qtbot, ChartData("SYN", "synthetic", bars, averages_of(bars.close), zones=far))
+    apart(labels_in_plot(chart))
+    texts = {kind: label.toPlainText() for kind, label in chart.zone_labels.items.items()}
+    assert texts["sell"].startswith("▲") and texts["buy"].startswith("▼") and texts["stop"].startswith("▼")
+    chart.show_last(30)  # the view moves (the price axis fits the bars in view): the labels follow
+    apart(labels_in_plot(chart))
+    middle = Decimal(str(round(float(bars.close[-20:].mean()), 2)))
+    close = ZoneLevels(middle - Decimal("0.02"), middle, middle + Decimal("0.01"), middle + Decimal("0.03"),
+                       middle - Decimal("0.01"), "flat", date(2017, 2, 1))  # fmt: skip
+    chart.set_data(ChartData("SYN", "synthetic", bars, averages_of(bars.close), zones=close), visible=120)
+    apart(labels_in_plot(chart))
+    assert not any(label.toPlainText().startswith(("▲", "▼")) for label in chart.zone_labels.items.values())
+
+
+@pytest.mark.parametrize(
+    ("wanted", "heights", "expected"),
+    [
+        ([50.0, 200.0], [20.0, 20.0], [50.0, 200.0]),  # apart and inside: left where they are
+        ([100.0, 105.0], [20.0, 20.0], [100.0, 122.0]),  # too close: the lower one steps down
+        ([-40.0, 5.0], [20.0, 20.0], [10.0, 32.0]),  # past the top: brought inside, then apart
+        ([290.0, 400.0], [20.0, 20.0], [268.0, 290.0]),  # past the bottom: inside, the upper one steps up
+    ],
+)
+def test_stacked_labels_lie_inside_and_apart(wanted: list[float], heights: list[float], expected: list[float]) -> None:
+    assert stack(wanted, heights, top=0.0, bottom=300.0) == pytest.approx(expected)
 
 
 def test_markers_on_adjacent_days_do_not_overlap(qtbot: QtBot) -> None:
@@ -109,8 +172,10 @@ def test_a_theme_switch_changes_the_chart_at_once(qtbot: QtBot, demo_home: Path)
         window.attach_bench(bench)
     chart = window.panels["chart"].chart  # type: ignore[attr-defined]
     try:
+        qtbot.waitUntil(lambda: "stop" in chart.zone_labels.items, timeout=WAIT_MS)  # the first symbol's chart
         window.set_theme("dark")
         assert chart.graphics.backgroundBrush().color().lightness() < 80  # at once, not after a restart
+        assert chart.zone_labels["stop"].fill.color().lightness() < 80  # the labels' backing too
         assert chart.price_plot.getAxis("right").textPen().color().lightness() > 180
         assert chart.crosshair.vertical.pen.color().lightness() > 180
         window.set_theme("light")
@@ -126,5 +191,45 @@ def test_a_chart_made_in_the_dark_theme_starts_dark(qtbot: QtBot) -> None:
     try:
         chart = chart_on(qtbot, synthetic())
         assert chart.graphics.backgroundBrush().color().lightness() < 80
+        assert chart.zone_labels["buy"].fill.color().lightness() < 80
     finally:
         apply_theme(app, "light")
+
+
+def no_bars() -> Bars:
+    empty = np.empty(0, dtype=np.float64)
+    return Bars(np.empty(0, dtype="datetime64[D]"), empty, empty, empty, empty, empty)
+
+
+def test_a_chart_without_bars_says_so_instead_of_empty_axes(qtbot: QtBot) -> None:
+    """Found in the real window after a reopen: before the bars loaded, the chart showed axes from 0 to 1 and a volume
+    axis of 0s and 1s. A chart with no bars says why in the plots' place; with bars, the plots come back."""
+    chart = StockChartWidget()
+    qtbot.addWidget(chart)
+    chart.resize(900, 500)
+    chart.show()
+    qtbot.waitExposed(chart)
+    assert chart.empty.isVisible() and not chart.graphics.isVisible()
+    assert chart.empty.text() == "Loading the chart…"
+    bars = no_bars()
+    chart.set_data(ChartData("920999.BJ", "none", bars, averages_of(bars.close)))
+    assert chart.empty.isVisible() and not chart.graphics.isVisible()
+    assert "920999.BJ has no daily bars yet" in chart.empty.text()
+    assert chart.info.text() == "" and chart.legend.text() == ""
+    chart.set_data(synthetic(), visible=120)
+    assert chart.graphics.isVisible() and not chart.empty.isVisible()
+    assert chart.info.text() and "MA5" in chart.legend.text()
+
+
+def test_the_chart_screen_says_it_is_loading_until_its_bars_come(
+    ctx: AppContext, qtbot: QtBot, errors: list[object]
+) -> None:
+    panel = ChartPanel(ctx)
+    qtbot.addWidget(panel)
+    panel.resize(1000, 600)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert panel.chart.empty.isVisible() and not panel.chart.graphics.isVisible()  # the reopen: no bars yet
+    with qtbot.waitSignal(panel.loaded, timeout=WAIT_MS):
+        panel.show_symbol(SYMBOL)
+    assert panel.chart.graphics.isVisible() and not panel.chart.empty.isVisible()

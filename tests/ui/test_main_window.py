@@ -7,7 +7,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Signal
+from PySide6.QtCore import QMargins, QRect, QSettings, QSize, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -249,13 +249,48 @@ def test_user_error_details_list_problems_and_hide_keys() -> None:
 def test_the_first_window_fits_the_screen() -> None:
     """Found in a real window on a 1366x768 screen: the window opened at 1440x900, larger than the screen, so the
     research panel's Analyze button lay past its edge."""
-    from PySide6.QtCore import QSize
-
     from ui.main_window import DEFAULT_SIZE, default_size
 
-    assert default_size(QSize(1366, 738)) == QSize(1366, 738)
+    assert default_size(QSize(1366, 738), QMargins()) == QSize(1366, 738)
     assert default_size(QSize(1920, 1050)) == DEFAULT_SIZE
     assert default_size(None) == DEFAULT_SIZE
+
+
+def test_the_first_window_leaves_room_for_its_frame() -> None:
+    """Found in a real window at 1366x768 under openbox: the window took the whole free area, its 20 px title bar
+    came on top, and the status bar sat below the screen edge."""
+    from ui.main_window import default_size, fitted_frame
+
+    openbox = QMargins(1, 20, 1, 1)
+    size = default_size(QSize(1366, 768))
+    assert size.width() + openbox.left() + openbox.right() <= 1366
+    assert size.height() + openbox.top() + openbox.bottom() <= 768
+    assert default_size(QSize(1366, 768), openbox) == QSize(1364, 747)
+    screen = QRect(0, 0, 1366, 768)
+    assert fitted_frame(QRect(10, 40, 1366, 791), screen) == screen
+    assert fitted_frame(QRect(-5, 500, 800, 600), screen) == QRect(0, 168, 800, 600)
+    assert fitted_frame(QRect(100, 50, 800, 600), screen) == QRect(100, 50, 800, 600)
+
+
+def test_the_shown_window_lies_with_its_frame_on_the_screen(window: MainWindow, qtbot: QtBot) -> None:
+    """`show_on_screen` (how the app shows its window): once painted, a window larger than the screen's free area,
+    or standing past its edge, is brought inside it, frame included."""
+    free = window.screen().availableGeometry()
+    window.resize(free.width() + 200, free.height() + 100)
+    window.move(free.right() - 300, free.top() + 40)
+    with qtbot.waitSignal(window.first_painted, timeout=5_000):
+        window.show_on_screen()
+    qtbot.waitUntil(lambda: free.contains(window.frameGeometry()), timeout=2_000)
+    assert window.frameGeometry().size() == free.size()
+
+
+def test_a_window_shown_by_a_test_keeps_its_size(window: MainWindow, qtbot: QtBot) -> None:
+    """Plain `show()` (as tests do, at 1366x768 on a smaller offscreen screen) leaves the window as it was sized."""
+    window.resize(1366, 768)
+    with qtbot.waitSignal(window.first_painted, timeout=5_000):
+        window.show()
+    qtbot.wait(50)
+    assert window.size() == QSize(1366, 768)
 
 
 @pytest.mark.usefixtures("no_screens")

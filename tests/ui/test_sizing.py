@@ -8,15 +8,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSettings
-from PySide6.QtWidgets import QAbstractButton, QAbstractScrollArea, QDockWidget, QPushButton
+from PySide6.QtCore import QPoint, QRect, QSettings, QSize
+from PySide6.QtWidgets import QAbstractButton, QAbstractScrollArea, QDockWidget, QLineEdit, QPushButton, QStyle
 from pytestqt.qtbot import QtBot
 
 from stockbench.workbench import Workbench
 from ui.i18n.language import Translations
-from ui.main_window import MainWindow
+from ui.main_window import MainWindow, default_size
+from ui.screens.research.run_model import COLUMN_INDEX
 
 SIZE = (1366, 768)
+FIRST = default_size(QSize(*SIZE))  # the first window on a 1366x768 screen: room left for the window manager's frame
 
 
 @pytest.fixture(params=["zh_CN", "en"])
@@ -49,12 +51,15 @@ def _visible_area(button: QAbstractButton, window: MainWindow) -> QRect:
     return area
 
 
-def test_buttons_fit_their_text_and_the_window_at_1366x768(qtbot: QtBot, demo_home: Path, language: str) -> None:
+@pytest.mark.parametrize("size", [SIZE, (FIRST.width(), FIRST.height())], ids=["1366x768", "first-size"])
+def test_buttons_fit_their_text_and_the_window_at_1366x768(
+    qtbot: QtBot, demo_home: Path, language: str, size: tuple[int, int]
+) -> None:
     window = MainWindow(settings=QSettings())
     window.presenter.interactive = False
     qtbot.addWidget(window)
     window.retranslate()
-    window.resize(*SIZE)
+    window.resize(*size)
     window.show()
     bench = Workbench.open(demo_home, command="tests")
     with qtbot.waitSignal(window.workspace_attached, timeout=20_000):
@@ -89,3 +94,48 @@ def _check(window: MainWindow, cut: list[str], outside: list[str]) -> None:
             if b.text() in ("Analyze", "分析")
         ],
     )
+
+
+def _fits(edit: QLineEdit) -> bool:
+    """Whether the placeholder of `edit` is seen whole (its text area: the edit less its frame and margins)."""
+    frame = edit.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth, None, edit)
+    room = edit.width() - 2 * frame - 4 - edit.textMargins().left() - edit.textMargins().right()
+    return edit.fontMetrics().horizontalAdvance(edit.placeholderText()) <= room
+
+
+def test_the_research_table_and_the_chart_legend_fit_in_english(qtbot: QtBot, reports_bench: Workbench) -> None:
+    """Found in the real window in English at the first size: the run table's stage ran past the dock's edge
+    ("Publishing: every gate in one pa"), and on a reopen its columns were cut to "6059..." and "Publi..."; the
+    chart's last moving average was cut ("MA20 354.93 MA"); the research form cut its cost box's words ("Co…")."""
+    window = MainWindow(settings=QSettings())
+    window.presenter.interactive = False
+    qtbot.addWidget(window)
+    window.resize(FIRST)
+    window.show()
+    with qtbot.waitSignal(window.workspace_attached, timeout=20_000):
+        window.attach_bench(reports_bench)
+    research, chart = window.panels["research"], window.panels["chart"].chart  # type: ignore[attr-defined]
+    table = research.table  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: research.model.rowCount() == 3, timeout=20_000)  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: bool(chart.legend.text()), timeout=20_000)
+    qtbot.wait(200)
+    header, metrics, model = table.horizontalHeader(), table.fontMetrics(), table.model()
+    margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1)  # Qt's own
+    cut = [
+        f"{model.index(row, column).data()!r} in {header.sectionSize(column)} px"
+        for column in range(header.count())
+        for row in range(model.rowCount())
+        if metrics.horizontalAdvance(str(model.index(row, column).data() or "")) + margin > header.sectionSize(column)
+    ]
+    assert cut == [], cut
+    titles = [header.sectionSizeFromContents(c).width() > header.sectionSize(c) for c in range(header.count())]
+    assert not any(titles), titles
+    in_view = table.viewport().width()
+    for key in ("symbol", "status", "stage"):  # what a run is and where it stands: seen without scrolling
+        column = COLUMN_INDEX[key]
+        assert header.sectionViewportPosition(column) + header.sectionSize(column) <= in_view, key
+    for label in (chart.info, chart.legend):
+        assert label.sizeHint().width() <= label.width(), label.text()
+    edits = [research.symbol_edit, research.question_edit, research.ceiling_edit]  # type: ignore[attr-defined]
+    assert [e.placeholderText() for e in edits if not _fits(e)] == []
+    window.shutdown()

@@ -6,21 +6,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 
 from ui.charts.candlestick_item import CandlestickItem, VolumeItem
 from ui.charts.chart_data import AVERAGES, ChartData, ReportMark, ZoneLevels, price_text
 from ui.charts.crosshair import Crosshair
 from ui.charts.palette import DEFAULT_SCHEME, CandleScheme, chart_colors
 from ui.charts.zone_item import PRICE_LINE_Z, PriceLineItem, ZoneBandItem
+from ui.charts.zone_labels import ZoneLabel, ZoneLabels
 from ui.i18n.action_words import action_word
 from ui.i18n.language import engine_language
+
+EmptyReason = Literal["loading", "no_bars", "no_symbol"]
 
 DEFAULT_VISIBLE = 160  # bars shown when a symbol opens (zoom out to see all of them)
 MIN_VISIBLE = 10
@@ -106,19 +109,39 @@ class StockChartWidget(QWidget):
         self.info.setObjectName("chartInfo")
         # the bar's values are one long line: it may be cut, never widen the chart past its dock
         self.info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # the moving averages on a line of their own, each in its curve's colour (after the bar's values on one line,
+        # the last of them was cut at the default window size: "MA20 354.93 MA")
+        self.legend = QLabel(self)
+        self.legend.setObjectName("chartLegend")
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.graphics = pg.GraphicsLayoutWidget(self)
+        # With no bars to draw, a sentence in the plots' place (not empty axes reading 0 to 1 and a volume axis of 0s
+        # and 1s, as after a reopen before the bars had loaded)
+        self.empty = QLabel(self)
+        self.empty.setObjectName("chartEmpty")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty_reason: tuple[EmptyReason, str] | None = None
+        self.plots = QStackedWidget(self)
+        self.plots.addWidget(self.graphics)
+        self.plots.addWidget(self.empty)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
         layout.addWidget(self.info)
-        layout.addWidget(self.graphics, 1)
+        layout.addWidget(self.legend)
+        layout.addWidget(self.plots, 1)
         self._build_plots()
         self.zone_bands: list[ZoneBandItem] = []
         self.stop_line: PriceLineItem | None = None
+        self.zone_labels = ZoneLabels(self.price_plot)
         self.order_lines: list[PriceLineItem] = []
         self.report_lines: list[pg.InfiniteLine] = []
         self.crosshair = Crosshair(self.price_plot, self.volume_plot, self._text_color())
         self.crosshair.moved.connect(self._show_bar)
         self.apply_theme()
+        self.show_empty("loading")
 
     # ---- construction -----------------------------------------------------------------------------------------
     def _build_plots(self) -> None:
@@ -161,7 +184,9 @@ class StockChartWidget(QWidget):
     def apply_theme(self) -> None:
         """Follow the widget palette (light or dark): background, axes, their text, the crosshair, the fills' outline
         and the candles (repainted at once)."""
-        self.graphics.setBackground(self.palette().color(QPalette.ColorRole.Base))
+        background = self.palette().color(QPalette.ColorRole.Base)
+        self.graphics.setBackground(background)
+        self.zone_labels.set_background(background)
         text = self._text_color()
         for plot in (self.price_plot, self.volume_plot):
             for name in ("right", "bottom"):
@@ -170,6 +195,7 @@ class StockChartWidget(QWidget):
                 axis.setPen(text)
         self.crosshair.set_color(text)
         self.info.setPalette(self.palette())
+        self.legend.setPalette(self.palette())
         if self.data is not None:
             self._set_fills(self.data)
         self.candles.update()
@@ -203,7 +229,12 @@ class StockChartWidget(QWidget):
         self.price_plot.vb.setLimits(**limits)
         self.volume_plot.vb.setLimits(**limits)
         self.show_last(visible)
-        self._show_bar(len(bars) - 1) if len(bars) else self.info.clear()
+        if len(bars):
+            self._show_bar(len(bars) - 1)
+            self.empty_reason = None
+            self.plots.setCurrentWidget(self.graphics)
+        else:
+            self.show_empty("no_bars", data.symbol)
 
     def show_last(self, count: int) -> None:
         """Show the last `count` bars (all of them when `count` exceeds the series)."""
@@ -227,6 +258,7 @@ class StockChartWidget(QWidget):
 
     def _set_zones(self, zones: ZoneLevels | None) -> None:
         self._remove(self.zone_bands)
+        self.zone_labels.clear()
         if self.stop_line is not None:
             self.price_plot.removeItem(self.stop_line)
             self.stop_line = None
@@ -242,14 +274,28 @@ class StockChartWidget(QWidget):
             .replace("%1", price_text(zones.sell_low))
             .replace("%2", price_text(zones.sell_high))
         )
-        self.zone_bands = [
-            ZoneBandItem("buy", zones.buy_low, zones.buy_high, self.colors.buy_zone, buy),
-            ZoneBandItem("sell", zones.sell_low, zones.sell_high, self.colors.sell_zone, sell),
-        ]
         stop = self.tr("Stop %1").replace("%1", price_text(zones.stop))
-        self.stop_line = PriceLineItem(zones.stop, self.colors.stop, stop)
+        self.zone_bands = [
+            ZoneBandItem("buy", zones.buy_low, zones.buy_high, self.colors.buy_zone),
+            ZoneBandItem("sell", zones.sell_low, zones.sell_high, self.colors.sell_zone),
+        ]
+        self.stop_line = PriceLineItem(zones.stop, self.colors.stop)
         for item in (*self.zone_bands, self.stop_line):
             self.price_plot.addItem(item, ignoreBounds=True)
+        words = self._opaque
+        self.zone_labels.set(
+            [
+                ZoneLabel("sell", sell, words(self.colors.sell_zone), float(zones.sell_low), float(zones.sell_high)),
+                ZoneLabel("buy", buy, words(self.colors.buy_zone), float(zones.buy_low), float(zones.buy_high)),
+                ZoneLabel("stop", stop, self.colors.stop, float(zones.stop), float(zones.stop)),
+            ],
+            self.palette().color(QPalette.ColorRole.Base),
+        )
+
+    @staticmethod
+    def _opaque(band: QColor) -> QColor:
+        """A band's colour for its label's words and border: the band's hue, opaque."""
+        return QColor(band.red(), band.green(), band.blue())
 
     def _set_orders(self, data: ChartData) -> None:
         self._remove(self.order_lines)
@@ -288,8 +334,27 @@ class StockChartWidget(QWidget):
         words = " / ".join(action_word(action) for action in marker.actions)
         return words if marker.count == 1 else f"{words} ×{marker.count}"
 
+    def show_empty(self, reason: EmptyReason, symbol: str = "") -> None:
+        """Say in the plots' place why there is nothing to draw (`symbol`: the one without bars)."""
+        self.empty_reason = (reason, symbol)
+        self.info.clear()
+        self.legend.clear()
+        self.empty.setText(self._empty_text(reason, symbol))
+        self.plots.setCurrentWidget(self.empty)
+
+    def _empty_text(self, reason: EmptyReason, symbol: str) -> str:
+        if reason == "no_bars":
+            return self.tr("%1 has no daily bars yet: there is nothing to draw. Refresh to fetch them.").replace(
+                "%1", symbol
+            )
+        if reason == "no_symbol":
+            return self.tr("No symbol to chart yet: type a code above, or add one to the watchlist.")
+        return self.tr("Loading the chart…")
+
     def retranslate(self) -> None:
         """Write the chart's labels again in the current language (data and zoom stay)."""
+        if self.empty_reason is not None:
+            self.empty.setText(self._empty_text(*self.empty_reason))
         data = self.data
         if data is None:
             return
@@ -300,7 +365,7 @@ class StockChartWidget(QWidget):
 
     # ---- crosshair --------------------------------------------------------------------------------------------
     def describe(self, index: int) -> str:
-        """The values of bar `index` as one line (date, OHLC, change, volume, averages)."""
+        """The values of bar `index` as one line (date, OHLC, change, volume; the averages are `legend_text`)."""
         if self.data is None or not 0 <= index < len(self.data.bars):
             return ""
         bars = self.data.bars
@@ -315,11 +380,24 @@ class StockChartWidget(QWidget):
             f"{change:+.2f}%",
             self.tr("Vol %1").replace("%1", f"{int(bars.volume[index]):,}"),
         ]
-        for window, values in self.data.averages.items():
-            if not np.isnan(values[index]):
-                parts.append(f"MA{window} {values[index]:.2f}")
         return "  ".join(parts)
+
+    def legend_text(self, index: int) -> str:
+        """The moving averages at bar `index`, each in its curve's colour (rich text)."""
+        if self.data is None or not 0 <= index < len(self.data.bars):
+            return ""
+        parts = [
+            f'<span style="color:{self._average_color(window)}">MA{window} {values[index]:.2f}</span>'
+            for window, values in self.data.averages.items()
+            if not np.isnan(values[index])
+        ]
+        return "&nbsp;&nbsp;".join(parts)
+
+    @staticmethod
+    def _average_color(window: int) -> str:
+        return str(AVERAGE_COLORS.get(window, QColor("gray")).name())
 
     def _show_bar(self, index: int) -> None:
         self.info.setText(self.describe(index))
+        self.legend.setText(self.legend_text(index))
         self.bar_hovered.emit(index)

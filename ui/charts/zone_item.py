@@ -25,7 +25,7 @@ def _line_pen(color: QColor, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen
 class ZoneBandItem(pg.LinearRegionItem):  # type: ignore[misc]
     """A shaded band from `low` to `high` across the whole chart; not movable."""
 
-    def __init__(self, kind: ZoneKind, low: Decimal, high: Decimal, color: QColor, label: str) -> None:
+    def __init__(self, kind: ZoneKind, low: Decimal, high: Decimal, color: QColor) -> None:
         edge = QColor(color)
         edge.setAlpha(200)
         super().__init__(
@@ -36,18 +36,14 @@ class ZoneBandItem(pg.LinearRegionItem):  # type: ignore[misc]
             movable=False,
         )
         self.kind, self.low, self.high = kind, low, high
-        self.setZValue(-10)
-        # Each label sits inside its own band (the buy zone's on its low edge, the sell zone's under its high edge):
-        # seen whenever the band is, never in the other band; over the high edge it vanished at the top of the view.
-        edge_line, anchor = (self.lines[0], (0, 1)) if kind == "buy" else (self.lines[1], (0, 0))
-        self.label = pg.InfLineLabel(edge_line, text=label, position=0.02, anchors=[anchor, anchor])
-        self.label.setColor(edge)
+        self.setZValue(-10)  # beneath the candles; its label is drawn over them (ui.charts.zone_labels)
 
 
 class PriceLineItem(pg.InfiniteLine):  # type: ignore[misc]
     """A horizontal line at an exact price: the stop, or an open order."""
 
-    def __init__(self, price: Decimal, color: QColor, label: str, *, dashed: bool = True) -> None:
+    def __init__(self, price: Decimal, color: QColor, label: str | None = None, *, dashed: bool = True) -> None:
+        """`label` None: the line alone (the stop's label is one of the zone labels, ui.charts.zone_labels)."""
         style = Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine
         super().__init__(
             pos=float(price),

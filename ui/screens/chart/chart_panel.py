@@ -172,11 +172,15 @@ class ChartPanel(QWidget):
         """Show the error and go back to the symbol on screen (a mistyped code must not stick)."""
         self.symbol = self.chart.data.symbol if self.chart.data is not None else None
         self.symbol_edit.setText(self.symbol or "")
+        if self.chart.data is None:  # nothing shown before: not "loading" for ever
+            self.chart.show_empty("no_symbol")
         self.ctx.presenter.present(error)
 
     def _default_found(self, symbol: str | None) -> None:
         if symbol and self.symbol is None:
             self.show_symbol(symbol)
+        elif not symbol and self.chart.data is None:
+            self.chart.show_empty("no_symbol")
 
     def _loaded(self, generation: int, data: ChartData) -> None:
         if generation != self._generation:  # a newer request is on its way

@@ -53,6 +53,7 @@ from ui.screens.research.run_model import (
 
 TICK_MS = 1000
 DUE_POLL_MS = 30_000
+LINE_EDIT_PADDING = 24  # a line edit's frame and text margins around its words
 CEILING_LENGTH = 24  # any text: the engine's number reader refuses or notes what is not a plain amount
 OFFLINE_MODEL = "offline"  # the rules model's name (stockbench.llm.models.OFFLINE), shown in words
 AUTOMATIC = "\x00automatic"  # the account box's data for "choose for me" (no account name holds a NUL)
@@ -88,6 +89,14 @@ class ResearchPanel(QWidget):
         self._due.start()
         ctx.bridge.engine_event.connect(self._on_engine_event)
         self.model.dataChanged.connect(self._on_rows_changed)
+        # The columns follow their contents once the rows have changed (left to the header alone, rows listed while
+        # the dock was still being laid out kept the columns at their titles' widths: "6059...", "Publi...").
+        self._fit_columns = QTimer(self)
+        self._fit_columns.setSingleShot(True)
+        self._fit_columns.setInterval(0)
+        self._fit_columns.timeout.connect(self.table.resizeColumnsToContents)
+        for changed in (self.model.rowsInserted, self.model.dataChanged, self.model.modelReset):
+            changed.connect(self._fit_columns.start)
         self.refresh()
 
     # ---- layout ------------------------------------------------------------------------------------
@@ -117,6 +126,10 @@ class ResearchPanel(QWidget):
                 self.model_combo.setItemText(index, self._model_label(str(self.model_combo.itemData(index))))
         self.account_combo.setToolTip(self.tr("The account whose holdings, cash and orders the research reads"))
         self.ceiling_edit.setPlaceholderText(self.tr("Cost ceiling"))
+        for edit, shortest in ((self.symbol_edit, "000000.SH"), (self.ceiling_edit, "")):  # their words in view
+            metrics = edit.fontMetrics()
+            words = max(metrics.horizontalAdvance(shortest), metrics.horizontalAdvance(edit.placeholderText()))
+            edit.setMinimumWidth(words + LINE_EDIT_PADDING)
         self.analyze_button.setText(self.tr("Analyze"))
         self.details_box.setTitle(self.tr("Selected run"))
         self.continue_button.setText(self.tr("Continue"))
@@ -127,9 +140,10 @@ class ResearchPanel(QWidget):
         self._show_details(self.selected_row())
 
     def _build_form(self) -> QVBoxLayout:
-        """Two rows, so the panel fits a narrow dock: what to research, then how (model, account, ceiling, go)."""
+        """Three rows, so the panel fits a narrow dock with every word in view: what to research, with which model
+        and account, then the cost ceiling and go (on two rows the ceiling's words were cut to "Co…")."""
         form = QVBoxLayout()
-        row, options = QHBoxLayout(), QHBoxLayout()
+        row, options, go = QHBoxLayout(), QHBoxLayout(), QHBoxLayout()
         self.symbol_edit = QLineEdit(self)
         self.question_edit = QLineEdit(self)
         self.model_combo = QComboBox(self)
@@ -139,19 +153,18 @@ class ResearchPanel(QWidget):
         self._fill_accounts([])
         self.ceiling_edit = QLineEdit(self)
         self.ceiling_edit.setMaxLength(CEILING_LENGTH)
-        self.ceiling_edit.setMaximumWidth(110)
         self.analyze_button = QPushButton(self)
         self.analyze_button.setDefault(True)
         self.analyze_button.clicked.connect(self._analyze_clicked)
         self.symbol_edit.returnPressed.connect(self._analyze_clicked)
-        self.symbol_edit.setMinimumWidth(self.symbol_edit.fontMetrics().horizontalAdvance("000000.SH") + 24)
         row.addWidget(self.symbol_edit, 1)
         row.addWidget(self.question_edit, 3)
-        for widget, stretch in ((self.model_combo, 2), (self.account_combo, 2), (self.ceiling_edit, 1),
-                                (self.analyze_button, 0)):  # fmt: skip
-            options.addWidget(widget, stretch)
-        form.addLayout(row)
-        form.addLayout(options)
+        options.addWidget(self.model_combo, 1)
+        options.addWidget(self.account_combo, 1)
+        go.addWidget(self.ceiling_edit, 1)
+        go.addWidget(self.analyze_button, 0)
+        for line in (row, options, go):
+            form.addLayout(line)
         return form
 
     def _build_table(self) -> QTableView:
@@ -181,10 +194,10 @@ class ResearchPanel(QWidget):
         self.stats_label = QLabel(box)
         self.reason_label = QLabel(box)
         self.reason_label.setObjectName("pauseReason")
-        self.reason_label.setWordWrap(True)
         self.reason_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         for label in (self.stage_label, self.subtask_label, self.stats_label, self.reason_label):
-            layout.addWidget(label)
+            label.setWordWrap(True)  # a long stage title ("... · Publishing: every gate in one pass") wraps: on one
+            layout.addWidget(label)  # line it widened the panel past its dock and hid the Analyze button
         layout.addLayout(self._build_buttons(box))
         self.timeline = QListWidget(box)
         self.timeline.setObjectName("runTimeline")

@@ -51,6 +51,18 @@ STAGE_TITLES: dict[str, str] = {
     "report": str(QT_TRANSLATE_NOOP("ResearchStages", "Writing the report")),
     "publish": str(QT_TRANSLATE_NOOP("ResearchStages", "Publishing: every gate in one pass")),
 }
+# A stage's name alone, for the run table's narrow column (its title above is shown beside the selected run and as
+# the cell's tooltip: in the table it ran past the dock's edge, "Publishing: every gate in one pa").
+STAGE_NAMES: dict[str, str] = {
+    "prepare": str(QT_TRANSLATE_NOOP("ResearchStageNames", "Preparing")),
+    "scene": str(QT_TRANSLATE_NOOP("ResearchStageNames", "Scene")),
+    "collect": str(QT_TRANSLATE_NOOP("ResearchStageNames", "Collecting")),
+    "preprocess": str(QT_TRANSLATE_NOOP("ResearchStageNames", "Computing")),
+    "analyze": str(QT_TRANSLATE_NOOP("ResearchStageNames", "Analysing")),
+    "decide": str(QT_TRANSLATE_NOOP("ResearchStageNames", "Deciding")),
+    "report": str(QT_TRANSLATE_NOOP("ResearchStageNames", "Writing")),
+    "publish": str(QT_TRANSLATE_NOOP("ResearchStageNames", "Publishing")),
+}
 STATUS_TITLES: dict[str, str] = {
     "planned": str(QT_TRANSLATE_NOOP("ResearchStatus", "Planned")),
     "queued": str(QT_TRANSLATE_NOOP("ResearchStatus", "Queued")),
@@ -79,6 +91,13 @@ KNOWN_SUBTASKS = (
 def stage_title(stage: str) -> str:
     """The user-facing title of an engine stage key (the key itself when unknown)."""
     return QCoreApplication.translate("ResearchStages", STAGE_TITLES[stage]) if stage in STAGE_TITLES else stage
+
+
+def stage_name(stage: str) -> str:
+    """A stage's short name (its title when it has none, the key itself when unknown)."""
+    if stage in STAGE_NAMES:
+        return QCoreApplication.translate("ResearchStageNames", STAGE_NAMES[stage])
+    return stage_title(stage)
 
 
 def subtask_title(title: str) -> str:
@@ -164,7 +183,7 @@ class Column:
 COLUMNS: tuple[Column, ...] = (
     Column("symbol", str(QT_TRANSLATE_NOOP("RunModel", "Symbol")), lambda r: r.symbol),
     Column("status", str(QT_TRANSLATE_NOOP("RunModel", "Status")), lambda r: status_title(r.status)),
-    Column("stage", str(QT_TRANSLATE_NOOP("RunModel", "Stage")), lambda r: stage_title(r.stage) if r.stage else ""),
+    Column("stage", str(QT_TRANSLATE_NOOP("RunModel", "Stage")), lambda r: stage_name(r.stage) if r.stage else ""),
     Column("subtask", str(QT_TRANSLATE_NOOP("RunModel", "Sub-task")), lambda r: subtask_title(r.subtask)),
     Column(
         "elapsed",
@@ -233,6 +252,10 @@ class RunModel(QAbstractTableModel):
             return int(column.align | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and column.key == "status" and row.reason:
             return row.reason
+        if role == Qt.ItemDataRole.ToolTipRole and column.key == "stage" and row.stage:
+            return stage_title(row.stage)
+        if role == Qt.ItemDataRole.ToolTipRole and column.key == "subtask" and row.subtask:
+            return subtask_title(row.subtask)
         if role == Qt.ItemDataRole.UserRole:
             return row.run_id
         return None
