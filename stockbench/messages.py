@@ -1603,6 +1603,59 @@ NOTES |= {
 }
 
 
+# ---- the command line's own lines (stockbench/cli/*.py): what a command did, its table headers, and the words of
+# ---- the values in them; commands, options, codes and symbols are parameters
+NOTES |= {
+    "cli.none": _w("(none)", "（无）"),
+    # ledger (cli/ledger.py)
+    "cli.account.opened": _w("account '{account}' opened ({currency}, markets {markets})",
+                             "账户“{account}”已开立（{currency}，市场 {markets}）"),
+    "cli.cash.recorded": _w("{entry_id}: {kind} {amount} {currency}", "{entry_id}：{kind} {amount} {currency}"),
+    "cli.transfer.done": _w("transferred {sent} {currency} -> {received} {to_currency}",
+                            "已转账：转出 {sent} {currency}，转入 {received} {to_currency}"),
+    "cli.fill.line": _w("{side} {qty} {symbol} @ {price} on {trade_date}, fees {fees}",
+                        "{side} {qty} 股 {symbol}，价格 {price}，交易日 {trade_date}，费用 {fees}"),
+    "cli.fill.valid": _w("valid: {fill}", "可以记录：{fill}"),
+    "cli.fill.recorded": _w("recorded {fill_id}: {fill}", "已记录 {fill_id}：{fill}"),
+    "cli.balance.none": _w("no cash", "没有现金"),
+    "cli.void.done": _w("voided {voided}: {reason}", "已作废 {voided}：{reason}"),
+    "cli.order.added": _w("order {order_id}: {side} {qty} {symbol} @ {price}",
+                          "委托 {order_id}：{side} {qty} 股 {symbol}，价格 {price}"),
+    "cli.order.status": _w("order {order_id} {status}", "委托 {order_id} {status}"),
+    "cli.action.dividend": _w("{action_id}: dividend {amount} on {symbol}", "{action_id}：{symbol} 现金分红 {amount}"),
+    "cli.action.shares": _w("{action_id}: {kind} {qty} shares of {symbol}", "{action_id}：{symbol} {kind} {qty} 股"),
+    "cli.import.would_write": _w("would write {count} fill(s)", "将写入 {count} 笔成交"),
+    "cli.import.wrote": _w("wrote {count} fill(s)", "已写入 {count} 笔成交"),
+    "cli.import.row_note": _w("row {number}: {text}", "第 {number} 行：{text}"),
+    "cli.export.wrote": _w("wrote {entries} entries to {path}", "已把 {entries} 条记录写入 {path}"),
+}  # fmt: skip
+
+VALUES |= {
+    "bool.true": _w("True", "是"), "bool.false": _w("False", "否"),
+    "cash_kind.deposit": _w("deposit", "存入"), "cash_kind.withdrawal": _w("withdrawal", "取出"),
+    "cash_kind.dividend": _w("dividend", "分红"), "cash_kind.interest": _w("interest", "利息"),
+    "cash_kind.fee": _w("fee", "费用"), "cash_kind.tax": _w("tax", "税费"),
+    "cash_kind.transfer_in": _w("transfer_in", "转入"), "cash_kind.transfer_out": _w("transfer_out", "转出"),
+    "action_kind.cash_dividend": _w("cash_dividend", "现金分红"), "action_kind.bonus": _w("bonus", "送股"),
+    "action_kind.capitalization": _w("capitalization", "转增"), "action_kind.split": _w("split", "拆股"),
+    "entry_kind.fill:buy": _w("fill:buy", "成交：买入"), "entry_kind.fill:sell": _w("fill:sell", "成交：卖出"),
+    "order_status.open": _w("open", "未成交"), "order_status.partially_filled": _w("partially_filled", "部分成交"),
+    "order_status.filled": _w("filled", "已成交"), "order_status.cancelled": _w("cancelled", "已撤销"),
+    "order_status.expired": _w("expired", "已过期"),
+    # table headers
+    "column.symbol": _w("symbol", "代码"), "column.name": _w("name", "名称"), "column.qty": _w("qty", "数量"),
+    "column.sellable": _w("sellable", "可卖"), "column.avg_cost": _w("avg_cost", "平均成本"),
+    "column.diluted_cost": _w("diluted_cost", "摊薄成本"), "column.realized_pnl": _w("realized_pnl", "已实现盈亏"),
+    "column.unrealized_pnl": _w("unrealized_pnl", "未实现盈亏"), "column.account": _w("account", "账户"),
+    "column.currency": _w("currency", "币种"), "column.markets": _w("markets", "市场"),
+    "column.cash": _w("cash", "现金"), "column.id": _w("id", "编号"), "column.kind": _w("kind", "类别"),
+    "column.at": _w("at", "时间"), "column.price": _w("price", "价格"), "column.amount": _w("amount", "金额"),
+    "column.voided": _w("voided", "已作废"), "column.order_id": _w("order_id", "委托编号"),
+    "column.side": _w("side", "方向"), "column.status": _w("status", "状态"), "column.filled": _w("filled", "已成交"),
+    "column.trade_date": _w("trade_date", "交易日"), "column.fees": _w("fees", "费用"),
+}  # fmt: skip
+
+
 def value_word(kind: str, value: str, language: Language) -> str:
     found = VALUES.get(f"{kind}.{value}")
     return found.text(language) if found is not None else value
