@@ -53,9 +53,9 @@ class CliContext:
     def say(self, key: str, /, **params: object) -> str:
         """The catalogue's note `key` (stockbench/messages.py NOTES) filled from `params`, in this invocation's
         language."""
-        from stockbench.messages import note
+        from stockbench.messages import Note
 
-        return note(key, **params).text(self.language)
+        return Note(key, tuple(sorted((name, str(value)) for name, value in params.items()))).text(self.language)
 
     def word(self, kind: str, value: object) -> str:
         """The word of a value shown to people (a side, a status, a kind: VALUES "<kind>.<value>") in this
