@@ -21,7 +21,7 @@ from stockbench.cli.context import CliContext, pass_cli
 from stockbench.cli.output import message
 
 if TYPE_CHECKING:
-    from stockbench.llm.records import ModelConfig
+    from stockbench.llm.records import KeyStoreView, ModelConfig
     from stockbench.llm.service import Models
 
 
@@ -82,8 +82,9 @@ def _describe_human(cli: CliContext, d: dict[str, Any]) -> str:
         cli.say("cli.models.endpoint", value=d["api_base"]),
         cli.say("cli.models.fallback", value=d["fallback"] or "-"),
         cli.say("cli.models.key", value=key if d["key_required"] else cli.say("cli.models.not_required")),
-        cli.say("cli.models.context", tokens=d["context_tokens"] or unknown, tool_choice=d["tool_choice"],
-                reasoning=d["reasoning"]),
+        cli.say("cli.models.context", tokens=d["context_tokens"] or unknown,
+                tool_choice=cli.word("tool_choice", d["tool_choice"]),
+                reasoning=cli.word("reasoning", d["reasoning"])),
         cli.say("cli.models.price_unknown")
         if price is None
         else cli.say("cli.models.price", uncached=price["input_uncached"],
@@ -226,13 +227,23 @@ def _read_passphrase(new: bool) -> str | None:
     return sys.stdin.readline().rstrip("\r\n") or None
 
 
-def _keystore_human(cli: CliContext, d: dict[str, Any]) -> str:
+def _unusable_words(cli: CliContext, view: KeyStoreView) -> tuple[str, str]:
+    """Why the key store cannot be used now, and what to do, in the invocation's language."""
+    from stockbench.errors import UserError
+    from stockbench.messages import error_words
+
+    error = UserError(view.reason or "", view.hint or "", key=view.reason_key, params=view.reason_params)
+    return error_words(error, cli.language)
+
+
+def _keystore_human(cli: CliContext, d: dict[str, Any], view: KeyStoreView) -> str:
     where = (
         cli.say("cli.models.keys_in_os") if d["store"] == "os" else cli.say("cli.models.keys_in_file", path=d["path"])
     )
     lines = [where + ("" if d["available"] else cli.say("cli.models.not_usable_now"))]
     if not d["available"]:
-        lines += [f"  {d['reason']}", f"  {d['hint']}"]
+        reason, hint = _unusable_words(cli, view)
+        lines += [f"  {reason}", f"  {hint}"]
     lines.append(cli.say("cli.models.environment", env=d["environment"]))
     return "\n".join(lines)
 
@@ -246,14 +257,16 @@ def keystore(cli: CliContext, store: str | None) -> None:
     is the first line of standard input, and is never stored). Keys already stored are not moved."""
     service = _models(cli)
     if store is None:
-        cli.emit(service.keystore(), lambda d: _keystore_human(cli, d))
+        view = service.keystore()
+        cli.emit(view, lambda d: _keystore_human(cli, d, view))
         return
     passphrase = None
     if store == "file":
         from stockbench.llm.key_file import FILE_NAME
 
         passphrase = _read_passphrase(new=not (cli.bench().home / FILE_NAME).exists())
-    cli.emit(service.use_keystore(store, passphrase), lambda d: _keystore_human(cli, d))
+    chosen = service.use_keystore(store, passphrase)
+    cli.emit(chosen, lambda d: _keystore_human(cli, d, chosen))
 
 
 def _test_human(cli: CliContext, d: dict[str, Any]) -> str:
@@ -293,10 +306,13 @@ def list_models(cli: CliContext) -> None:
     rows = _models(cli).list()
     if any(r.has_key is None for r in rows):
         view = _models(cli).keystore()
-        cli.note_line(cli.say("cli.models.keys_unchecked", reason=view.reason))
-        message(f"  {view.hint}")
+        reason, hint = _unusable_words(cli, view)
+        cli.note_line(cli.say("cli.models.keys_unchecked", reason=reason))
+        message(f"  {hint}")
     columns = ["name", "provider", "model", "api_base", "fallback", "key_source"]
-    cli.emit(rows, lambda data: cli.table([{k: "-" if v is None else v for k, v in r.items()} for r in data], columns))
+    shown = {"key_source": "key_source"}
+    cli.emit(rows, lambda data: cli.table([{k: "-" if v is None else v for k, v in r.items()} for r in data], columns,
+                                          shown))  # fmt: skip
 
 
 @models.command("remove")
