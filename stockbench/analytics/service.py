@@ -33,7 +33,7 @@ from stockbench.market.limits import PriceLimits, price_limits
 from stockbench.market.registry import limit_status
 from stockbench.market.service import MarketRules
 from stockbench.market.ticks import round_to_tick
-from stockbench.messages import user_error
+from stockbench.messages import Note, error_words, note, user_error
 from stockbench.store.database import Database
 
 if TYPE_CHECKING:
@@ -177,26 +177,28 @@ class Analytics:
         day = quote.at.astimezone(MARKET_TZ[found.instrument.market]).date()
         return quote.status if found.last["day"] <= day <= as_of else "trading"
 
-    def _flags(self, found: History, as_of: date, params: ZoneParams) -> list[str]:
+    def _flags(self, found: History, as_of: date, params: ZoneParams) -> list[Note]:
+        """What to know about the zones' data, each said in either language (its English words start with its code:
+        "no_bar: ...", as the JSON's flags have always read)."""
         last, flags = found.last, []
         day = last["day"]
         try:
             session = self._sessions(found.instrument.market, as_of)[0]
             if day < session:
-                flags.append(f"no_bar: no bar on {session} (suspended, or not fetched); levels as of {day}")
+                flags.append(note("zone_flag.no_bar", session=session, day=day))
         except CalendarUnknown as error:
-            flags.append(f"calendar_unknown: {error.message}")
+            message, _ = error_words(error, "zh")
+            flags.append(note("zone_flag.calendar_unknown", message=error.message, message_zh=message))
         prev = last["prev_close"]
         if isinstance(prev, Decimal) and prev > 0:
             limits = self._limits(found, day, prev)
             if limits.up is not None and last["close"] == limits.up:
-                flags.append(f"closed_limit_up: {day} closed at the limit-up price {limits.up}; buying at the next "
-                             "open may be impossible while the board stays sealed")  # fmt: skip
+                flags.append(note("zone_flag.closed_limit_up", day=day, price=limits.up))
             if limits.down is not None and last["close"] == limits.down:
-                flags.append(f"closed_limit_down: {day} closed at the limit-down price {limits.down}")
+                flags.append(note("zone_flag.closed_limit_down", day=day, price=limits.down))
         window = found.raw.tail(params.window)
         for ex_day, factor in ex_factors(window):
-            flags.append(f"ex_rights: {ex_day} (factor {factor:.6f}); earlier bars adjusted onto the {day} scale")
+            flags.append(note("zone_flag.ex_rights", ex_day=ex_day, factor=f"{factor:.6f}", day=day))
         return flags
 
     # ---- sizing and states ------------------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ from stockbench.market.instruments import Instrument
 from stockbench.market.limits import PriceLimits
 from stockbench.market.tables import RuleTables
 from stockbench.market.ticks import round_to_tick, tick_size
-from stockbench.messages import user_error
+from stockbench.messages import Note, user_error
 
 ZonePosition = Literal["stop_hit", "below_buy", "in_buy", "between", "in_sell", "above_sell"]
 POSITIONS: tuple[ZonePosition, ...] = get_args(ZonePosition)
@@ -449,6 +449,7 @@ class Zones:
     flags: tuple[str, ...] = ()
     table: str = ""
     rules: PlanRules = field(default_factory=PlanRules.from_table)
+    flag_notes: tuple[Note, ...] = ()  # the flags in words of either language (flags keeps their English)
     position: ZonePosition = field(init=False)
     reward_risk: Decimal = field(init=False)
     distance_pct: Distances = field(init=False)
@@ -632,7 +633,7 @@ def zones_for(
     price: Decimal,
     trade: TradeDay,
     scale: Decimal = Decimal(1),
-    flags: Sequence[str] = (),
+    flags: Sequence[str | Note] = (),
     bands: pl.DataFrame | None = None,
     params: ZoneParams | None = None,
     tables: RuleTables | None = None,
@@ -667,9 +668,10 @@ def zones_for(
         rounder.level(row["atr"]),
         scale,
         trade,
-        tuple(flags),
+        tuple(f if isinstance(f, str) else f.text("en") for f in flags),
         params.cite,
         rules or PlanRules.from_table(),
+        tuple(f for f in flags if not isinstance(f, str)),
     )
 
 

@@ -4,73 +4,77 @@ and the opportunity scan. Prices in the JSON output are exact strings."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.cli.output import message, table
 from stockbench.cli.params import DECIMAL, PERCENT
 
+if TYPE_CHECKING:
+    from stockbench.analytics.scan import ScanResult
+    from stockbench.analytics.zones import Zones
 
-def _zone_line(name: str, zone: dict[str, Any], distance: str) -> str:
-    anchors = ", ".join(f"{a['name']} {a['value']} ({a['day']})" for a in zone["anchors"] if a["role"] != "width")
-    return f"{name:<5} {zone['low']} - {zone['high']}   ({distance}% from the price)   on {anchors}"
+
+def _anchor_name(cli: CliContext, name: str) -> str:
+    """A zone anchor's name: as the JSON has it in English, in the report's words in Chinese."""
+    from stockbench.research.wording.phrases import anchor_name
+
+    return anchor_name(name, cli.language) if cli.language == "zh" else name
 
 
-def _basis(zone: dict[str, Any], price: Decimal) -> str:
+def _zone_line(cli: CliContext, key: str, zone: dict[str, Any], distance: str) -> str:
+    anchors = ", ".join(cli.say("cli.zones.anchor", name=_anchor_name(cli, a["name"]), value=a["value"], day=a["day"])
+                        for a in zone["anchors"] if a["role"] != "width")  # fmt: skip
+    return cli.say(key, low=zone["low"], high=zone["high"], distance=distance, anchors=anchors)
+
+
+def _basis(cli: CliContext, zone: dict[str, Any], price: Decimal) -> str:
     """The zone's basis and where it lies against the price ("ma20 2080.54, 1.49% above the price")."""
     basis = next((a for a in zone["anchors"] if a["role"] == "basis"), None)
     if basis is None:
-        return "no basis"
+        return cli.say("cli.zones.no_basis")
     value = Decimal(basis["value"])
     pct = abs((value / price - 1) * 100).quantize(Decimal("0.01"))
-    if not pct:
-        return f"{basis['name']} {basis['value']}, at the price"
-    return f"{basis['name']} {basis['value']}, {pct}% {'above' if value > price else 'below'} the price"
+    key = "cli.zones.basis_at" if not pct else "cli.zones.basis_above" if value > price else "cli.zones.basis_below"
+    return cli.say(key, name=_anchor_name(cli, basis["name"]), value=basis["value"], pct=pct)
 
 
-_PLACES = {
-    "stop_hit": "at or below the stop {stop}",
-    "below_buy": "under the buy zone {buy} (built on {buy_basis}), above the stop {stop}",
-    "in_buy": "in the buy zone {buy} (built on {buy_basis})",
-    "between": "between the zones: the buy zone {buy} is built on {buy_basis}; the sell zone {sell} on {sell_basis}",
-    "in_sell": "in the sell zone {sell} (built on {sell_basis})",
-    "above_sell": "above the sell zone {sell} (built on {sell_basis})",
-}
-
-
-def _placed(data: dict[str, Any]) -> str:
+def _placed(cli: CliContext, data: dict[str, Any]) -> str:
     """Where the price sits, named against the levels the zones are built on."""
     price = Decimal(data["price"])
-    return _PLACES[data["position"]].format(
+    return cli.say(
+        f"cli.zones.place.{data['position']}",
         stop=data["stop"],
         buy=f"{data['buy']['low']}-{data['buy']['high']}",
         sell=f"{data['sell']['low']}-{data['sell']['high']}",
-        buy_basis=_basis(data["buy"], price),
-        sell_basis=_basis(data["sell"], price),
+        buy_basis=_basis(cli, data["buy"], price),
+        sell_basis=_basis(cli, data["sell"], price),
     )
 
 
-def _plan_line(data: dict[str, Any]) -> str:
-    head = f"plan  reward-to-risk {data['reward_risk']} (minimum {data['min_reward_risk']}): "
-    if data["tradeable"]:
-        return head + "tradeable"
-    return head + "not tradeable (" + ", ".join(data["reasons"]) + ")"
+def _plan_line(cli: CliContext, data: dict[str, Any]) -> str:
+    reasons = ", ".join(cli.word("plan_reason", r) for r in data["reasons"])
+    verdict = (
+        cli.say("cli.zones.tradeable") if data["tradeable"] else cli.say("cli.zones.not_tradeable", reasons=reasons)
+    )
+    return cli.say("cli.zones.plan", ratio=data["reward_risk"], minimum=data["min_reward_risk"], verdict=verdict)
 
 
-def _zones_human(data: dict[str, Any]) -> str:
+def _zones_human(cli: CliContext, data: dict[str, Any], found: Zones) -> str:
     distance = {k: format(Decimal(v), "+f") for k, v in data["distance_pct"].items()}
+    day = data["trade_day"]
     lines = [
-        f"{data['symbol']} as of {data['as_of']}: price {data['price']} is {_placed(data)}",
-        _zone_line("buy", data["buy"], f"top {distance['buy_high']}"),
-        _zone_line("sell", data["sell"], f"bottom {distance['sell_low']}"),
-        f"stop  {data['stop']}   ({distance['stop']}% from the price)",
-        _plan_line(data),
-        f"next session {data['trade_day']['day']}: limits {data['trade_day']['limit_down']} - "
-        f"{data['trade_day']['limit_up']}",
-    ]
-    lines += [f"note: {flag}" for flag in data["flags"]]
+        cli.say("cli.zones.head", symbol=data["symbol"], as_of=data["as_of"], price=data["price"],
+                placed=_placed(cli, data)),
+        _zone_line(cli, "cli.zones.buy", data["buy"], distance["buy_high"]),
+        _zone_line(cli, "cli.zones.sell", data["sell"], distance["sell_low"]),
+        cli.say("cli.zones.stop", stop=data["stop"], distance=distance["stop"]),
+        _plan_line(cli, data),
+        cli.say("cli.zones.next", day=day["day"], down=day["limit_down"], up=day["limit_up"]),
+    ]  # fmt: skip
+    flags = [n.text(cli.language) for n in found.flag_notes] if found.flag_notes else data["flags"]
+    lines += [("注意：" if cli.language == "zh" else "note: ") + flag for flag in flags]
     return "\n".join(lines)
 
 
@@ -84,20 +88,21 @@ def zones(cli: CliContext, symbol: str, price: Decimal | None) -> None:
     bench = cli.bench()
     found = bench.market.registry.resolve(symbol)
     if found.note:
-        message(f"note: {found.note}")
+        cli.note_line(found.note)
     result = bench.analytics.zones(found.instrument.symbol, price=price)
-    cli.emit(result, _zones_human)
+    cli.emit(result, lambda d: _zones_human(cli, d, result))
 
 
-def _size_human(data: dict[str, Any]) -> str:
-    fees = ", ".join(f"{k} {v}" for k, v in data["fees"]["items"].items())
+def _size_human(cli: CliContext, data: dict[str, Any]) -> str:
+    fees = ", ".join(f"{cli.word('fee_item', k)} {v}" for k, v in data["fees"]["items"].items())
     lines = [
-        f"{data['side']} {data['qty']} {data['symbol']} at {data['price']} (stop {data['stop']}) on {data['day']}",
-        f"fees {data['fees']['total']} ({fees}); break-even {data['break_even']}",
-        f"cash after {data['cash_after']}; weight after {data['weight_after']}; loss at stop {data['loss_at_stop']} "
-        f"(budget {data['risk_budget']}); bound by {', '.join(data['bound_by'])}",
-    ]
-    return "\n".join(lines + [f"note: {n}" for n in data["notes"]])
+        cli.say("cli.size.order", side=cli.word("side", data["side"]), qty=data["qty"], symbol=data["symbol"],
+                price=data["price"], stop=data["stop"], day=data["day"]),
+        cli.say("cli.size.fees", total=data["fees"]["total"], items=fees, break_even=data["break_even"]),
+        cli.say("cli.size.after", cash=data["cash_after"], weight=data["weight_after"], loss=data["loss_at_stop"],
+                budget=data["risk_budget"], bound=", ".join(cli.word("bound", b) for b in data["bound_by"])),
+    ]  # fmt: skip
+    return "\n".join(lines + [("注意：" if cli.language == "zh" else "note: ") + n for n in data["notes"]])
 
 
 @click.command()
@@ -147,19 +152,20 @@ def size(
     )
     if result.sizing is None:
         raise RuleViolation(f"the plan was refused: {result.problems[0].message}", result.problems)
-    cli.emit(result.sizing, _size_human)
+    cli.emit(result.sizing, lambda d: _size_human(cli, d))
 
 
-def _scan_human(data: dict[str, Any]) -> str:
-    head = f"scanned {data['scanned']:,} symbols on {data['as_of']}, {data['ranked']:,} ranked"
+def _scan_human(cli: CliContext, data: dict[str, Any], found: ScanResult) -> str:
+    head = cli.say("cli.scan.head", scanned=f"{data['scanned']:,}", as_of=data["as_of"], ranked=f"{data['ranked']:,}")
     rows = [
-        {"symbol": p["symbol"], "name": p["name"] or "", "score": p["score"], "why": "; ".join(p["reasons"])}
-        for p in data["shortlist"]
-    ]
-    lines = [head, table(rows, ["symbol", "name", "score", "why"])]
+        {"symbol": p.symbol, "name": p.name or "", "score": shown["score"],
+         "why": "; ".join(n.text(cli.language) for n in p.notes)}
+        for p, shown in zip(found.shortlist, data["shortlist"], strict=True)
+    ]  # fmt: skip
+    lines = [head, cli.table(rows, ["symbol", "name", "score", "why"])]
     if data["st_left_out"]:
         left = ", ".join(data["st_left_out"])
-        lines.append(f"left out as ST/*ST though they scored enough: {left} (--include-st to rank them)")
+        lines.append(cli.say("cli.scan.st_left_out", left=left, option="--include-st"))
     return "\n".join(lines)
 
 
@@ -178,4 +184,4 @@ def scan(cli: CliContext, universe: str, symbols: tuple[str, ...], top: int, inc
     bench = cli.bench()
     chosen: Any = list(symbols) if symbols else universe
     result = bench.analytics.scan(chosen, top=top, include_st=include_st)
-    cli.emit(result, _scan_human)
+    cli.emit(result, lambda d: _scan_human(cli, d, result))

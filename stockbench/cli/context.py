@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from stockbench.cli.output import emit, message, plain
+from stockbench.cli.output import emit, message, plain, table
 from stockbench.cli.params import typed_notes
 
 if TYPE_CHECKING:
@@ -48,8 +48,30 @@ class CliContext:
             data = {**data, "notes": [*data.get("notes", ()), *_notes_like(data.get("notes"), said)]}
         elif said:
             for line in said:
-                message(("注意：" if self.language == "zh" else "note: ") + line)
+                self.note_line(line)
         emit(self.as_json, data, human)
+
+    def say(self, key: str, /, **params: object) -> str:
+        """The catalogue's note `key` (stockbench/messages.py NOTES) filled from `params`, in this invocation's
+        language."""
+        from stockbench.messages import Note
+
+        return Note(key, tuple(sorted((name, str(value)) for name, value in params.items()))).text(self.language)
+
+    def word(self, kind: str, value: object) -> str:
+        """The word of a value shown to people (a side, a status, a kind: VALUES "<kind>.<value>") in this
+        invocation's language; a value the catalogue does not know stays as it is."""
+        from stockbench.messages import value_word
+
+        return value_word(kind, str(value), self.language)
+
+    def table(self, rows: list[dict[str, Any]], columns: list[str], kinds: dict[str, str] | None = None) -> str:
+        """`rows` as a text table in this invocation's language (see output.table)."""
+        return table(rows, columns, self.language, kinds)
+
+    def note_line(self, text: str) -> None:
+        """A note on stderr ("note: ..."), labelled in this invocation's language."""
+        message(("注意：" if self.language == "zh" else "note: ") + text)
 
     def close(self) -> None:
         if self._bench is not None:

@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, Any, cast
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.cli.output import message, table
+from stockbench.cli.output import message
 from stockbench.cli.params import DATE
-from stockbench.messages import Language, language_of_locale, rejection_words
+from stockbench.messages import Language, rejection_words
 
 if TYPE_CHECKING:
     from stockbench.clock import Clock
+    from stockbench.data.indices import RebuildReport
     from stockbench.data.records import Adjust, DataKind
     from stockbench.events import Progress
     from stockbench.workbench import Workbench
@@ -37,10 +38,10 @@ def price_text(value: Decimal | None) -> str | None:
     return format(normal, "f")
 
 
-def _symbol(bench: Workbench, text: str) -> str:
-    found = bench.market.registry.resolve(text)
+def _symbol(cli: CliContext, text: str) -> str:
+    found = cli.bench().market.registry.resolve(text)
     if found.note:
-        message(f"note: {found.note}")
+        cli.note_line(found.note)
     return found.instrument.symbol
 
 
@@ -57,30 +58,29 @@ def data() -> None:
     """Market data: import files, read bars and quotes as of the clock, fetch, and the data gates."""
 
 
-def _language() -> Language:
-    """The language `--lang` chose for this invocation, else the system locale's."""
-    chosen = click.get_current_context().find_root().params.get("language")
-    return "zh" if chosen == "zh" else "en" if chosen == "en" else language_of_locale()
-
-
-def _import_human(d: dict[str, Any]) -> str:
-    lines = [f"read {d['read']:,}, stored {d['stored']:,}, rejected {d['rejected']:,} ({d['seconds']} s)"]
-    lines.append(f"{d['symbols']:,} instruments, {d['names']:,} name changes, {d['first']}..{d['last']}")
-    language = _language()
-    lines += [f"  rejected {count:,}: {reason} ({rejection_words(reason, language)})"
+def _import_human(cli: CliContext, d: dict[str, Any], indices: RebuildReport | None) -> str:
+    lines = [cli.say("cli.import.counts", read=f"{d['read']:,}", stored=f"{d['stored']:,}",
+                     rejected=f"{d['rejected']:,}", seconds=d["seconds"])]  # fmt: skip
+    lines.append(cli.say("cli.import.span", symbols=f"{d['symbols']:,}", names=f"{d['names']:,}", first=d["first"],
+                         last=d["last"]))  # fmt: skip
+    lines += [cli.say("cli.import.rejected", count=f"{count:,}", reason=reason,
+                      words=rejection_words(reason, cli.language))
               for reason, count in d["rejected_reasons"].items()]  # fmt: skip
-    lines += [f"  e.g. {s['file']} line {s['line']}: {s['reason']} ({rejection_words(s['reason'], language)})"
+    lines += [cli.say("cli.import.sample", file=s["file"], line=s["line"], reason=s["reason"],
+                      words=rejection_words(s["reason"], cli.language))
               for s in d["rejected_samples"][:3]]  # fmt: skip
-    if d.get("indices"):
-        lines.append(_indices_human(d["indices"]))
+    if indices is not None:
+        lines.append(_indices_human(cli, indices.as_dict(), indices))
     return "\n".join(lines)
 
 
-def _indices_human(d: dict[str, Any]) -> str:
-    lines = [f"built indices from {d['rows']:,} stock bars ({d['seconds']} s):"]
-    lines += [f"  {b['symbol']} {b['name']}: {b['sessions']:,} sessions {b['first']}..{b['last']}, "
-              f"{b['members_last']:,} members on the last" for b in d["built"]]  # fmt: skip
-    lines += [f"  not built {s['symbol']}: {s['reason']}" for s in d["skipped"]]
+def _indices_human(cli: CliContext, d: dict[str, Any], report: RebuildReport) -> str:
+    lines = [cli.say("cli.indices.built", rows=f"{d['rows']:,}", seconds=d["seconds"])]
+    lines += [cli.say("cli.indices.index", symbol=b["symbol"], name=b["name"], sessions=f"{b['sessions']:,}",
+                      first=b["first"], last=b["last"], members=f"{b['members_last']:,}")
+              for b in d["built"]]  # fmt: skip
+    lines += [cli.say("cli.indices.not_built", symbol=symbol, reason=why.text(cli.language))
+              for symbol, why in report.skipped]  # fmt: skip
     return "\n".join(lines)
 
 
@@ -111,7 +111,7 @@ def import_command(cli: CliContext, path: Path, fmt: str) -> None:
             "seconds": report.seconds,
             "indices": report.indices.as_dict() if report.indices else None,
         },
-        _import_human,
+        lambda d: _import_human(cli, d, report.indices),
     )
 
 
@@ -119,7 +119,8 @@ def import_command(cli: CliContext, path: Path, fmt: str) -> None:
 @pass_cli
 def indices_command(cli: CliContext) -> None:
     """Rebuild the program's own indices (a benchmark and one per board) from every stored stock."""
-    cli.emit(cli.bench().data.rebuild_indices().as_dict(), _indices_human)
+    report = cli.bench().data.rebuild_indices()
+    cli.emit(report.as_dict(), lambda d: _indices_human(cli, d, report))
 
 
 def _bar_rows(frame: Any) -> list[dict[str, Any]]:
@@ -144,20 +145,21 @@ def _bar_rows(frame: Any) -> list[dict[str, Any]]:
 def bars(cli: CliContext, symbol: str, start: date | None, end: date | None, adjust: str, source: str | None) -> None:
     """Daily bars of SYMBOL as visible at the clock (prices unadjusted unless --adjust)."""
     bench = cli.bench()
-    found = _symbol(bench, symbol)
+    found = _symbol(cli, symbol)
     how: Adjust = "forward" if adjust == "forward" else "backward" if adjust == "backward" else "none"
     frame = bench.data.bars(found, start, end, how, source)
     rows = _bar_rows(frame)
     chosen = str(frame["source"][0]) if frame.height else None
     result = {"symbol": found, "adjust": adjust, "source": chosen, "as_of": _as_of(bench), "count": len(rows)}
-    cli.emit({**result, "bars": rows}, _bars_human)
+    cli.emit({**result, "bars": rows}, lambda d: _bars_human(cli, d))
 
 
-def _bars_human(d: dict[str, Any]) -> str:
-    head = f"{d['symbol']}: {d['count']} bars from {d['source'] or '-'} (adjust {d['adjust']})"
+def _bars_human(cli: CliContext, d: dict[str, Any]) -> str:
+    head = cli.say("cli.bars.head", symbol=d["symbol"], count=d["count"], source=d["source"] or "-",
+                   adjust=cli.word("adjust", d["adjust"]))  # fmt: skip
     shown = d["bars"][-20:]
     columns = ["date", "open", "high", "low", "close", "prev_close", "volume"]
-    return head + ("\n" + table(shown, columns) if shown else "")
+    return head + ("\n" + cli.table(shown, columns) if shown else "")
 
 
 def _recorded_clock(folder: Path) -> Clock | None:
@@ -180,7 +182,7 @@ def _recorded_clock(folder: Path) -> Clock | None:
 def quote(cli: CliContext, symbol: str, no_fetch: bool) -> None:
     """The price of SYMBOL: a live quote inside its trading window, else the last close (labelled)."""
     bench = cli.bench()
-    view = bench.data.quote(_symbol(bench, symbol), fetch=not no_fetch)
+    view = bench.data.quote(_symbol(cli, symbol), fetch=not no_fetch)
     result = {
         "symbol": view.symbol,
         "label": view.label,
@@ -196,15 +198,19 @@ def quote(cli: CliContext, symbol: str, no_fetch: bool) -> None:
         "corroboration": {c.field: c.as_dict() for c in view.corroboration.checks} if view.corroboration else None,
         "as_of": _as_of(bench),
     }
-    cli.emit(result, _quote_human)
+    cli.emit(result, lambda d: _quote_human(cli, d))
 
 
-def _quote_human(d: dict[str, Any]) -> str:
-    status = f", {d['status']}" if d["status"] not in (None, "trading") else ""
-    delay = f", {d['delay_minutes']} min late" if d["delay_minutes"] else ""
-    line = f"{d['symbol']} {d['price'] or '-'} ({d['label']}{status}{delay}, {d['date']}, {d['source']})"
+def _quote_human(cli: CliContext, d: dict[str, Any]) -> str:
+    status = cli.say("cli.quote.status", status=cli.word("trading_status", d["status"]))
+    delay = cli.say("cli.quote.delay", minutes=d["delay_minutes"]) if d["delay_minutes"] else ""
+    line = cli.say("cli.quote.line", symbol=d["symbol"], price=d["price"] or "-",
+                   label=cli.word("quote_label", d["label"]),
+                   status=status if d["status"] not in (None, "trading") else "", delay=delay, date=d["date"],
+                   source=d["source"])  # fmt: skip
     tags = d.get("corroboration") or {}
-    said = [f"{field} {t['tag']} ({', '.join(f'{s} {v}' for s, v in zip(t['sources'], t['values'], strict=True))})"
+    said = [cli.say("cli.quote.field", field=cli.word("quote_field", field), tag=cli.word("corroboration", t["tag"]),
+                    sources=", ".join(f"{s} {v}" for s, v in zip(t["sources"], t["values"], strict=True)))
             for field, t in tags.items()]  # fmt: skip
     return "\n".join([line, *said])
 
@@ -235,11 +241,11 @@ def fetch(cli: CliContext, symbol: str, what: str, record: Path | None, replay: 
     bench = cli.bench()
     if record is not None or replay is not None:
         bench.data.use_recording(record=record, replay=replay)
-    found = _symbol(bench, symbol)
+    found = _symbol(cli, symbol)
     outcomes = bench.data.fetch(found, kinds, progress=_progress)
     cli.emit(
         {"symbol": found, "fetches": list(outcomes)},
-        lambda d: table(d["fetches"], ["what", "source", "ok", "rows", "reason"]),
+        lambda d: cli.table(d["fetches"], ["what", "source", "ok", "rows", "reason"], {"what": "data_kind"}),
     )
 
 
@@ -250,11 +256,11 @@ def fetch(cli: CliContext, symbol: str, what: str, record: Path | None, replay: 
 def gates(cli: CliContext, symbol: str, no_fetch: bool) -> None:
     """The data gates of SYMBOL: pass or gap, the reason and the evidence (gaps are fetched first)."""
     bench = cli.bench()
-    found = _symbol(bench, symbol)
+    found = _symbol(cli, symbol)
     results = bench.data.gates(found, fetch=not no_fetch, progress=_progress)
     passed = all(r.status == "pass" for r in results)
     data_out = {"symbol": found, "as_of": _as_of(bench), "passed": passed, "gates": list(results)}
-    cli.emit(data_out, lambda d: table(_gate_rows(d["gates"], found, _language()), ["name", "status", "reason"]))
+    cli.emit(data_out, lambda d: cli.table(_gate_rows(d["gates"], found, cli.language), ["name", "status", "reason"]))
 
 
 def _gate_rows(gates: list[dict[str, Any]], symbol: str, language: Language) -> list[dict[str, Any]]:
@@ -280,7 +286,7 @@ def _gate_rows(gates: list[dict[str, Any]], symbol: str, language: Language) -> 
 def crosscheck(cli: CliContext, symbol: str) -> None:
     """Compare SYMBOL's last price and previous close from two services; record disagreements."""
     bench = cli.bench()
-    found = bench.data.crosscheck(_symbol(bench, symbol))
+    found = bench.data.crosscheck(_symbol(cli, symbol))
     result = {
         "symbol": found.symbol,
         "points": [
@@ -290,7 +296,9 @@ def crosscheck(cli: CliContext, symbol: str) -> None:
         "disagreements": [d.detail() for d in found.disagreements],
         "fetches": list(found.outcomes),
     }
-    cli.emit(result, lambda d: f"{len(d['points'])} sources compared, {len(d['disagreements'])} disagreements")
+    cli.emit(
+        result, lambda d: cli.say("cli.crosscheck.done", points=len(d["points"]), disagreements=len(d["disagreements"]))
+    )
 
 
 def _source_time(at: Any, markets: list[str]) -> str:
@@ -307,18 +315,20 @@ def _source_time(at: Any, markets: list[str]) -> str:
     return f"{at.astimezone(zone):%Y-%m-%d %H:%M:%S} {zone.key}"
 
 
-def _sources_human(d: dict[str, Any]) -> str:
+def _sources_human(cli: CliContext, d: dict[str, Any]) -> str:
     rows = [
         {**s, "last_ok": _source_time(s["last_ok"], d["markets"][s["name"]]), "last_error": s["last_error"] or "-"}
         for s in d["sources"]
     ]
-    return table(rows, ["name", "state", "failures", "last_ok", "base_url", "last_error"])
+    return cli.table(
+        rows, ["name", "state", "failures", "last_ok", "base_url", "last_error"], {"state": "source_state"}
+    )
 
 
 def _emit_sources(cli: CliContext, sources: list[Any]) -> None:
     markets = {s.name: list(s.endpoint.markets) for s in sources}
     out = {"sources": [s.as_dict() for s in sources]}
-    cli.emit(out, lambda d: _sources_human({**d, "markets": markets}))
+    cli.emit(out, lambda d: _sources_human(cli, {**d, "markets": markets}))
 
 
 @data.group(invoke_without_command=True)

@@ -13,15 +13,15 @@ import click
 from stockbench.cli.context import CliContext, pass_cli
 
 
-def _human(data: dict[str, Any]) -> str:
-    state = "built" if data["built"] else "already built"
+def _human(cli: CliContext, data: dict[str, Any]) -> str:
+    state = cli.say("cli.demo.built" if data["built"] else "cli.demo.already_built")
     lines = [
-        f"demo market   {data['home']} ({state})",
-        f"clock         pinned at {data['pinned_as_of']} (replay)",
-        f"instruments   {data['instruments']}",
-        f"bars          {data['bars']:,} from {data['first']} to {data['last']}",
-        f"symbols       {' '.join(data['symbols'])}",
-        "Every name and figure in it is fictional (示例 / DEMO). Open it with --home to explore.",
+        cli.say("cli.demo.home", home=data["home"], state=state),
+        cli.say("cli.demo.clock", as_of=data["pinned_as_of"]),
+        cli.say("cli.demo.instruments", count=data["instruments"]),
+        cli.say("cli.demo.bars", count=f"{data['bars']:,}", first=data["first"], last=data["last"]),
+        cli.say("cli.demo.symbols", symbols=" ".join(data["symbols"])),
+        cli.say("cli.demo.fictional", marks="示例 / DEMO", option="--home"),
     ]
     return "\n".join(lines)
 
@@ -34,4 +34,4 @@ def demo(cli: CliContext) -> None:
 
     home = Workbench.demo_home(cli.home)
     summary = Workbench.prepare(home, kind="demo", command="stockbench demo", demo_only=True)
-    cli.emit(summary, _human)
+    cli.emit(summary, lambda d: _human(cli, d))

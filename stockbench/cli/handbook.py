@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.cli.output import table
 
 if TYPE_CHECKING:
+    from stockbench.errors import Problem
     from stockbench.research.handbook import Handbook
 
 EXIT_PROBLEMS = 1
@@ -21,9 +21,15 @@ def handbook() -> None:
     """The method handbook the research follows: check it, show any version runs used."""
 
 
-def _check_human(data: dict[str, Any]) -> str:
-    head = f"handbook {data['version']}: " + ("ok" if data["ok"] else f"{len(data['problems'])} problem(s)")
-    lines = [f"- [{p['code']}] {p['message']} (fix: {p['fix']})" for p in data["problems"]]
+def _check_human(cli: CliContext, data: dict[str, Any], problems: list[Problem]) -> str:
+    from stockbench.messages import said
+
+    if data["ok"]:
+        head = cli.say("cli.handbook.ok", version=data["version"])
+    else:
+        head = cli.say("cli.handbook.problems", version=data["version"], count=len(problems))
+    lines = [cli.say("cli.handbook.problem", code=p.code, message=words[0], fix=words[1])
+             for p in problems for words in [said(p, cli.language)]]  # fmt: skip
     return "\n".join([head, *lines])
 
 
@@ -40,7 +46,7 @@ def check(cli: CliContext, folder: Path | None) -> int:
     found = Handbook.load(folder)
     problems = run_check(found)
     data = {"ok": not problems, "version": found.version, "problems": problems}
-    cli.emit(data, _check_human)
+    cli.emit(data, lambda d: _check_human(cli, d, problems))
     return EXIT_PROBLEMS if problems else 0
 
 
@@ -88,8 +94,9 @@ def versions(cli: CliContext) -> None:
     from stockbench.research.handbook import Handbook
 
     current = Handbook.load().version
-    cli.emit({"current": current, "versions": list(cli.bench().handbook_versions())}, _versions_human)
+    cli.emit({"current": current, "versions": list(cli.bench().handbook_versions())}, lambda d: _versions_human(cli, d))
 
 
-def _versions_human(data: dict[str, Any]) -> str:
-    return f"current: {data['current']}\n" + table(data["versions"], ["version", "stored_at", "runs", "current"])
+def _versions_human(cli: CliContext, data: dict[str, Any]) -> str:
+    head = cli.say("cli.handbook.current", version=data["current"])
+    return head + "\n" + cli.table(data["versions"], ["version", "stored_at", "runs", "current"])

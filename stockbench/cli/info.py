@@ -9,15 +9,16 @@ import click
 from stockbench.cli.context import CliContext, pass_cli
 
 
-def _human(data: dict[str, Any]) -> str:
+def _human(cli: CliContext, data: dict[str, Any]) -> str:
     sizes = data["sizes"]
+    clock = cli.say("cli.info.system_clock") if data["clock"] == "system" else data["clock"]
     lines = [
-        f"workspace      {data['home']} ({data['kind']})",
-        f"database       {data['database']}",
-        f"schema         version {data['schema_version']} (this release: {data['latest_schema_version']})",
-        f"size           {sizes['database']:,} bytes database, {sizes['exports']:,} bytes exports",
-        f"created        {data['created_at']}",
-        f"clock          {data['clock']}",
+        cli.say("cli.info.workspace", home=data["home"], kind=cli.word("workspace_kind", data["kind"])),
+        cli.say("cli.info.database", database=data["database"]),
+        cli.say("cli.info.schema", version=data["schema_version"], latest=data["latest_schema_version"]),
+        cli.say("cli.info.size", database=f"{sizes['database']:,}", exports=f"{sizes['exports']:,}"),
+        cli.say("cli.info.created", created=data["created_at"]),
+        cli.say("cli.info.clock", clock=clock),
     ]
     return "\n".join(lines)
 
@@ -46,5 +47,5 @@ def info(cli: CliContext) -> None:
             "clock": bench.clock.now().isoformat() if bench.clock.is_replay else "system",
             "version": __import__("stockbench").__version__,
         },
-        _human,
+        lambda d: _human(cli, d),
     )

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.cli.output import message, table
+from stockbench.cli.output import message
 from stockbench.cli.params import DATE, DECIMAL, MONEY, QUANTITY
 from stockbench.messages import refusal
 
@@ -78,7 +78,9 @@ def account_add(
     )
     cli.emit(
         {"account": acct.name, "currency": acct.base_currency, "markets": list(acct.markets)},
-        lambda d: f"account '{d['account']}' opened ({d['currency']}, markets {', '.join(d['markets'])})",
+        lambda d: cli.say(
+            "cli.account.opened", account=d["account"], currency=d["currency"], markets=", ".join(d["markets"])
+        ),
     )
 
 
@@ -91,7 +93,7 @@ def account_list(cli: CliContext) -> None:
         {"account": a.name, "currency": a.base_currency, "markets": ",".join(a.markets), "cash": book.balance(a.name)}
         for a in book.accounts()
     ]
-    cli.emit({"accounts": rows}, lambda d: table(d["accounts"], ["account", "currency", "markets", "cash"]))
+    cli.emit({"accounts": rows}, lambda d: cli.table(d["accounts"], ["account", "currency", "markets", "cash"]))
 
 
 # ---- cash ----------------------------------------------------------------------------------------
@@ -131,7 +133,8 @@ def cash(
     cli.emit(
         {"entry_id": entry.entry_id, "kind": entry.kind, "amount": entry.amount, "currency": entry.currency,
          "balance": _ledger(cli).balance(name)},
-        lambda d: f"{d['entry_id']}: {d['kind']} {d['amount']} {d['currency']}",
+        lambda d: cli.say("cli.cash.recorded", entry_id=d["entry_id"], kind=cli.word("cash_kind", d["kind"]),
+                          amount=d["amount"], currency=d["currency"]),
     )  # fmt: skip
 
 
@@ -161,7 +164,8 @@ def transfer(
     cli.emit(
         {"out": out.entry_id, "in": into.entry_id, "sent": -out.amount, "received": into.amount,
          "currency": out.currency, "to_currency": into.currency},
-        lambda d: f"transferred {d['sent']} {d['currency']} -> {d['received']} {d['to_currency']}",
+        lambda d: cli.say("cli.transfer.done", sent=d["sent"], currency=d["currency"], received=d["received"],
+                          to_currency=d["to_currency"]),
     )  # fmt: skip
 
 
@@ -207,11 +211,14 @@ def fill(
         if problems:
             raise refusal("fill_rejected", problems)
         assert found is not None
-        cli.emit({"valid": True, "fill": _fill_data(found)}, lambda d: "valid: " + _fill_line(d["fill"]))
+        cli.emit(
+            {"valid": True, "fill": _fill_data(found)},
+            lambda d: cli.say("cli.fill.valid", fill=_fill_line(cli, d["fill"])),
+        )
         return
     recorded = book.record_fill(draft)
     data = {"fill_id": recorded.fill_id, **_fill_data(recorded)}
-    cli.emit(data, lambda d: f"recorded {d['fill_id']}: {_fill_line(d)}")
+    cli.emit(data, lambda d: cli.say("cli.fill.recorded", fill_id=d["fill_id"], fill=_fill_line(cli, d)))
 
 
 def _shown(symbol: str, price: Decimal | None, at: datetime | date) -> Decimal | None:
@@ -247,9 +254,17 @@ def _fill_data(f: Any) -> dict[str, Any]:
             "fee_items": dict(f.fee_items), "settlement": f.settlement, "order_id": f.order_id}  # fmt: skip
 
 
-def _fill_line(d: dict[str, Any]) -> str:
+def _fill_line(cli: CliContext, d: dict[str, Any]) -> str:
     d = _people(d)
-    return f"{d['side']} {d['qty']} {d['symbol']} @ {d['price']} on {d['trade_date']}, fees {d['fees']}"
+    return cli.say(
+        "cli.fill.line",
+        side=cli.word("side", d["side"]),
+        qty=d["qty"],
+        symbol=d["symbol"],
+        price=d["price"],
+        trade_date=d["trade_date"],
+        fees=d["fees"],
+    )
 
 
 # ---- reads ---------------------------------------------------------------------------------------
@@ -282,7 +297,7 @@ def positions(cli: CliContext, name: str, at_text: str | None, prices: tuple[str
     found = cli.bench().ledger.positions(name, _at(at_text), given)
     rows = _positions_data([p for p in found if show_all or p.qty])
     columns = ["symbol", "qty", "sellable", "avg_cost", "diluted_cost", "realized_pnl", "unrealized_pnl"]
-    cli.emit(rows, lambda d: table(d, columns))
+    cli.emit(rows, lambda d: cli.table(d, columns))
 
 
 @ledger.command()
@@ -292,7 +307,7 @@ def positions(cli: CliContext, name: str, at_text: str | None, prices: tuple[str
 def balance(cli: CliContext, name: str, at_text: str | None) -> None:
     """Cash per currency."""
     found = _ledger(cli).balance(name, _at(at_text))
-    cli.emit(found, lambda d: "\n".join(f"{c} {v}" for c, v in d.items()) or "no cash")
+    cli.emit(found, lambda d: "\n".join(f"{c} {v}" for c, v in d.items()) or cli.say("cli.balance.none"))
 
 
 @ledger.command()
@@ -302,7 +317,10 @@ def balance(cli: CliContext, name: str, at_text: str | None) -> None:
 def void(cli: CliContext, entry_id: str, reason: str) -> None:
     """Void a fill, cash entry or corporate action; history keeps both."""
     _ledger(cli).void(entry_id, reason)
-    cli.emit({"voided": entry_id, "reason": reason}, lambda d: f"voided {d['voided']}: {d['reason']}")
+    cli.emit(
+        {"voided": entry_id, "reason": reason},
+        lambda d: cli.say("cli.void.done", voided=d["voided"], reason=d["reason"]),
+    )
 
 
 def _entry_data(entry: Entry, void_reason: str | None) -> dict[str, Any]:
@@ -327,8 +345,16 @@ def _entry_data(entry: Entry, void_reason: str | None) -> dict[str, Any]:
 def history(cli: CliContext, name: str) -> None:
     """Every entry of an account, voided ones included."""
     rows = [_entry_data(e, reason) for e, reason in _ledger(cli).history(name)]
-    cli.emit(rows, lambda d: table([_people(r) for r in d], ["id", "kind", "at", "symbol", "qty", "price", "amount",
-                                                             "voided"]))  # fmt: skip
+    columns = ["id", "kind", "at", "symbol", "qty", "price", "amount", "voided"]
+    cli.emit(rows, lambda d: cli.table([{**_people(r), "kind": _kind_word(cli, r["kind"])} for r in d], columns))
+
+
+def _kind_word(cli: CliContext, kind: str) -> str:
+    """The word of an entry's kind in the history: a fill's side, a cash kind or a corporate action's kind."""
+    for family in ("entry_kind", "cash_kind", "action_kind"):
+        if (word := cli.word(family, kind)) != kind:
+            return word
+    return kind
 
 
 # ---- orders --------------------------------------------------------------------------------------
@@ -377,7 +403,14 @@ def order_add(
     status = next(s for s in book.orders(name) if s.order.order_id == made.order_id)
     cli.emit(
         _order_data(status),
-        lambda d: f"order {d['order_id']}: {d['side']} {d['qty']} {d['symbol']} @ {_people(d)['price']}",
+        lambda d: cli.say(
+            "cli.order.added",
+            order_id=d["order_id"],
+            side=cli.word("side", d["side"]),
+            qty=d["qty"],
+            symbol=d["symbol"],
+            price=_people(d)["price"],
+        ),
     )
 
 
@@ -388,8 +421,9 @@ def order_add(
 def order_list(cli: CliContext, name: str | None, status: str | None) -> None:
     """List orders with their status (derived from fills and events)."""
     rows = [_order_data(s) for s in _ledger(cli).orders(name) if status is None or s.status == status]
-    cli.emit(rows, lambda d: table([_people(r) for r in d], ["order_id", "account", "symbol", "side", "qty", "price",
-                                                             "status", "filled"]))  # fmt: skip
+    columns = ["order_id", "account", "symbol", "side", "qty", "price", "status", "filled"]
+    kinds = {"side": "side", "status": "order_status"}
+    cli.emit(rows, lambda d: cli.table([_people(r) for r in d], columns, kinds))
 
 
 @order.command("cancel")
@@ -399,7 +433,10 @@ def order_list(cli: CliContext, name: str | None, status: str | None) -> None:
 def order_cancel(cli: CliContext, order_id: str, reason: str) -> None:
     """Mark an order cancelled."""
     status = _ledger(cli).cancel_order(order_id, reason)
-    cli.emit(_order_data(status), lambda d: f"order {d['order_id']} {d['status']}")
+    cli.emit(
+        _order_data(status),
+        lambda d: cli.say("cli.order.status", order_id=d["order_id"], status=cli.word("order_status", d["status"])),
+    )
 
 
 # ---- corporate actions ---------------------------------------------------------------------------
@@ -429,7 +466,7 @@ def action_dividend(
     made = _ledger(cli).dividend(name, symbol, ex_date, per_share, pay_date=pay_date, amount=amount)
     cli.emit(
         {"action_id": made.action_id, "symbol": made.symbol, "amount": made.amount, "taxable": made.taxable},
-        lambda d: f"{d['action_id']}: dividend {d['amount']} on {d['symbol']}",
+        lambda d: cli.say("cli.action.dividend", action_id=d["action_id"], amount=d["amount"], symbol=d["symbol"]),
     )
 
 
@@ -448,7 +485,13 @@ def action_bonus(
     made = _ledger(cli).bonus(name, symbol, ex_date, ratio, kind=kind, qty=qty)  # type: ignore[arg-type]
     cli.emit(
         {"action_id": made.action_id, "symbol": made.symbol, "qty": made.qty, "kind": made.kind},
-        lambda d: f"{d['action_id']}: {d['kind']} {d['qty']} shares of {d['symbol']}",
+        lambda d: cli.say(
+            "cli.action.shares",
+            action_id=d["action_id"],
+            kind=cli.word("action_kind", d["kind"]),
+            qty=d["qty"],
+            symbol=d["symbol"],
+        ),
     )
 
 
@@ -468,14 +511,16 @@ def import_fills(cli: CliContext, file: Path, name: str, dry_run: bool) -> None:
             f"{len(result.problems)} problem(s) in {file.name}; nothing was written",
             [p for _, p in result.problems],
         )
-    notes = [f"row {number}: {found.text(cli.language)}" for number, found in result.notes]
+    notes = [
+        cli.say("cli.import.row_note", number=number, text=found.text(cli.language)) for number, found in result.notes
+    ]
     data = {"rows": result.rows, "valid": True, "written": result.written,
             "fills": [_fill_data(f) for f in result.fills], "problems": [], "notes": notes}  # fmt: skip
-    message(f"{'would write' if dry_run else 'wrote'} {len(result.fills)} fill(s)")
+    message(cli.say("cli.import.would_write" if dry_run else "cli.import.wrote", count=len(result.fills)))
     for line in notes:
-        message(f"note: {line}")
-    cli.emit(data, lambda d: table([_people(r) for r in d["fills"]], ["symbol", "side", "qty", "price", "trade_date",
-                                                                      "fees"]))  # fmt: skip
+        cli.note_line(line)
+    columns = ["symbol", "side", "qty", "price", "trade_date", "fees"]
+    cli.emit(data, lambda d: cli.table([_people(r) for r in d["fills"]], columns, {"side": "side"}))
 
 
 @ledger.command("export")
@@ -488,7 +533,8 @@ def export(cli: CliContext, name: str, fmt: str, target: Path) -> None:
     book = _ledger(cli)
     count = book.export_csv(name, target) if fmt == "csv" else book.export_beancount(name, target)
     cli.emit(
-        {"path": target, "entries": count, "format": fmt}, lambda d: f"wrote {d['entries']} entries to {d['path']}"
+        {"path": target, "entries": count, "format": fmt},
+        lambda d: cli.say("cli.export.wrote", entries=d["entries"], path=d["path"]),
     )
 
 

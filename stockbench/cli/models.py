@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.cli.output import message, table
+from stockbench.cli.output import message
 
 if TYPE_CHECKING:
-    from stockbench.llm.records import ModelConfig
+    from stockbench.llm.records import KeyStoreView, ModelConfig
     from stockbench.llm.service import Models
 
 
@@ -51,9 +51,6 @@ class ProviderRow:
 
 
 EXIT_NOT_USABLE = 5
-KEY_WORDS = {"environment": "from the environment", "keyring": "stored in the OS keyring",
-             "file": "stored in the encrypted key file", "missing": "missing",
-             "keyring_unavailable": "keyring unavailable"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -76,23 +73,27 @@ def _or_unknown(value: object) -> str:
     return "unknown" if value is None else str(value)
 
 
-def _describe_human(d: dict[str, Any]) -> str:
-    key = KEY_WORDS.get(d["key_source"], d["key_source"])
+def _describe_human(cli: CliContext, d: dict[str, Any]) -> str:
+    key = cli.word("key_source", d["key_source"])
     price = d["price"]
+    unknown = cli.say("cli.models.unknown")
     lines = [
         f"{d['name']}: {d['provider']} {d['model']} ({d['litellm_model']})",
-        f"  endpoint   {d['api_base']}",
-        f"  fallback   {d['fallback'] or '-'}",
-        f"  key        {key if d['key_required'] else 'not required'}",
-        f"  context    {d['context_tokens'] or 'unknown'} tokens; tool_choice {d['tool_choice']}; "
-        f"reasoning {d['reasoning']}",
-        "  price      unknown"
+        cli.say("cli.models.endpoint", value=d["api_base"]),
+        cli.say("cli.models.fallback", value=d["fallback"] or "-"),
+        cli.say("cli.models.key", value=key if d["key_required"] else cli.say("cli.models.not_required")),
+        cli.say("cli.models.context", tokens=d["context_tokens"] or unknown,
+                tool_choice=cli.word("tool_choice", d["tool_choice"]),
+                reasoning=cli.word("reasoning", d["reasoning"])),
+        cli.say("cli.models.price_unknown")
         if price is None
-        else f"  price      {price['input_uncached']} / {_or_unknown(price['input_cached'])} cached / "
-        f"{price['output']} out {price['currency']} per million tokens",
-    ]
+        else cli.say("cli.models.price", uncached=price["input_uncached"],
+                     cached=unknown if price["input_cached"] is None else price["input_cached"],
+                     output=price["output"], currency=price["currency"]),
+    ]  # fmt: skip
     if d["next_step"]:
-        lines.append(("not usable yet: " if d["key_source"] == "keyring_unavailable" else "") + d["next_step"])
+        usable = d["key_source"] == "keyring_unavailable"
+        lines.append(cli.say("cli.models.not_usable", step=d["next_step"]) if usable else d["next_step"])
     return "\n".join(lines)
 
 
@@ -154,7 +155,7 @@ def add(
     config = _config(service, name, preset, provider, model_id, api_base, fallback)
     unlock_if_asked(cli)
     added = service.add(config, replace=replace)
-    cli.emit(added, _describe_human)
+    cli.emit(added, lambda d: _describe_human(cli, d))
     return EXIT_NOT_USABLE if added.key_source == "keyring_unavailable" and added.key_required else 0
 
 
@@ -166,7 +167,7 @@ def presets(cli: CliContext) -> None:
         PresetRow(p.key, p.label, p.provider.name, p.model, p.models, p.api_base, p.requires_key, p.console)
         for p in _models(cli).presets()
     ]
-    cli.emit(rows, lambda d: table(d, ["preset", "provider", "model", "api_base", "requires_key"]))
+    cli.emit(rows, lambda d: cli.table(d, ["preset", "provider", "model", "api_base", "requires_key"]))
 
 
 def _read_key() -> str:
@@ -194,11 +195,12 @@ def key(cli: CliContext, name: str, delete: bool) -> None:
     unlock_if_asked(cli)
     if delete:
         deleted = service.delete_key(config.name)
-        cli.emit(KeyDeleted(config.name, deleted), f"key of {name} {'deleted' if deleted else 'was not stored'}")
+        said = cli.say("cli.models.key_deleted" if deleted else "cli.models.key_not_stored", name=name)
+        cli.emit(KeyDeleted(config.name, deleted), said)
         return
     service.store_key(config.name, _read_key())
-    where = "the encrypted key file" if service.keystore().store == "file" else "the OS keyring"
-    cli.emit(KeyStored(config.name), f"key of {name} stored in {where}")
+    where = "file" if service.keystore().store == "file" else "os"
+    cli.emit(KeyStored(config.name), cli.say(f"cli.models.key_stored_{where}", name=name))
 
 
 def unlock_if_asked(cli: CliContext) -> None:
@@ -225,12 +227,24 @@ def _read_passphrase(new: bool) -> str | None:
     return sys.stdin.readline().rstrip("\r\n") or None
 
 
-def _keystore_human(d: dict[str, Any]) -> str:
-    where = "the OS keyring" if d["store"] == "os" else f"the encrypted file {d['path']}"
-    lines = [f"keys are kept in {where}" + ("" if d["available"] else " (not usable now)")]
+def _unusable_words(cli: CliContext, view: KeyStoreView) -> tuple[str, str]:
+    """Why the key store cannot be used now, and what to do, in the invocation's language."""
+    from stockbench.errors import UserError
+    from stockbench.messages import error_words
+
+    error = UserError(view.reason or "", view.hint or "", key=view.reason_key, params=view.reason_params)
+    return error_words(error, cli.language)
+
+
+def _keystore_human(cli: CliContext, d: dict[str, Any], view: KeyStoreView) -> str:
+    where = (
+        cli.say("cli.models.keys_in_os") if d["store"] == "os" else cli.say("cli.models.keys_in_file", path=d["path"])
+    )
+    lines = [where + ("" if d["available"] else cli.say("cli.models.not_usable_now"))]
     if not d["available"]:
-        lines += [f"  {d['reason']}", f"  {d['hint']}"]
-    lines.append(f"a key in {d['environment']} is used before a stored one, and never stored")
+        reason, hint = _unusable_words(cli, view)
+        lines += [f"  {reason}", f"  {hint}"]
+    lines.append(cli.say("cli.models.environment", env=d["environment"]))
     return "\n".join(lines)
 
 
@@ -243,31 +257,35 @@ def keystore(cli: CliContext, store: str | None) -> None:
     is the first line of standard input, and is never stored). Keys already stored are not moved."""
     service = _models(cli)
     if store is None:
-        cli.emit(service.keystore(), _keystore_human)
+        view = service.keystore()
+        cli.emit(view, lambda d: _keystore_human(cli, d, view))
         return
     passphrase = None
     if store == "file":
         from stockbench.llm.key_file import FILE_NAME
 
         passphrase = _read_passphrase(new=not (cli.bench().home / FILE_NAME).exists())
-    cli.emit(service.use_keystore(store, passphrase), _keystore_human)
+    chosen = service.use_keystore(store, passphrase)
+    cli.emit(chosen, lambda d: _keystore_human(cli, d, chosen))
 
 
-def _test_human(d: dict[str, Any]) -> str:
+def _test_human(cli: CliContext, d: dict[str, Any]) -> str:
     usage = d["usage"]
-    tokens = "usage not reported" if usage is None else (
-        f"{usage['prompt_tokens']} prompt ({usage['cached_tokens'] or 0} cached) + {usage['completion_tokens']} output"
-    )  # fmt: skip
+    tokens = cli.say("cli.models.usage_unknown") if usage is None else cli.say(
+        "cli.models.test_usage", prompt=usage["prompt_tokens"], cached=usage["cached_tokens"] or 0,
+        completion=usage["completion_tokens"])  # fmt: skip
     cost = d["cost"]
+    how = cli.say("cli.models.streamed" if d["streamed"] else "cli.models.plain")
     return "\n".join(
         [
-            f"{d['name']}: ok in {d['latency_ms']} ms ({'streamed' if d['streamed'] else 'plain'})",
-            f"  model    {d['model']} via {d['litellm_model']}",
-            f"  reply    {d['content']!r} (finish: {d['finish_reason']})",
-            f"  tokens   {tokens}",
-            f"  cost     {'unknown' if cost is None else str(cost['amount']) + ' ' + cost['currency']}",
+            cli.say("cli.models.test_ok", name=d["name"], ms=d["latency_ms"], how=how),
+            cli.say("cli.models.test_model", model=d["model"], route=d["litellm_model"]),
+            cli.say("cli.models.test_reply", content=repr(d["content"]), finish=d["finish_reason"]),
+            cli.say("cli.models.test_tokens", tokens=tokens),
+            cli.say("cli.models.test_cost", cost=cli.say("cli.models.unknown") if cost is None
+                    else f"{cost['amount']} {cost['currency']}"),
         ]
-    )
+    )  # fmt: skip
 
 
 @models.command("test")
@@ -276,7 +294,7 @@ def _test_human(d: dict[str, Any]) -> str:
 def test(cli: CliContext, name: str) -> None:
     """Send model NAME one tiny request (no fallback) and report latency, model and usage."""
     unlock_if_asked(cli)
-    cli.emit(_models(cli).probe(name), _test_human)
+    cli.emit(_models(cli).probe(name), lambda d: _test_human(cli, d))
 
 
 @models.command("list")
@@ -288,10 +306,13 @@ def list_models(cli: CliContext) -> None:
     rows = _models(cli).list()
     if any(r.has_key is None for r in rows):
         view = _models(cli).keystore()
-        message(f"note: stored keys cannot be checked: {view.reason}")
-        message(f"  {view.hint}")
+        reason, hint = _unusable_words(cli, view)
+        cli.note_line(cli.say("cli.models.keys_unchecked", reason=reason))
+        message(f"  {hint}")
     columns = ["name", "provider", "model", "api_base", "fallback", "key_source"]
-    cli.emit(rows, lambda data: table([{k: "-" if v is None else v for k, v in r.items()} for r in data], columns))
+    shown = {"key_source": "key_source"}
+    cli.emit(rows, lambda data: cli.table([{k: "-" if v is None else v for k, v in r.items()} for r in data], columns,
+                                          shown))  # fmt: skip
 
 
 @models.command("remove")
@@ -300,7 +321,7 @@ def list_models(cli: CliContext) -> None:
 @pass_cli
 def remove(cli: CliContext, name: str, keep_key: bool) -> None:
     """Remove model NAME (and its stored key)."""
-    cli.emit(_models(cli).remove(name, keep_key=keep_key), f"model {name} removed")
+    cli.emit(_models(cli).remove(name, keep_key=keep_key), cli.say("cli.models.removed", name=name))
 
 
 @models.command("providers")
@@ -310,4 +331,4 @@ def providers(cli: CliContext) -> None:
     rows = [
         ProviderRow(p.name, p.label, p.litellm_prefix, p.api_base, p.requires_key) for p in _models(cli).providers()
     ]
-    cli.emit(rows, lambda data: table(data, ["provider", "label", "api_base", "key_required"]))
+    cli.emit(rows, lambda data: cli.table(data, ["provider", "label", "api_base", "key_required"]))

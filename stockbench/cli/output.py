@@ -8,7 +8,7 @@ prints (Decimals as exact strings, dates as ISO text) and what a command's human
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import click
+
+from stockbench.messages import Language, note, value_word
 
 
 def plain(value: Any) -> Any:
@@ -95,18 +97,38 @@ def emit(as_json: bool, data: Any, human: str | Callable[[Any], str] | None = No
     click.echo(text if text is not None else dumps(data))
 
 
-def table(rows: list[dict[str, Any]], columns: list[str]) -> str:
-    """A plain aligned text table of `rows` (wide characters counted as two columns)."""
+def table(
+    rows: list[dict[str, Any]],
+    columns: list[str],
+    language: Language = "en",
+    kinds: Mapping[str, str] | None = None,
+) -> str:
+    """A plain aligned text table of `rows` (wide characters counted as two columns). In Chinese the headers are the
+    catalogue's column words, and a column named in `kinds` shows its values' words (VALUES "<kind>.<value>")."""
     if not rows:
-        return "(none)"
-    cells = [[str(to_jsonable(r.get(c, ""))) for c in columns] for r in rows]
+        return note("cli.none").text(language)
+    cells = [[_cell(r.get(c, ""), (kinds or {}).get(c), language) for c in columns] for r in rows]
+    header = [value_word("column", c, language) if language == "zh" else c for c in columns]
 
     def width(text: str) -> int:
         return sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
 
-    widths = [max(width(c) for c in [col, *(row[i] for row in cells)]) for i, col in enumerate(columns)]
+    widths = [max(width(c) for c in [col, *(row[i] for row in cells)]) for i, col in enumerate(header)]
 
     def line(values: list[str]) -> str:
         return "  ".join(v + " " * (w - width(v)) for v, w in zip(values, widths, strict=True)).rstrip()
 
-    return "\n".join([line(columns), line(["-" * w for w in widths]), *(line(r) for r in cells)])
+    return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in cells)])
+
+
+def _cell(value: Any, kind: str | None, language: Language) -> str:
+    """One cell as people read it: in Chinese a value of a known kind in its word, a missing value as a dash and a
+    yes or no in words; in English as the JSON gives it."""
+    if language == "zh":
+        if value is None:
+            return "-"
+        if isinstance(value, bool):
+            return value_word("bool", str(value).lower(), language)
+        if kind is not None:
+            return value_word(kind, str(value), language)
+    return str(to_jsonable(value))

@@ -9,34 +9,36 @@ import click
 from stockbench.cli.context import CliContext, pass_cli
 
 
-def _review_human(data: dict[str, Any]) -> str:
+def _review_human(cli: CliContext, data: dict[str, Any]) -> str:
     base = data["baseline_report"]
+    reason = cli.say("cli.run.reason", reason=data["reason"]) if data.get("reason") else ""
     lines = [
-        f"quick review {data['run_id']}: {data['status']}" + (f" ({data['reason']})" if data.get("reason") else ""),
-        f"baseline {base['report_id']} ({base['published_at']}, {base['age_sessions']} session(s) old): "
-        f"{base['action']}",
-    ]
+        cli.say("cli.quick.line", run_id=data["run_id"], status=cli.word("run_status", data["status"]), reason=reason),
+        cli.say("cli.quick.baseline", report_id=base["report_id"], published_at=base["published_at"],
+                age=base["age_sessions"], action=cli.word("action", base["action"])),
+    ]  # fmt: skip
     answers = {a["change"]: a for a in data["answers"]}
     for change in data["changes"] or []:
         lines.append(f"  {change['id']} [{change['level']}] {change['detail']}")
         if change["id"] in answers:
             answer = answers[change["id"]]
-            lines.append(f"      -> {answer['action']} ({answer['level']}): {answer['response']}")
+            lines.append(f"      -> {cli.word('action', answer['action'])} ({answer['level']}): {answer['response']}")
     if not data["changes"]:
-        lines.append("  no change since the baseline")
+        lines.append(cli.say("cli.quick.no_change"))
     if data["full_analysis_required"]:
-        lines.append("a full analysis is required")
+        lines.append(cli.say("cli.quick.full_required"))
     return "\n".join(lines)
 
 
-def _check_human(data: dict[str, Any]) -> str:
+def _check_human(cli: CliContext, data: dict[str, Any]) -> str:
     price = data["price"]
     lines = [
-        f"plan of {data['report_id']} ({data['action']}) against {price['price']} ({price['label']}, {price['day']})"
-    ]
-    lines += [f"  {c['status']:<9} {c['rule']}: {c['detail']}" for c in data["checks"]]
+        cli.say("cli.check.head", report_id=data["report_id"], action=cli.word("action", data["action"]),
+                price=price["price"], label=cli.word("quote_label", price["label"]), day=price["day"])
+    ]  # fmt: skip
+    lines += [f"  {cli.word('check_status', c['status']):<9} {c['rule']}: {c['detail']}" for c in data["checks"]]
     if data["recommend_full_analysis"]:
-        lines.append("a rule conflicts with the report's action: a full analysis is recommended")
+        lines.append(cli.say("cli.check.recommend"))
     return "\n".join(lines)
 
 
@@ -48,7 +50,7 @@ def _check_human(data: dict[str, Any]) -> str:
 def review_quick(cli: CliContext, symbol: str, model: str | None, account: str | None) -> None:
     """Re-check SYMBOL against its latest full report: the changes since, each answered by the model."""
     outcome = cli.bench().quick_reviews.review(symbol, model=model, account=account)
-    cli.emit(outcome, _review_human)
+    cli.emit(outcome, lambda d: _review_human(cli, d))
 
 
 @click.command("check-plan")
@@ -57,4 +59,4 @@ def review_quick(cli: CliContext, symbol: str, model: str | None, account: str |
 @pass_cli
 def check_plan(cli: CliContext, symbol: str, account: str | None) -> None:
     """Check the latest report's plan on SYMBOL against current data, by rule alone (no model)."""
-    cli.emit(cli.bench().plan_checks.check(symbol, account), _check_human)
+    cli.emit(cli.bench().plan_checks.check(symbol, account), lambda d: _check_human(cli, d))

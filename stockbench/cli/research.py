@@ -11,7 +11,7 @@ import click
 
 from stockbench.cli.context import CliContext, pass_cli
 from stockbench.cli.evidence import evidence
-from stockbench.cli.output import merged, message, table
+from stockbench.cli.output import merged, message
 from stockbench.cli.params import DECIMAL
 
 if TYPE_CHECKING:
@@ -26,11 +26,11 @@ def _research(cli: CliContext) -> Research:
         from stockbench.research.events import RunPaused, StageStarted, SubtaskTitle
 
         if isinstance(event, StageStarted):
-            message(f"== {event.stage}")
+            message(cli.say("cli.run.stage", stage=cli.word("stage", event.stage)))
         elif isinstance(event, SubtaskTitle):
             message(f"   {event.title}")
         elif isinstance(event, RunPaused):
-            message(f"paused: {event.reason}")
+            message(cli.say("cli.run.paused", reason=event.reason))
 
     from stockbench.events import Event
 
@@ -38,18 +38,22 @@ def _research(cli: CliContext) -> Research:
     return bench.research
 
 
-def _outcome_human(data: dict[str, Any]) -> str:
-    lines = [f"run {data['run_id']}: {data['status']}" + (f" ({data['reason']})" if data.get("reason") else "")]
+def _outcome_human(cli: CliContext, data: dict[str, Any]) -> str:
+    reason = cli.say("cli.run.reason", reason=data["reason"]) if data.get("reason") else ""
+    lines = [
+        cli.say("cli.run.line", run_id=data["run_id"], status=cli.word("run_status", data["status"]), reason=reason)
+    ]
     if data.get("report_id"):
-        lines.append(f"report {data['report_id']}: {data['action']}")
+        lines.append(cli.say("cli.run.report", report_id=data["report_id"], action=cli.word("action", data["action"])))
     zones = data.get("zones") or {}
     for name in ("buy", "sell"):
         if zones.get(name):
-            lines.append(f"  {name} zone {zones[name]['low']} - {zones[name]['high']}")
+            lines.append(cli.say(f"cli.run.{name}_zone", low=zones[name]["low"], high=zones[name]["high"]))
     if zones.get("stop"):
-        lines.append(f"  stop {zones['stop']}")
+        lines.append(cli.say("cli.run.stop", stop=zones["stop"]))
     for order in data.get("orders") or []:
-        lines.append(f"  order {order['side']} {order['qty']} @ {order['price']}")
+        lines.append(cli.say("cli.run.order", side=cli.word("side", order["side"]), qty=order["qty"],
+                             price=order["price"]))  # fmt: skip
     return "\n".join(lines)
 
 
@@ -59,7 +63,7 @@ EXIT_PAUSED = 4  # the run paused (the reason is in the output); `runs resume` c
 
 def _emit(cli: CliContext, outcome: RunOutcome) -> int:
     """Print the outcome; the exit code says whether the run paused (4) or not (0)."""
-    cli.emit(outcome, _outcome_human)
+    cli.emit(outcome, lambda d: _outcome_human(cli, d))
     return EXIT_PAUSED if outcome.status == "paused" else 0
 
 
@@ -105,7 +109,8 @@ def runs() -> None:
 def runs_list(cli: CliContext) -> None:
     """Every run with its status and stage."""
     rows = cli.bench().research.runs()
-    cli.emit(rows, lambda d: table(d, ["run_id", "symbol", "status", "stage", "started"]))
+    kinds = {"status": "run_status", "stage": "stage"}
+    cli.emit(rows, lambda d: cli.table(d, ["run_id", "symbol", "status", "stage", "started"], kinds))
 
 
 @runs.command("show")
@@ -114,7 +119,7 @@ def runs_list(cli: CliContext) -> None:
 def runs_show(cli: CliContext, run_id: str) -> None:
     """A run's plan, status, model calls, cost and journal."""
     data = cli.bench().research.run_details(run_id)
-    cli.emit(data, _outcome_human)
+    cli.emit(data, lambda d: _outcome_human(cli, d))
 
 
 @runs.command("resume")
@@ -135,7 +140,7 @@ def runs_resume(cli: CliContext, run_id: str) -> int:
 @pass_cli
 def runs_stop(cli: CliContext, run_id: str) -> None:
     """Stop a run (it cannot be resumed afterwards)."""
-    cli.emit(cli.bench().research.stop(run_id), _outcome_human)
+    cli.emit(cli.bench().research.stop(run_id), lambda d: _outcome_human(cli, d))
 
 
 @click.group()
@@ -156,7 +161,8 @@ def _in_exchange_time(symbol: str, data: dict[str, Any], *names: str) -> dict[st
 def reports_list(cli: CliContext, symbol: str | None) -> None:
     """Published reports, newest first (published in the exchange's time)."""
     rows = [_in_exchange_time(r.symbol, asdict(r), "published_at") for r in cli.bench().research.reports(symbol)]
-    cli.emit(rows, lambda d: table(d, ["report_id", "symbol", "published_at", "action", "title"]))
+    columns = ["report_id", "symbol", "published_at", "action", "title"]
+    cli.emit(rows, lambda d: cli.table(d, columns, {"action": "action"}))
 
 
 @reports.command("show")
@@ -169,8 +175,10 @@ def reports_show(cli: CliContext, report_id: str, fmt: str) -> None:
     found = research.report(report_id)
     tampered = research.seal_problems(report_id)
     if tampered:
-        message(f"warning: report {report_id} is not as it was published: {tampered[0].message}")
-        message("hint: run `stockbench reports verify` for every problem; restore the workspace from a backup")
+        from stockbench.messages import said
+
+        message(cli.say("cli.report.tampered", report_id=report_id, problem=said(tampered[0], cli.language)[0]))
+        message(cli.say("cli.report.tampered_hint", command="stockbench reports verify"))
     if fmt == "md" and not cli.as_json:
         click.echo(found.markdown)
         return
@@ -186,7 +194,7 @@ def reports_show(cli: CliContext, report_id: str, fmt: str) -> None:
 def reports_export(cli: CliContext, report_id: str, target: Path) -> None:
     """Write a report to a file (.md or .json)."""
     path = cli.bench().research.export(report_id, target)
-    cli.emit({"path": path}, lambda d: f"wrote {d['path']}")
+    cli.emit({"path": path}, lambda d: cli.say("cli.wrote", path=d["path"]))
 
 
 @reports.command("verify")
@@ -196,7 +204,10 @@ def reports_verify(cli: CliContext, report_id: str) -> int:
     """Re-check a published report from its frozen evidence alone (nothing is fetched); exit 1 on any problem."""
     problems = cli.bench().research.verify(report_id)
     data = {"report_id": report_id, "ok": not problems, "problems": problems}
-    cli.emit(data, lambda d: "ok" if d["ok"] else "\n".join(f"{p['code']}: {p['message']}" for p in d["problems"]))
+    from stockbench.messages import said
+
+    lines = [f"{p.code}: {said(p, cli.language)[0]}" for p in problems]
+    cli.emit(data, lambda d: cli.say("cli.ok") if d["ok"] else "\n".join(lines))
     return EXIT_PROBLEMS if problems else 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,7 @@ from stockbench.cli.output import message
 from stockbench.cli.params import DATE, DECIMAL, QUANTITY
 
 if TYPE_CHECKING:
+    from stockbench.errors import Problem
     from stockbench.market.instruments import Instrument
     from stockbench.workbench import Workbench
 
@@ -141,7 +143,8 @@ def limits(cli: CliContext, symbol: str, ref: Decimal, day: date | None, st: boo
         "reason": found.reason,
         "unconfirmed": found.unconfirmed,
     }
-    cli.emit(data, lambda d: f"{d['symbol']} on {d['date']}: up {d['up']}, down {d['down']} ({d['reason']})")
+    cli.emit(data, lambda d: cli.say("cli.rules.limits", symbol=d["symbol"], date=d["date"], up=d["up"], down=d["down"],
+                                     reason=d["reason"]))  # fmt: skip
 
 
 @rules.command("check-order")
@@ -197,11 +200,16 @@ def check_order_command(
         "checked": list(result.checks),
         "limits": None if result.limits is None else {"up": result.limits.up, "down": result.limits.down},
     }
-    cli.emit(data, _check_human)
+    cli.emit(data, lambda d: _check_human(cli, d, result.problems, result.notes))
 
 
-def _check_human(data: dict[str, Any]) -> str:
-    lines = [f"{data['symbol']}: {'valid' if data['valid'] else 'NOT valid'} (checked {', '.join(data['checked'])})"]
-    lines += [f"  problem {p['code']}: {p['message']}\n    fix: {p['fix']}" for p in data["problems"]]
-    lines += [f"  note {p['code']}: {p['message']}" for p in data["notes"]]
+def _check_human(cli: CliContext, data: dict[str, Any], problems: Sequence[Problem], notes: Sequence[Problem]) -> str:
+    from stockbench.messages import said
+
+    key = "cli.rules.valid" if data["valid"] else "cli.rules.not_valid"
+    lines = [cli.say(key, symbol=data["symbol"], checked=", ".join(data["checked"]))]
+    for found in problems:
+        message, fix = said(found, cli.language)
+        lines.append(cli.say("cli.rules.problem", code=found.code, message=message, fix=fix))
+    lines += [cli.say("cli.rules.note", code=n.code, message=said(n, cli.language)[0]) for n in notes]
     return "\n".join(lines)

@@ -24,9 +24,17 @@ def _calendars(cli: CliContext) -> Calendars:
     return cli.bench().market.calendars
 
 
-def _session_human(data: dict[str, Any]) -> str:
-    day = "trading day" + (", half day" if data["half_day"] else "") if data["trading_day"] else "no session"
-    return f"{data['market']} {data['exchange']} {data['board']} at {data['local_time']}: {data['phase']} ({day})"
+def _session_human(cli: CliContext, data: dict[str, Any]) -> str:
+    day = "half_day" if data["half_day"] else "trading_day" if data["trading_day"] else "no_session"
+    return cli.say(
+        "cli.session.line",
+        market=data["market"],
+        exchange=data["exchange"],
+        board=data["board"],
+        time=data["local_time"],
+        phase=cli.word("phase", data["phase"]),
+        day=cli.say(f"cli.session.{day}"),
+    )
 
 
 @click.command()
@@ -60,14 +68,14 @@ def session(cli: CliContext, market: str, at: str | None, exchange: str | None, 
         "trading_day": state.trading_day,
         "half_day": state.half_day,
     }
-    cli.emit(data, _session_human)
+    cli.emit(data, lambda d: _session_human(cli, d))
 
 
-def _calendar_human(data: dict[str, Any]) -> str:
+def _calendar_human(cli: CliContext, data: dict[str, Any]) -> str:
     half = set(data["half_days"])
-    days = [f"{d}{'  half day' if d in half else ''}" for d in data["sessions"]]
-    head = f"{data['market']} {data['from']}..{data['to']}: {data['count']} sessions"
-    return "\n".join([head, *days, f"(calendar known through {data['known_through']})"])
+    days = [cli.say("cli.calendar.half_day", day=d) if d in half else str(d) for d in data["sessions"]]
+    head = cli.say("cli.calendar.head", market=data["market"], first=data["from"], last=data["to"], count=data["count"])
+    return "\n".join([head, *days, cli.say("cli.calendar.known", day=data["known_through"])])
 
 
 @click.command()
@@ -90,7 +98,7 @@ def calendar(cli: CliContext, market: str, start: str, end: str) -> None:
         "count": len(sessions),
         "known_through": found.known_through,
     }
-    cli.emit(data, _calendar_human)
+    cli.emit(data, lambda d: _calendar_human(cli, d))
 
 
 @click.group()

@@ -9,7 +9,7 @@ from typing import Any, cast
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.cli.output import merged, table
+from stockbench.cli.output import merged
 from stockbench.cli.params import typed_notes
 from stockbench.clock import parse_date, today_in
 from stockbench.errors import InvalidInput
@@ -52,16 +52,18 @@ def _settings(
     return settings if bundled is None else replace(settings, bundled_exchange_fees=bundled)
 
 
-def _human(data: dict[str, Any]) -> str:
+def _human(cli: CliContext, data: dict[str, Any]) -> str:
     rows = [{"item": name, "amount": amount} for name, amount in data["items"].items()]
     lines = [
-        f"{data['symbol']} {data['side']} {data['qty']} @ {data['price']} on {data['date']}",
-        f"traded amount  {data['amount']} {data['currency']}",
+        cli.say("cli.fees.order", symbol=data["symbol"], side=cli.word("side", data["side"]), qty=data["qty"],
+                price=data["price"], date=data["date"]),
+        cli.say("cli.fees.amount", amount=data["amount"], currency=data["currency"]),
         "",
-        table([*rows, {"item": "total", "amount": data["total"]}], ["item", "amount"]),
-    ]
+        cli.table([*rows, {"item": "total", "amount": data["total"]}], ["item", "amount"], {"item": "fee_item"}),
+    ]  # fmt: skip
     if data["unconfirmed"]:
-        lines.append(f"\nunconfirmed rates (see the rule tables): {', '.join(data['unconfirmed'])}")
+        items = ", ".join(cli.word("fee_item", u) for u in data["unconfirmed"])
+        lines.append("\n" + cli.say("cli.fees.unconfirmed", items=items))
     return "\n".join(lines)
 
 
@@ -100,4 +102,4 @@ def fees(
     order = (instrument, cast(Side, side), shares, unit_price, trade_day)
     found = order_fees(*order, settings=settings, tables=tables)
     data = {"symbol": instrument.symbol, "side": side, "qty": shares, "price": unit_price, "date": trade_day}
-    cli.emit(merged(data, found), _human)
+    cli.emit(merged(data, found), lambda d: _human(cli, d))

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.cli.output import table
 
 if TYPE_CHECKING:
     from stockbench.watchlist import WatchItem, Watchlist
@@ -34,14 +33,14 @@ def _listing(watchlist: Watchlist, group: str | None) -> dict[str, Any]:
     }
 
 
-def _listing_human(data: dict[str, Any]) -> str:
+def _listing_human(cli: CliContext, data: dict[str, Any]) -> str:
     if not data["groups"]:
-        return "the watchlist is empty: add a symbol with stockbench watchlist add SYMBOL"
+        return cli.say("cli.watchlist.empty", command="stockbench watchlist add SYMBOL")
     parts = []
     for group in data["groups"]:
         rows = [{"#": i["position"], "symbol": i["symbol"], "name": i["name"] or "", "note": i["note"]}
                 for i in group["items"]]  # fmt: skip
-        parts.append(f"[{group['name']}]\n" + table(rows, ["#", "symbol", "name", "note"]))
+        parts.append(f"[{group['name']}]\n" + cli.table(rows, ["#", "symbol", "name", "note"]))
     return "\n\n".join(parts)
 
 
@@ -59,7 +58,8 @@ def add(cli: CliContext, symbols: tuple[str, ...], group: str | None, note: str)
     """Add SYMBOLS (any accepted form: 600519, sh600519, 00700.HK) at the end of a group."""
     book = _watchlist(cli)
     added = [_item(book.add(symbol, group, note=note)) for symbol in symbols]
-    cli.emit({"added": added}, lambda d: "\n".join(f"added {i['symbol']} to '{i['group']}'" for i in d["added"]))
+    cli.emit({"added": added}, lambda d: "\n".join(cli.say("cli.watchlist.added", symbol=i["symbol"], group=i["group"])
+                                                   for i in d["added"]))  # fmt: skip
 
 
 @watchlist.command("remove")
@@ -72,7 +72,7 @@ def remove(cli: CliContext, symbol: str, group: str | None) -> None:
 
     removed = _watchlist(cli).remove(symbol, group)
     cli.emit({"symbol": canonical(symbol), "removed": removed},
-             lambda d: f"removed {d['symbol']} from {d['removed']} group(s)")  # fmt: skip
+             lambda d: cli.say("cli.watchlist.removed", symbol=d["symbol"], count=d["removed"]))  # fmt: skip
 
 
 @watchlist.command("list")
@@ -80,7 +80,7 @@ def remove(cli: CliContext, symbol: str, group: str | None) -> None:
 @pass_cli
 def list_(cli: CliContext, group: str | None) -> None:
     """The groups and their symbols, in order."""
-    cli.emit(_listing(_watchlist(cli), group), _listing_human)
+    cli.emit(_listing(_watchlist(cli), group), lambda d: _listing_human(cli, d))
 
 
 @watchlist.command("move")
@@ -94,7 +94,8 @@ def move(cli: CliContext, symbol: str, position: int | None, group: str | None, 
     book = _watchlist(cli)
     if to_group is not None:
         found = book.move_to_group(symbol, to_group, source=group, position=None if position is None else position - 1)
-        cli.emit(_item(found), lambda d: f"moved {d['symbol']} to '{d['group']}' at {d['position']}")
+        cli.emit(_item(found), lambda d: cli.say("cli.watchlist.moved", symbol=d["symbol"], group=d["group"],
+                                                 position=d["position"]))  # fmt: skip
         return
     if position is None:
         raise click.UsageError("say where: --to N (1 = top) or --to-group NAME")
@@ -111,7 +112,8 @@ def search(cli: CliContext, text: str, limit: int) -> None:
     """Find instruments by code or name (e.g. 6059, 酒业)."""
     hits = [{"symbol": h.symbol, "name": h.name, "security_type": h.security_type, "known": h.known}
             for h in _watchlist(cli).search(text, limit)]  # fmt: skip
-    cli.emit({"hits": hits}, lambda d: table(d["hits"], ["symbol", "name", "security_type", "known"]))
+    columns = ["symbol", "name", "security_type", "known"]
+    cli.emit({"hits": hits}, lambda d: cli.table(d["hits"], columns, {"security_type": "security_type"}))
 
 
 @watchlist.group("group")
@@ -124,7 +126,7 @@ def group_() -> None:
 def group_list(cli: CliContext) -> None:
     """Every group with its size."""
     rows = [{"name": g.name, "position": g.position + 1, "symbols": len(g.symbols)} for g in _watchlist(cli).groups()]
-    cli.emit({"groups": rows}, lambda d: table(d["groups"], ["position", "name", "symbols"]))
+    cli.emit({"groups": rows}, lambda d: cli.table(d["groups"], ["position", "name", "symbols"]))
 
 
 @group_.command("add")
@@ -133,7 +135,10 @@ def group_list(cli: CliContext) -> None:
 def group_add(cli: CliContext, name: str) -> None:
     """Create an empty group NAME at the end."""
     found = _watchlist(cli).add_group(name)
-    cli.emit({"name": found.name, "position": found.position + 1}, lambda d: f"group '{d['name']}' created")
+    cli.emit(
+        {"name": found.name, "position": found.position + 1},
+        lambda d: cli.say("cli.watchlist.group_created", name=d["name"]),
+    )
 
 
 @group_.command("rename")
@@ -143,7 +148,10 @@ def group_add(cli: CliContext, name: str) -> None:
 def group_rename(cli: CliContext, name: str, new_name: str) -> None:
     """Rename group NAME to NEW_NAME."""
     found = _watchlist(cli).rename_group(name, new_name)
-    cli.emit({"name": found.name, "position": found.position + 1}, lambda d: f"group renamed to '{d['name']}'")
+    cli.emit(
+        {"name": found.name, "position": found.position + 1},
+        lambda d: cli.say("cli.watchlist.group_renamed", name=d["name"]),
+    )
 
 
 @group_.command("move")
@@ -153,7 +161,9 @@ def group_rename(cli: CliContext, name: str, new_name: str) -> None:
 def group_move(cli: CliContext, name: str, position: int) -> None:
     """Move group NAME to POSITION (1 = first)."""
     groups = _watchlist(cli).move_group(name, position - 1)
-    cli.emit({"groups": [g.name for g in groups]}, lambda d: "groups: " + ", ".join(d["groups"]))
+    cli.emit(
+        {"groups": [g.name for g in groups]}, lambda d: cli.say("cli.watchlist.groups", groups=", ".join(d["groups"]))
+    )
 
 
 @group_.command("remove")
@@ -162,4 +172,6 @@ def group_move(cli: CliContext, name: str, position: int) -> None:
 def group_remove(cli: CliContext, name: str) -> None:
     """Delete group NAME and the symbols on it."""
     removed = _watchlist(cli).remove_group(name)
-    cli.emit({"name": name, "removed_symbols": removed}, lambda d: f"group '{d['name']}' removed")
+    cli.emit(
+        {"name": name, "removed_symbols": removed}, lambda d: cli.say("cli.watchlist.group_removed", name=d["name"])
+    )

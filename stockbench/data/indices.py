@@ -26,6 +26,7 @@ from stockbench.data.cache import AMOUNT, MCAP, PRICE, UTC_TIME, MarketDataCache
 from stockbench.errors import InternalError
 from stockbench.market.instruments import SecurityType
 from stockbench.market.registry import InstrumentData, InstrumentRegistry
+from stockbench.messages import Note, note, value_word
 from stockbench.store.database import Database
 
 METHOD_FILE = "built_indices.toml"
@@ -120,14 +121,14 @@ class RebuildReport:
     """A rebuild: the indices made, the ones left alone (and why), the stock rows read, and how long it took."""
 
     built: tuple[BuiltIndex, ...]
-    skipped: tuple[tuple[str, str], ...]  # (symbol, reason)
+    skipped: tuple[tuple[str, Note], ...]  # (symbol, why: said in either language; the JSON's reason is English)
     rows: int
     seconds: float
 
     def as_dict(self) -> dict[str, object]:
         return {
             "built": [b.as_dict() for b in self.built],
-            "skipped": [{"symbol": s, "reason": r} for s, r in self.skipped],
+            "skipped": [{"symbol": s, "reason": r.text("en")} for s, r in self.skipped],
             "rows": self.rows,
             "seconds": self.seconds,
         }
@@ -282,12 +283,13 @@ def rebuild(db: Database, cache: MarketDataCache, method: IndexMethod | None = N
     for index in method.indices:
         owner = _owner(db, index.symbol, method.source)
         if owner is not None:
-            skipped.append((index.symbol, f"{index.symbol} is a stored instrument of source {owner}"))
+            skipped.append((index.symbol, note("index.owned", symbol=index.symbol, source=owner)))
             continue
         levels = index_levels(sums, index.boards, method.base)
         if levels.is_empty():
             _remove(db, index.symbol, method.source)
-            skipped.append((index.symbol, f"no stored stock of the boards {', '.join(index.boards)}"))
+            chinese = "、".join(value_word("board", b, "zh") for b in index.boards)
+            skipped.append((index.symbol, note("index.no_stock", boards=", ".join(index.boards), boards_zh=chinese)))
             continue
         _store(db, cache, index, levels, method.source)
         built.append(_summary(index.key, index.symbol, index.name, levels))

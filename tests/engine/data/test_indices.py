@@ -116,7 +116,9 @@ def test_a_symbol_held_by_a_real_instrument_is_left_alone(tmp_path: Path) -> Non
                " 'tencent', now())")  # fmt: skip
     import_path(cache, db, write(tmp_path, [D1, D2, D3, D4]))
     report = rebuild(db, cache, method())
-    assert ("000290.SH", "000290.SH is a stored instrument of source tencent") in report.skipped
+    skipped = [(symbol, why.text("en")) for symbol, why in report.skipped]
+    assert ("000290.SH", "000290.SH is a stored instrument of source tencent") in skipped
+    assert ("000290.SH", "000290.SH 是数据源 tencent 中已存储的证券") in [(s, w.text("zh")) for s, w in report.skipped]
     assert cache.bars("000290.SH").is_empty() and InstrumentRegistry(db).instrument("000290.SH").name == "真指数"
     db.close()
 
