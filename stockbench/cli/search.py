@@ -29,30 +29,35 @@ def _search(cli: CliContext) -> SearchSettings:
 
 
 NAMES = {"searxng": "SearXNG", "brave": "Brave Search API"}
-KEY_WORDS = {"environment": "from STOCKBENCH_KEY_SEARCH_BRAVE", "keyring": "stored in the OS keyring",
-             "file": "stored in the encrypted key file", "missing": "missing (store it: stockbench search set --brave)",
-             "keyring_unavailable": "cannot be read: the key store is unavailable"}  # fmt: skip
 
 
 def _emit_config(cli: CliContext, config: SearchConfig) -> None:
     cli.emit({"provider": config.provider, "url": config.url, "base_url": config.base_url,
-              "key_source": config.key_source, "configured": config.configured}, _config_human)  # fmt: skip
+              "key_source": config.key_source, "configured": config.configured},
+             lambda d: _config_human(cli, d))  # fmt: skip
 
 
-def _config_human(d: dict[str, Any]) -> str:
+def _key_words(cli: CliContext, source: str) -> str:
+    if source not in ("environment", "keyring", "file", "missing", "keyring_unavailable"):
+        return source
+    return cli.say(f"cli.search.key.{source}", env="STOCKBENCH_KEY_SEARCH_BRAVE",
+                   command="stockbench search set --brave")  # fmt: skip
+
+
+def _config_human(cli: CliContext, d: dict[str, Any]) -> str:
     if d["url"] is None:
-        return "no search provider: research discloses that no search was run (set one: stockbench search set)"
-    shown = f"search provider: {NAMES.get(d['provider'], d['provider'])} at {d['base_url']}"
+        return cli.say("cli.search.none", command="stockbench search set")
+    shown = cli.say("cli.search.provider", name=NAMES.get(d["provider"], d["provider"]), url=d["base_url"])
     if d["key_source"] is not None:
-        shown += f"\n  key {KEY_WORDS.get(d['key_source'], d['key_source'])}"
+        shown += "\n" + cli.say("cli.search.key", source=_key_words(cli, d["key_source"]))
     return shown
 
 
-def _probe_human(d: dict[str, Any]) -> str:
+def _probe_human(cli: CliContext, d: dict[str, Any]) -> str:
     if d["ok"]:
         name = NAMES.get(d["provider"], d["provider"])
-        return f"ok: {name} at {d['url']} answered {d['results']} results in {d['latency_ms']} ms"
-    return f"failed: {d['reason']}\n  {d['hint']}"
+        return cli.say("cli.search.ok", name=name, url=d["url"], results=d["results"], ms=d["latency_ms"])
+    return cli.say("cli.search.failed", reason=d["reason"]) + f"\n  {d['hint']}"
 
 
 @click.group()
@@ -126,7 +131,7 @@ def test(cli: CliContext) -> int:
 
     unlock_if_asked(cli)
     found = _search(cli).test()
-    cli.emit(found, _probe_human)
+    cli.emit(found, lambda d: _probe_human(cli, d))
     return 0 if found.ok else EXIT_FAILED
 
 
