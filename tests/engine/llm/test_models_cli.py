@@ -142,7 +142,7 @@ def test_without_an_os_keyring_the_error_says_what_is_missing_and_how_to_get_it(
     failed = call("models", "key", "ds", stdin=TEST_KEY, code=1)["error"]
     assert failed["code"] == "keyring_unavailable"
     assert failed["message"].startswith("the OS keyring is not available: no Secret Service keyring (GNOME Keyring "
-                                        "or KWallet) can be reached: there is no D-Bus session")  # fmt: skip
+                                        "/ KWallet) can be reached: there is no D-Bus session")  # fmt: skip
     assert failed["hint"].startswith("on Debian GNU/Linux 13 (trixie): `sudo apt install gnome-keyring "
                                      "libsecret-tools`")  # fmt: skip
     assert "STOCKBENCH_KEY_<NAME>" in failed["hint"] and "stockbench models keystore file" in failed["hint"]
