@@ -61,8 +61,8 @@ def data() -> None:
 def _import_human(cli: CliContext, d: dict[str, Any], indices: RebuildReport | None) -> str:
     lines = [cli.say("cli.import.counts", read=f"{d['read']:,}", stored=f"{d['stored']:,}",
                      rejected=f"{d['rejected']:,}", seconds=d["seconds"])]  # fmt: skip
-    lines.append(cli.say("cli.import.span", symbols=f"{d['symbols']:,}", names=f"{d['names']:,}", first=d["first"],
-                         last=d["last"]))  # fmt: skip
+    lines.append(cli.say("cli.import.span", symbols=f"{d['symbols']:,}", names=f"{d['names']:,}",
+                         first=d["first"] or "-", last=d["last"] or "-"))  # fmt: skip
     lines += [cli.say("cli.import.rejected", count=f"{count:,}", reason=reason,
                       words=rejection_words(reason, cli.language))
               for reason, count in d["rejected_reasons"].items()]  # fmt: skip

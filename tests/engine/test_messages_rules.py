@@ -100,7 +100,8 @@ def test_the_import_command_says_why_rows_were_rejected_in_chinese(tmp_path: Pat
     done = subprocess.run([sys.executable, "-m", "stockbench", "--home", str(home), "--lang", "zh", "data", "import",
                            str(bars)], check=False, capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "rejected 1: high_below_open_or_close (最高价低于开盘价或收盘价)" in done.stdout
+    assert "拒收 1 行：最高价低于开盘价或收盘价（high_below_open_or_close）" in done.stdout
+    assert "None" not in done.stdout  # no stored row: no span of days to name
 
 
 def test_the_actions_allowed_now_are_named_in_chinese() -> None:
