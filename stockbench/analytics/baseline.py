@@ -66,6 +66,17 @@ class PlanFacts:
 
 
 @dataclass(frozen=True, slots=True)
+class Heat:
+    """How overheated the session is, for the buy vetoes: the volatility state, the close's distance above the
+    250-session average (percent) and the session's turnover (percent of the float). None: the data cannot say
+    (an unknown input, never a pass)."""
+
+    volatility: str | None = None
+    ma250_distance_pct: float | None = None
+    turnover_pct: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Baseline:
     direction: Direction
     confidence: float
@@ -103,6 +114,7 @@ def _checks(
     capital: str,
     valuation_pct: float | None,
     plan: PlanFacts | None,
+    heat: Heat | None = None,
 ) -> tuple[Check, ...]:
     min_ev, min_score, min_win = (
         max(t.number("buy_min_ev"), 0.0),
@@ -121,10 +133,27 @@ def _checks(
                " or ".join(blocked)),
         _check("valuation", pct, None if pct is None else pct <= max_val, "<=", max_val),
     ]  # fmt: skip
+    if heat is not None:  # None: the caller has no session facts (no such checks)
+        checks += _heat_checks(t, heat)
     if plan is not None:  # None: no zones say (no such check)
         minimum = plan.min_reward_risk if plan.min_reward_risk is not None else "the zones table's minimum"
         checks.append(_check("plan", plan.reward_risk, plan.tradeable, "tradeable: reward-to-risk >=", minimum))
     return tuple(checks)
+
+
+def _heat_checks(t: Table, heat: Heat) -> list[Check]:
+    """The vetoes of an overheated session: a volatility state the table blocks, a close too far above its
+    250-session average, a turnover above the table's ceiling. On the 2017-2022 A-share file each of them marks
+    sessions whose next 20 sessions trailed the market, before 2021 and from it (bench/signal_study.py)."""
+    blocked = [str(c) for c in t["block_buy_volatility"]]
+    state = heat.volatility if heat.volatility not in (None, "", UNKNOWN) else None
+    most_above, most_turnover = t.number("buy_max_ma250_distance_pct"), t.number("buy_max_turnover_pct")
+    above, turnover = _finite(heat.ma250_distance_pct), _finite(heat.turnover_pct)
+    return [
+        _check("volatility", state, None if state is None else state not in blocked, "not", " or ".join(blocked)),
+        _check("extension", above, None if above is None else above <= most_above, "<=", most_above),
+        _check("turnover", turnover, None if turnover is None else turnover <= most_turnover, "<=", most_turnover),
+    ]
 
 
 def _negative(score: float | None, ev: float | None, t: Table) -> bool:
@@ -195,6 +224,7 @@ def decide(
     book: RuleBook | None = None,
     backtest_cap: float | None = None,
     independent: int | None = None,
+    heat: Heat | None = None,
 ) -> Baseline:
     """The baseline direction and confidence. `win_rate`, `ev` (mean net return, a fraction) and `trades` are the
     backtest's figures at the table's horizon; `capital` the capital state; `valuation_pct` the valuation
@@ -203,14 +233,15 @@ def decide(
     is never a pass: it caps the direction at wait (hold for a holder); an untradeable plan is "no trade".
     `backtest_cap` is the backtest's own cap (from its independent trades and its edge over the base rate, see
     analytics/edge.py) and `independent` its count of independent trades; without them the cap is the sample
-    table's for `trades`."""
+    table's for `trades`. `heat` holds the session's facts for the overheating vetoes (None: no such checks)."""
     book = book or load_rule_tables()
     t = book.decision_baseline
     score, win_rate, ev, valuation_pct = _finite(score), _finite(win_rate), _finite(ev), _finite(valuation_pct)
     trades = max(0, int(trades))
     checks = _checks(
-        t, score=score, win_rate=win_rate, ev=ev, trades=trades, capital=capital, valuation_pct=valuation_pct, plan=plan
-    )
+        t, score=score, win_rate=win_rate, ev=ev, trades=trades, capital=capital, valuation_pct=valuation_pct,
+        plan=plan, heat=heat,
+    )  # fmt: skip
     candidate = all(c.passed for c in checks) and ev is not None and ev > 0
     direction = _direction(candidate, not candidate and _negative(score, ev, t), holding)
     counted = trades if independent is None else max(0, int(independent))
@@ -230,6 +261,7 @@ def decide_from(
     holding: bool = False,
     plan: PlanFacts | None = None,
     book: RuleBook | None = None,
+    heat: Heat | None = None,
 ) -> Baseline:
     """`decide` with the backtest figures taken from `report` at the decision_baseline table's horizon."""
     book = book or load_rule_tables()
@@ -239,5 +271,5 @@ def decide_from(
     return decide(
         score, win_rate=win_rate, ev=ev, trades=trades, capital=capital, valuation_pct=valuation_pct,
         holding=holding, plan=plan, book=book, backtest_cap=stats.confidence_cap if stats is not None else None,
-        independent=stats.independent if stats is not None else None,
+        independent=stats.independent if stats is not None else None, heat=heat,
     )  # fmt: skip

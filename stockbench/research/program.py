@@ -265,10 +265,16 @@ def _baseline(
     held: bool,
     book: Any,
     language: Language,
+    prices: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The decision baseline; an unknown input caps it at wait (hold for a holder), and so does a plan the zones
-    call not tradeable (None zones: none could be computed, and the position state machine refuses a buy)."""
-    from stockbench.analytics.baseline import PlanFacts, decide_from
+    call not tradeable (None zones: none could be computed, and the position state machine refuses a buy). The
+    overheating vetoes read the volatility state and the price facts (`prices`: an unavailable block is unknown)."""
+    from stockbench.analytics.baseline import Heat, PlanFacts, decide_from
+
+    def number(key: str) -> float | None:
+        value = (prices or {}).get(key)
+        return None if value in (None, "") else float(value)
 
     pct = valuation.get("pe_ttm", {}).get("percentile")
     plan = None
@@ -283,6 +289,7 @@ def _baseline(
         holding=held,
         plan=plan,
         book=book,
+        heat=Heat(states.get("volatility", {}).get("state"), number("ma250_distance_pct"), number("turnover_pct")),
     )
     horizon = book.decision_baseline.integer("horizon")
     stats = next((s for s in report.horizons if s.horizon == horizon), None)
@@ -391,7 +398,7 @@ def analytics_blocks(  # noqa: PLR0917 - the services the analytics read, and th
         add("unavailable", {"reason": error.message}, "analytics unavailable")
         return result, items
     add("indicators", _indicators(frame), f"indicators {symbol}")
-    add("price_facts", _price_facts(analytics, symbol), f"price facts {symbol}")
+    prices = add("price_facts", _price_facts(analytics, symbol), f"price facts {symbol}")
     states = add("states", _states(frame, book, symbol), f"states {symbol}")
     valuation = add("valuation", _valuation(analytics, symbol), f"valuation {symbol}")
     backtest, report, score = _backtest(data, frame, book, symbol)
@@ -402,7 +409,9 @@ def analytics_blocks(  # noqa: PLR0917 - the services the analytics read, and th
         zones_data, zones = _zones(analytics, symbol)
     except UserError as error:
         zones_data, zones = {"available": False, "reason": error.message}, None
-    decided = _baseline(report, score, states, valuation, zones, held=held, book=book, language=facts.language)
+    decided = _baseline(
+        report, score, states, valuation, zones, held=held, book=book, language=facts.language, prices=prices
+    )
     add("baseline", decided, f"decision baseline {symbol}")
     add("zones", zones_data, f"zones {symbol}")
     if zones is None:

@@ -28,6 +28,9 @@ WORDS: dict[str, Entry] = {
     "baseline.check.capital": Entry(zh="资金状态", en="the capital state"),
     "baseline.check.valuation": Entry(zh="估值分位", en="the valuation percentile"),
     "baseline.check.plan": Entry(zh="计划的盈亏比", en="the plan's reward-to-risk"),
+    "baseline.check.volatility": Entry(zh="波动状态", en="the volatility state"),
+    "baseline.check.extension": Entry(zh="收盘价高于250日均线的幅度", en="the close's distance above the 250-day MA"),
+    "baseline.check.turnover": Entry(zh="换手率", en="the turnover"),
     # the baseline's reasons (codes of stockbench.analytics.baseline.Reason)
     "baseline.buy_conditions_met": Entry(zh="全部买入条件通过", en="every buy condition passed"),
     "baseline.input_unknown": Entry(
@@ -39,6 +42,17 @@ WORDS: dict[str, Entry] = {
     ),
     "baseline.capital_blocked": Entry(
         zh="资金状态处于规则表禁止买入的状态", en="the capital state is one the table blocks buying in"
+    ),
+    "baseline.volatility_blocked": Entry(
+        zh="波动处于极端状态：规则表不在此时买入", en="volatility is extreme: the table does not buy then"
+    ),
+    "baseline.extension_high": Entry(
+        zh="收盘价高于250日均线 {value}%，超过买入上限 {limit}%：过热",
+        en="the close stands {value}% above the 250-day MA, beyond the buy limit of {limit}%: overheated",
+    ),
+    "baseline.turnover_high": Entry(
+        zh="换手率 {value}%，超过买入上限 {limit}%：交易过热",
+        en="turnover is {value}%, beyond the buy limit of {limit}%: crowded trading",
     ),
     "baseline.no_trade": Entry(zh="不交易：{reason}", en="no trade: {reason}"),
     "baseline.weak": Entry(
@@ -103,6 +117,11 @@ def baseline_reason(reason: Mapping[str, object], language: Language) -> str:
         return _no_trade(reason, language)
     if code == "check_failed" and reason.get("check") == "capital":
         return WORDS["baseline.capital_blocked"].text(language)
+    if code == "check_failed" and reason.get("check") == "volatility":
+        return WORDS["baseline.volatility_blocked"].text(language)
+    if code == "check_failed" and reason.get("check") in ("extension", "turnover"):
+        key = "extension_high" if reason.get("check") == "extension" else "turnover_high"
+        return WORDS[f"baseline.{key}"].text(language).format(value=values["value"], limit=values["limit"])
     if code == "check_failed":
         op = {">=": "≥", "<=": "≤"}.get(str(values.get("op", "")), values.get("op", ""))
         shown = {"what": what, "value": values["value"], "op": op, "limit": values["limit"]}

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from stockbench.analytics.backtest import BacktestReport, HorizonStats
-from stockbench.analytics.baseline import PlanFacts, decide, decide_from
+from stockbench.analytics.baseline import Heat, PlanFacts, decide, decide_from
 from stockbench.analytics.rule_tables import load_rule_tables
 
 STRONG: dict[str, Any] = {"win_rate": 0.65, "ev": 0.03, "trades": 40, "capital": "inflow", "valuation_pct": 0.4}
@@ -26,7 +26,7 @@ def test_a_strong_case_is_a_buy_with_full_confidence_allowed() -> None:
     assert found.direction == "buy" and found.buy_candidate and not found.capped
     assert all(c.passed for c in found.checks) and found.confidence_cap == 1.0
     assert found.confidence == pytest.approx(0.5 * 70 / 80 + 0.5 * 0.15 / 0.2, abs=1e-3)
-    assert found.table == "decision_baseline v1.1"
+    assert found.table == "decision_baseline v1.2"
     assert codes(found) == ["buy_conditions_met", "confidence_cap"]
 
 
@@ -49,6 +49,40 @@ def test_each_buy_condition_can_block() -> None:
         assert found.direction == "wait" and not found.buy_candidate and not found.capped
         assert [c.name for c in found.checks if not c.passed] == [name]
         assert found.reasons[0].code == "check_failed" and found.reasons[0].values["check"] == name
+
+
+COOL = Heat("normal", 12.5, 1.8)
+
+
+def test_an_overheated_session_is_no_buy_and_each_veto_says_why() -> None:
+    """The vetoes of an overheated session (decision_baseline 1.2): extreme volatility, a close more than 50%
+    above the 250-session average (600519 stood 56% above it on 2021-02-18), turnover above 3% of the float."""
+    from stockbench.research.wording.actions import baseline_reason
+
+    assert decide(70, **STRONG, heat=COOL).direction == "buy"
+    blocked = {
+        "volatility": Heat("extreme", 12.5, 1.8),
+        "extension": Heat("normal", 56.0, 1.8),
+        "turnover": Heat("normal", 12.5, 7.2),
+    }
+    for name, heat in blocked.items():
+        found = decide(70, **STRONG, heat=heat)
+        assert found.direction == "wait" and not found.buy_candidate and not found.capped
+        assert [c.name for c in found.checks if not c.passed] == [name]
+        reason = found.reasons[0].as_dict()
+        assert reason["code"] == "check_failed" and reason["check"] == name
+        zh, en = baseline_reason(reason, "zh"), baseline_reason(reason, "en")
+        assert not any(ch.isascii() and ch.isalpha() for ch in zh), zh
+        assert {"volatility": "extreme", "extension": "56.0% above", "turnover": "7.2%"}[name] in en
+    assert decide(70, **STRONG, heat=Heat("normal", 50.0, 3.0)).direction == "buy"  # the limits themselves pass
+
+
+@pytest.mark.parametrize("heat", [Heat(None, 12.5, 1.8), Heat("unknown", 12.5, 1.8), Heat("normal", None, 1.8),
+                                  Heat("normal", 12.5, None), Heat("normal", float("nan"), 1.8)])  # fmt: skip
+def test_an_unknown_heat_input_caps_at_wait_as_any_unknown(heat: Heat) -> None:
+    found = decide(70, **STRONG, heat=heat)
+    assert found.direction == "wait" and found.capped and len(found.unknown) == 1
+    assert found.reasons[0].code == "input_unknown"
 
 
 @pytest.mark.parametrize(
