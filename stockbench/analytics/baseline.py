@@ -35,6 +35,7 @@ class Check:
     threshold: str
     limit: Value = None  # the threshold's number (or the blocked state)
     op: str = ""  # how the value is held to it: >=, >, <= or not
+    unit: str = ""  # the unit of value and limit where the words need one ("pct": a percent, "fraction": 0.35 for 35%)
 
     @property
     def passed(self) -> bool:
@@ -97,11 +98,13 @@ def _finite(value: float | None) -> float | None:
     return value if value is not None and math.isfinite(value) else None
 
 
-def _check(name: str, value: Value, passed: bool | None, op: str, limit: Value, note: str = "") -> Check:  # noqa: PLR0917
+def _check(  # noqa: PLR0917
+    name: str, value: Value, passed: bool | None, op: str, limit: Value, note: str = "", unit: str = ""
+) -> Check:
     """A check whose `passed` is None when its input is unknown."""
     status: CheckStatus = "unknown" if passed is None else "pass" if passed else "fail"
     shown = f"{limit:g}" if isinstance(limit, float) else str(limit)
-    return Check(name, status, value, f"{op} {shown}{note}", limit, op)
+    return Check(name, status, value, f"{op} {shown}{note}", limit, op, unit)
 
 
 def _checks(
@@ -126,8 +129,8 @@ def _checks(
     pct = valuation_pct
     checks = [
         _check("score", score, None if score is None else score >= min_score, ">=", min_score),
-        _check("win_rate", win_rate, None if win_rate is None else win_rate >= min_win, ">=", min_win),
-        _check("ev", ev, None if ev is None else ev > min_ev, ">", min_ev, " (after costs)"),
+        _check("win_rate", win_rate, None if win_rate is None else win_rate >= min_win, ">=", min_win, unit="fraction"),
+        _check("ev", ev, None if ev is None else ev > min_ev, ">", min_ev, " (after costs)", unit="fraction"),
         _check("trades", trades, trades >= min_trades, ">=", min_trades),
         _check("capital", capital, None if capital in ("", UNKNOWN) else capital not in blocked, "not",
                " or ".join(blocked)),
@@ -151,8 +154,15 @@ def _heat_checks(t: Table, heat: Heat) -> list[Check]:
     above, turnover = _finite(heat.ma250_distance_pct), _finite(heat.turnover_pct)
     return [
         _check("volatility", state, None if state is None else state not in blocked, "not", " or ".join(blocked)),
-        _check("extension", above, None if above is None else above <= most_above, "<=", most_above),
-        _check("turnover", turnover, None if turnover is None else turnover <= most_turnover, "<=", most_turnover),
+        _check("extension", above, None if above is None else above <= most_above, "<=", most_above, unit="pct"),
+        _check(
+            "turnover",
+            turnover,
+            None if turnover is None else turnover <= most_turnover,
+            "<=",
+            most_turnover,
+            unit="pct",
+        ),
     ]
 
 
@@ -205,7 +215,9 @@ def _reasons(
         elif c.status == "fail" and c.name == "plan" and plan is not None:
             reasons += _no_trade(plan)
         elif c.status == "fail":
-            reasons.append(Reason("check_failed", {"check": c.name, "value": c.value, "op": c.op, "limit": c.limit}))
+            unit = {"unit": c.unit} if c.unit else {}
+            reasons.append(Reason("check_failed", {"check": c.name, "value": c.value, "op": c.op, "limit": c.limit,
+                                                   **unit}))  # fmt: skip
     if direction in ("reduce", "avoid"):
         reasons.append(Reason("weak", {"threshold": t.number("sell_max_score")}))
     return reasons

@@ -4,7 +4,7 @@ A number is read with its unit and display precision (see `numerals`): "1,234.5"
 1234.6, "12.3万" matches 123,456 but not 12.3亿. Percentages and percentage points never match each
 other; a percentage may stand for a fraction (35% for 0.35); an unsigned number may stand for a negative
 value ("下跌3.5%" for -3.5), a signed one only for a value of its sign. Evidence values come from JSON
-fields (their unit from the field name or an explicit "unit" beside "value") and from numbers written in
+fields (their unit from the field name or an explicit "unit" beside "value" and its "limit") and from numbers written in
 fetched documents. The index keeps one approximate (float) key per distinct value and checks every
 candidate exactly in Decimal, so it is fast on megabytes of evidence and exact at the rounding edges.
 """
@@ -67,6 +67,8 @@ EXPLICIT_UNITS: dict[str, Unit] = {
     "percent": "pct", "个百分点": "pp", "percentage points": "pp", "倍": "multiple", "x": "multiple",
     "ratio": "plain", "CNY": "plain", "HKD": "plain", "USD": "plain", "元": "plain", "shares": "plain",
 }  # fmt: skip
+# The fields an explicit "unit" speaks for: the value and the limit it is held to (a baseline check's reason).
+_EXPLICIT_FIELDS = frozenset({"value", "limit"})
 # Which evidence units (and by what factor) a number written in a unit may stand for.
 _STANDS_FOR: dict[Unit, tuple[tuple[Unit, int], ...]] = {
     "pct": (("pct", 1), ("fraction", 100)),
@@ -138,7 +140,7 @@ def _approx(value: Any) -> float | None:
 
 
 def explicit_unit(data: dict[str, Any]) -> Unit | None:
-    """The unit a JSON object declares for its "value" field, when it declares a known one."""
+    """The unit a JSON object declares for its "value" (and "limit") field, when it declares a known one."""
     declared = data.get("unit")
     return EXPLICIT_UNITS.get(declared) if isinstance(declared, str) and "value" in data else None
 
@@ -147,9 +149,9 @@ def _walk(data: Any, path: str, key: str) -> Iterator[tuple[str, Decimal, Unit]]
     if isinstance(data, dict):
         explicit = explicit_unit(data)
         for k, v in data.items():
-            number = exact_number(v) if explicit and k == "value" else None
+            number = exact_number(v) if explicit and k in _EXPLICIT_FIELDS else None
             if number is not None and explicit is not None:
-                yield f"{path}.value", number, explicit
+                yield f"{path}.{k}", number, explicit
             else:
                 yield from _walk(v, f"{path}.{k}", k)
     elif isinstance(data, list):
@@ -248,7 +250,7 @@ class NumberIndex:
                 approx = v if type(v) is float and v - v == 0.0 else _approx(v)
                 if approx is None:
                     continue
-                unit = explicit if explicit is not None and k == "value" else unit_for_key(name)
+                unit = explicit if explicit is not None and k in _EXPLICIT_FIELDS else unit_for_key(name)
                 column = columns.get(unit)
                 if column is None:
                     column = columns[unit] = {}

@@ -33,6 +33,7 @@ from stockbench.research.records import Outcome
 from stockbench.research.state import RunState
 from stockbench.research.statements import CONTINUITY_PARTS, VERDICT_PARTS, program_scope, run_statements
 from stockbench.research.wording import Language, has, say
+from stockbench.research.wording.actions import baseline_reason
 from stockbench.research.wording.phrases import anchor_name, gap_line, gate_line, level_price, one_line_reason
 
 if TYPE_CHECKING:
@@ -145,6 +146,15 @@ def _baseline(state: RunState, language: Language) -> str:
     return say("report.plan.baseline", language, direction=direction, confidence=baseline.confidence)
 
 
+def _baseline_reasons(state: RunState, language: Language) -> list[str]:
+    """The baseline's reasons in the reader's words (an overheated session, a failed check, an unknown input)."""
+    baseline = state.facts.analytics.baseline if state.facts.analytics else None
+    if baseline is None or not baseline.reasons:
+        return []
+    reasons = say("report.plan.baseline_join", language).join(baseline_reason(r, language) for r in baseline.reasons)
+    return [say("report.plan.baseline_reasons", language, reasons=reasons)]
+
+
 def _band(key: str, band: BandFact, language: Language) -> str:
     return say(key, language, low=band.low, high=band.high)
 
@@ -192,6 +202,7 @@ def _plan(state: RunState, language: Language) -> str:
     why = plain(a.action.why.text) if a.action else ""
     lines = [say("report.plan.action", language, action=_word("action", a.decision, language),
                  baseline=_baseline(state, language), why=why),
+             *_baseline_reasons(state, language),
              say("report.plan.position_state", language,
                  state=_word("position_state", a.position_state, language)),
              say("report.plan.account", language, account=state.run.account) if state.run.account

@@ -8,6 +8,7 @@ shell's translations, tested equal) the chart markers and the filters.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
 
 from stockbench.research.wording.entry import Entry, Language
 from stockbench.research.wording.plan import WORDS as PLAN_WORDS
@@ -53,6 +54,9 @@ WORDS: dict[str, Entry] = {
     "baseline.turnover_high": Entry(
         zh="换手率 {value}%，超过买入上限 {limit}%：交易过热",
         en="turnover is {value}%, beyond the buy limit of {limit}%: crowded trading",
+    ),
+    "baseline.table.sample_confidence": Entry(
+        zh="样本置信度表 v{version}", en="the sample-confidence table v{version}"
     ),
     "baseline.no_trade": Entry(zh="不交易：{reason}", en="no trade: {reason}"),
     "baseline.weak": Entry(
@@ -105,6 +109,24 @@ def _no_trade(reason: Mapping[str, object], language: Language) -> str:
     return WORDS["baseline.no_trade"].text(language).format(reason=PLAN_WORDS[key].text(language).format(**figures))
 
 
+def _percent(value: object) -> object:
+    """A fraction (0.4839, "-0.0078") in percent at two places ("48.39%", "-0.78%"); what is not a number stays."""
+    try:
+        number = Decimal(str(value)) * 100
+    except InvalidOperation:
+        return value
+    if not number.is_finite():
+        return value
+    return f"{format(number.quantize(Decimal('0.01')).normalize(), 'f')}%"
+
+
+def _table_words(cited: str, language: Language) -> str:
+    """A rule table's citation ("sample_confidence v1.0") in the reader's words; an unknown table as cited."""
+    name, _, version = cited.partition(" v")
+    entry = WORDS.get(f"baseline.table.{name}")
+    return entry.text(language).format(version=version) if entry is not None else cited
+
+
 def baseline_reason(reason: Mapping[str, object], language: Language) -> str:
     """The words of one baseline reason as the facts block carries it ({"code": ..., its values})."""
     code = str(reason.get("code", ""))
@@ -124,7 +146,12 @@ def baseline_reason(reason: Mapping[str, object], language: Language) -> str:
         return WORDS[f"baseline.{key}"].text(language).format(value=values["value"], limit=values["limit"])
     if code == "check_failed":
         op = {">=": "≥", "<=": "≤"}.get(str(values.get("op", "")), values.get("op", ""))
-        shown = {"what": what, "value": values["value"], "op": op, "limit": values["limit"]}
+        value, limit = values["value"], values["limit"]
+        if reason.get("unit") == "fraction":  # a win rate or an expected value: said in percent
+            value, limit = _percent(value), _percent(limit)
+        shown = {"what": what, "value": value, "op": op, "limit": limit}
         return WORDS[f"baseline.{code}"].text(language).format(**shown)
+    if code == "confidence_cap":
+        values["table"] = _table_words(str(values.get("table", "")), language)
     entry = WORDS.get(f"baseline.{code}")
     return entry.text(language).format(**values) if entry is not None else code

@@ -81,6 +81,8 @@ _FRAME: dict[str, Entry] = {
         "程序基线：{direction}，置信度未知", "program baseline: {direction}, confidence unknown"
     ),
     "report.plan.no_baseline": Entry("无程序基线", "no program baseline"),
+    "report.plan.baseline_reasons": Entry("程序基线的依据：{reasons}", "The baseline's grounds: {reasons}"),
+    "report.plan.baseline_join": Entry("；", "; "),
     "report.plan.position_state": Entry("持仓状态：{state}", "Position state: {state}"),
     "report.plan.account": Entry("读取账户：{account}", "Account read: {account}"),
     "report.quotes.heading": Entry("引文及其出处", "Quotes and their sources"),

@@ -247,3 +247,25 @@ def test_688981_as_of_2020_03_20_is_refused_with_its_listing_date(study: Study) 
     assert study.refusal is not None, f"{symbol} as of {day} was not refused"
     assert listed in study.refusal.message and study.refusal.listed.isoformat() == listed
     assert study.runs_after_refusal == 0  # no run created or journaled
+
+
+def test_no_buy_in_an_overheated_session_and_600519_on_its_2021_02_18_high_is_one(study: Study) -> None:
+    """decision_baseline 1.2's vetoes (bench/signal_study.py): no baseline buy when the volatility is extreme, the
+    close stands more than 50% above its 250-session average or turnover exceeds 3% of the float. 600519 closed
+    at 2471.00 on 2021-02-18, its all-time high, about 56% above ma250, and then fell 31% in 120 sessions."""
+    broken = []
+    for report in study.reports:
+        found = report.facts.analytics.baseline if report.facts.analytics else None
+        if found is None:
+            broken.append(f"{report.name}: no baseline")
+            continue
+        failed = {r.get("check") for r in found.reasons if r.get("code") == "check_failed"}
+        if found.direction in TRADES and failed & {"volatility", "extension", "turnover"}:
+            broken.append(f"{report.name}: the baseline says {found.direction} in an overheated session")
+    assert broken == []
+    high = next(r for r in study.reports if r.symbol == "600519.SH" and r.day == date(2021, 2, 18))
+    reasons = high.facts.analytics.baseline.reasons if high.facts.analytics and high.facts.analytics.baseline else ()
+    extension = [r for r in reasons if r.get("code") == "check_failed" and r.get("check") == "extension"]
+    assert extension, reasons
+    assert Decimal(str(extension[0]["value"])) > 50
+    assert "高于250日均线" in high.markdown, "the report says why in the reader's words"
