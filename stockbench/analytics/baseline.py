@@ -215,9 +215,10 @@ def _reasons(
         elif c.status == "fail" and c.name == "plan" and plan is not None:
             reasons += _no_trade(plan)
         elif c.status == "fail":
-            unit = {"unit": c.unit} if c.unit else {}
-            reasons.append(Reason("check_failed", {"check": c.name, "value": c.value, "op": c.op, "limit": c.limit,
-                                                   **unit}))  # fmt: skip
+            failed: dict[str, Value] = {"check": c.name, "value": c.value, "op": c.op, "limit": c.limit}
+            if c.unit:  # the grounding gate reads value and limit in it
+                failed["unit"] = c.unit
+            reasons.append(Reason("check_failed", failed))
     if direction in ("reduce", "avoid"):
         reasons.append(Reason("weak", {"threshold": t.number("sell_max_score")}))
     return reasons

@@ -4,8 +4,8 @@ A number is read with its unit and display precision (see `numerals`): "1,234.5"
 1234.6, "12.3万" matches 123,456 but not 12.3亿. Percentages and percentage points never match each
 other; a percentage may stand for a fraction (35% for 0.35); an unsigned number may stand for a negative
 value ("下跌3.5%" for -3.5), a signed one only for a value of its sign. Evidence values come from JSON
-fields (their unit from the field name or an explicit "unit" beside "value" and its "limit") and from numbers written in
-fetched documents. The index keeps one approximate (float) key per distinct value and checks every
+fields (their unit from the field name or an explicit "unit" beside "value" and its "limit") and from
+numbers written in fetched documents. The index keeps one approximate (float) key per distinct value and checks every
 candidate exactly in Decimal, so it is fast on megabytes of evidence and exact at the rounding edges.
 """
 

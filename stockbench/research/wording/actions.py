@@ -8,7 +8,7 @@ shell's translations, tested equal) the chart markers and the filters.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from stockbench.research.wording.entry import Entry, Language
 from stockbench.research.wording.plan import WORDS as PLAN_WORDS
@@ -110,14 +110,15 @@ def _no_trade(reason: Mapping[str, object], language: Language) -> str:
 
 
 def _percent(value: object) -> object:
-    """A fraction (0.4839, "-0.0078") in percent at two places ("48.39%", "-0.78%"); what is not a number stays."""
+    """A fraction (0.4839, "-0.0078") in percent at two places, rounded as the number gate displays it
+    (offline_prose._percent): "48.39%", "-0.78%"; what is not a number stays."""
     try:
         number = Decimal(str(value)) * 100
     except InvalidOperation:
         return value
     if not number.is_finite():
         return value
-    return f"{format(number.quantize(Decimal('0.01')).normalize(), 'f')}%"
+    return f"{format(number.quantize(Decimal('0.01'), ROUND_HALF_UP).normalize(), 'f')}%"
 
 
 def _table_words(cited: str, language: Language) -> str:
