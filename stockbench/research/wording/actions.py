@@ -39,7 +39,7 @@ WORDS: dict[str, Entry] = {
         en="{what} is unknown: unknown is not a pass, so the baseline is at most {cap}",
     ),
     "baseline.check_failed": Entry(
-        zh="{what}为 {value}，买入要求 {op} {limit}", en="{what} is {value}; a buy needs {op} {limit}"
+        zh="{what}为 {value}，买入要求 {op} {limit}", en="{what} is {value} (a buy needs {op} {limit})"
     ),
     "baseline.capital_blocked": Entry(
         zh="资金状态处于规则表禁止买入的状态", en="the capital state is one the table blocks buying in"
