@@ -14,6 +14,14 @@ block_buy_volatility, close at most buy_max_ma250_distance_pct above ma250, turn
 buy_max_turnover_pct); the fires with the vetoes; and the grid the two limits were chosen from (ma250 distance
 20/30/50% x turnover 3/4/5/8%), chosen by the in-sample mean only. The backtest, valuation and plan checks of
 the baseline are per symbol and per plan, and are left out here: this measures the score and the vetoes.
+
+Then a candidate rule that does not read the score, a quiet, healthy uptrend: the close between `lo` and `hi`
+percent above its 250-session average, at most `near` percent above its 20-session average (and not below it),
+a 20-session return between 0 and `run` percent, and a volatility state low or normal (or only not extreme).
+Its grid (lo 0/10 x hi 20/30/50 x near 5/10 x run 10/20 x volatility) is chosen by the in-sample mean only,
+among cells with at least GRID_MIN_SESSIONS in-sample sessions; the pick and the grid's spread out of sample
+are printed. (The family was found by looking at the excess by distance to the averages and by run-up, per
+year, 2018-2021: the out-of-sample year was seen then, so its figures are a check of the pick, not a clean test.)
 """
 
 from __future__ import annotations
@@ -28,11 +36,18 @@ HORIZON = 20
 WARM_UP = 250
 GRID_DISTANCE = (20, 30, 50)
 GRID_TURNOVER = (3.0, 4.0, 5.0, 8.0)
+HEALTH_LOW = (0, 10)
+HEALTH_HIGH = (20, 30, 50)
+HEALTH_NEAR = (5, 10)
+HEALTH_RUN = (10, 20)
+HEALTH_VOLATILITY = {"low or normal": ("low", "normal"), "not extreme": ("low", "normal", "high")}
+GRID_MIN_SESSIONS = 10_000
 
 
 def scored_sessions(path: Path = DATA):  # type: ignore[no-untyped-def]  # polars is imported late
-    """One row per scored session: symbol, day, score, fire, the volatility state, the ma250 distance and turnover
-    in percent, and the 20-session excess over the market (a fraction; null past the data's end)."""
+    """One row per scored session: symbol, day, score, fire, the volatility state, the distances above ma250 and
+    ma20, the 20-session return up to the session and the turnover in percent, and the 20-session excess over the
+    market after it (a fraction; null past the data's end)."""
     import polars as pl
 
     from stockbench.analytics.calibration import market_benchmark
@@ -54,6 +69,8 @@ def scored_sessions(path: Path = DATA):  # type: ignore[no-untyped-def]  # polar
         frame.with_columns(
             excess=later / entry - 1 - market,
             distance=(pl.col("close") / pl.col("ma250") - 1) * 100,
+            near=(pl.col("close") / pl.col("ma20") - 1) * 100,
+            run=(pl.col("close") / pl.col("close").shift(HORIZON).over("symbol") - 1) * 100,
             n=pl.int_range(pl.len()).over("symbol"),
         )
         .filter(pl.col("score").is_not_null() & pl.col("excess").is_not_null() & (pl.col("n") >= WARM_UP))
@@ -64,6 +81,8 @@ def scored_sessions(path: Path = DATA):  # type: ignore[no-untyped-def]  # polar
             "fire",
             pl.col(state_column("volatility")).alias("volatility"),
             "distance",
+            "near",
+            "run",
             "turnover_pct",
             "excess",
         )
@@ -118,6 +137,34 @@ def study(cut: date, path: Path = DATA) -> list[str]:
     for (d, x), figures in grid.items():
         mark = " <- best in sample" if (d, x) == best else ""
         lines.append(line(f"ma250 distance <= {d}%, turnover <= {x:g}%{mark}", figures))
+    lines += _health(sessions, cut, line)
+    return lines
+
+
+def _health(sessions, cut: date, line) -> list[str]:  # type: ignore[no-untyped-def]  # polars is imported late
+    """The quiet-uptrend rule's grid, chosen by the in-sample mean (see the module's docstring)."""
+    import itertools
+
+    import polars as pl
+
+    def rule(lo: int, hi: int, near: int, run: int, quiet: tuple[str, ...]) -> pl.Expr:
+        return (pl.col("distance").is_between(lo, hi) & pl.col("near").is_between(0, near)
+                & pl.col("run").is_between(0, run) & pl.col("volatility").is_in(quiet))  # fmt: skip
+
+    cells = itertools.product(HEALTH_LOW, HEALTH_HIGH, HEALTH_NEAR, HEALTH_RUN, HEALTH_VOLATILITY)
+    grid = {c: _figures(sessions.filter(rule(*c[:4], HEALTH_VOLATILITY[c[4]])), cut) for c in cells}
+    eligible = [c for c in grid if "in" in grid[c] and grid[c]["in"][0] >= GRID_MIN_SESSIONS]
+    if not eligible:
+        return ["the quiet-uptrend grid: no cell has enough in-sample sessions"]
+    best = max(eligible, key=lambda c: grid[c]["in"][1])
+    outside = sorted(grid[c]["out"][1] for c in grid if "out" in grid[c])
+    lo, hi, near, run, volatility = best
+    label = f"{lo}-{hi}% over ma250, 0-{near}% over ma20, run 0-{run}%, volatility {volatility}"
+    lines = ["the quiet-uptrend rule (no score), its grid chosen by the in-sample mean:",
+             line(label + " <- best in sample", grid[best])]  # fmt: skip
+    if outside:
+        lines.append(f"  the grid's {len(outside)} cells out of sample: mean excess from {outside[0]:+.2f}% to "
+                     f"{outside[-1]:+.2f}% (median cell {outside[len(outside) // 2]:+.2f}%)")  # fmt: skip
     return lines
 
 

@@ -31,9 +31,10 @@ _UNTRUSTED = re.compile(r"<<<UNTRUSTED (?P<tag>ev-[0-9a-f]+ [0-9a-f]+)>>>\n(?P<b
 POSITIVE = frozenset({"strong_up", "up", "inflow", "leading", "low"})
 NEGATIVE = frozenset({"strong_down", "down", "outflow", "lagging", "high", "extreme"})
 Answer = tuple[str, dict[str, Any]]
-# What a path does when the price enters the buy zone, by action (buy and wait: buy in steps as planned).
+# What a path does when the price enters the buy zone, by action (buy: buy in steps as planned; wait: assess
+# again, since the baseline gave no buy and a price in the zone alone is no reason to build).
 ON_BUY_ZONE = {"avoid": "path.recheck", "reduce": "path.recheck", "sell": "path.recheck", "hold": "path.add_in_steps",
-               "add": "path.add_in_steps"}  # fmt: skip
+               "add": "path.add_in_steps", "wait": "path.reassess"}  # fmt: skip
 
 
 def _unwrapped(text: str) -> str:

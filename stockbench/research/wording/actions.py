@@ -86,6 +86,10 @@ WORDS: dict[str, Entry] = {
     "path.sell_in_steps": Entry(zh="分批卖出", en="Sell in steps"),
     "path.stop_out": Entry(zh="止损离场", en="Exit at the stop"),
     "path.recheck": Entry(zh="重新研究后再定，本计划不建仓", en="Research it again first; this plan opens nothing"),
+    "path.reassess": Entry(
+        zh="重新评估；程序基线改判之前不建仓",
+        en="Assess again; no position until the program's baseline changes its call",
+    ),
     "path.stay_out": Entry(zh="维持观望", en="Keep waiting"),
 }
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +96,16 @@ def test_hold_with_nothing_held_is_sent_back(lab: Lab) -> None:
 
 def test_a_buy_path_under_avoid_is_sent_back(lab: Lab) -> None:
     lab.add_model()
-    lab.model.on("decide", _act("avoid", "回避：趋势未确认"))  # the wait's own paths buy in the buy zone
+    avoid = _act("avoid", "回避：趋势未确认")
+
+    def with_buy_path(seen: SeenRequest, reply: Any) -> Any:  # the buy zone's path buys in steps
+        def buy(_: SeenRequest, args: dict[str, Any]) -> dict[str, Any]:
+            first, *rest = args["paths"]
+            return {**args, "paths": [{**first, "action": say("path.buy_in_steps", "zh")}, *rest]}
+
+        return edit(buy)(seen, avoid(seen, reply))
+
+    lab.model.on("decide", with_buy_path)
     run_id = published(lab)
     problem = refused_once(lab, run_id, "decide/tool/", "avoid_with_buy_path")
     assert problem["location"].startswith("paths[") and "按计划分批买入" in problem["message"]
@@ -157,3 +167,22 @@ def test_600519_on_its_2021_02_18_high_with_valuation_a_gap_is_no_buy(shared_dat
     assert "估值分位未知：未知不算通过，基线最多为观望" in baseline["reason_text"]
     assert (summary.baseline.direction, summary.position_state) == ("wait", "watching")
     assert "valuation" in summary.baseline.unknown and summary.baseline.confidence is not None
+
+
+@pytest.mark.parametrize(
+    ("action", "on_buy"),
+    [("buy", "path.buy_in_steps"), ("wait", "path.reassess"), ("avoid", "path.recheck"), ("hold", "path.add_in_steps")],
+)
+def test_what_the_buy_zone_path_does_follows_the_action(action: str, on_buy: str) -> None:
+    """Under wait the baseline gave no buy, so the price entering the buy zone is a reason to assess again, not to
+    buy in steps (which "现在怎么做" would contradict); a buy buys in steps, avoid researches again first."""
+    from stockbench.research.blocks import BandFact, StopFact, ZonesFact
+    from stockbench.research.offline import OfflineModel
+
+    zones = ZonesFact(BandFact(Decimal("10.00"), Decimal("10.20")), BandFact(Decimal("11.50"), Decimal("11.80")),
+                      StopFact(Decimal("9.60")), tradeable=True, reasons=())  # fmt: skip
+    for language in ("zh", "en"):
+        paths = OfflineModel._paths(zones, action, language)
+        assert paths[0]["action"] == say(on_buy, language)
+    wait = OfflineModel._paths(zones, "wait", "zh")[0]["action"]
+    assert "分批买入" not in wait and "不建仓" in wait
