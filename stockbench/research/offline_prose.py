@@ -412,8 +412,9 @@ def _conflict(reading: Reading, action: str, bear: Sequence[Finding]) -> Finding
     ma250 = reading.price.ma250 if reading.price and reading.price.ma250 is not None else reading.indicators.get(
         "ma250")  # fmt: skip
     trend = reading.term("state.trend", reading.trend)
+    inside = zones is not None and zones.position == "in_buy"  # already in the buy zone: no "wait for it"
     weigh = reading.say(
-        "weigh.long" if action in LONG else "weigh.flat",
+        "weigh.long" if action in LONG else "weigh.flat_in_buy" if inside else "weigh.flat",
         stop=price(zones.stop.price) if zones and zones.stop.price is not None else "-",
         low=price(zones.buy.low) if zones else "-",
         high=price(zones.buy.high) if zones else "-",
@@ -463,6 +464,8 @@ def what_to_do(reading: Reading, action: str) -> str:
         key = "todo.wait_unknown"  # the plan may be good; an unknown input is never a pass
     elif action == "wait" and zones.position == "in_buy":
         key = "todo.wait_in_buy"  # already in the buy zone: waiting is for the baseline, not for the price
+    elif action == "avoid" and zones.position == "in_buy":
+        key = "todo.avoid_in_buy"  # already in the buy zone: not "even if it returns there"
     unknown = "、" if reading.language == "zh" else ", "
     unknown = unknown.join(reading.term("baseline.check", u) for u in (baseline.unknown if baseline else ()))
     return reading.say(key, action=word, unknown=unknown,
@@ -507,6 +510,8 @@ def report_text(reading: Reading, action: str) -> dict[str, Any]:
                   "sell_low": price(zones.sell.low), "sell_high": price(zones.sell.high),
                   "stop": price(zones.stop.price) if zones.stop.price is not None else "-"}  # fmt: skip
     change = "change.long" if action in LONG else "change.flat"
+    if change == "change.flat" and zones is not None and zones.position == "in_buy":
+        change = "change.flat_in_buy"  # already in the buy zone: a return to it is no change
     return {
         "title": reading.say("title", name=reading.name, symbol=reading.symbol, action=word, reason=reason),
         "conclusion": reading.say(

@@ -529,6 +529,11 @@ _OFFLINE: dict[str, Entry] = {
     "offline.weigh.flat": Entry(
         "以风险为主，等价格回到买入区间 {low}-{high} 再看", "the risk weighs more: wait for the buy zone {low}-{high}"
     ),
+    "offline.weigh.flat_in_buy": Entry(
+        "以风险为主：价格已在买入区间 {low}-{high} 内，价位本身不是建仓的理由",
+        "the risk weighs more: the price is already in the buy zone {low}-{high}, and the level alone is no reason "
+        "to open a position",
+    ),
     "offline.finding.conflict.under_ma250": Entry(
         "趋势{trend}，但收盘 {close} 仍低于 250日均线 {ma250}：短期上行发生在长期均线之下；{weigh}",
         "The trend state is {trend}, yet the close {close} is still below the 250-day MA {ma250}: a short rise under "
@@ -731,6 +736,11 @@ _OFFLINE: dict[str, Entry] = {
         "本次操作为{action}：不建仓；价格即使回到买入区间 {buy_low}-{buy_high} 也要先重新分析",
         "{action} now: no position; even in the buy zone {buy_low}-{buy_high}, analyse again first",
     ),
+    "offline.todo.avoid_in_buy": Entry(
+        "本次操作为{action}：不建仓；价格已在买入区间 {buy_low}-{buy_high} 内，也要先重新分析",
+        "{action} now: no position; the price is already in the buy zone {buy_low}-{buy_high}, and it needs a fresh "
+        "analysis first",
+    ),
     "offline.todo.other": Entry(
         "本次操作为{action}：以买入区间 {buy_low}-{buy_high}、卖出区间 {sell_low}-{sell_high} 与止损 {stop} 为准",
         "{action} now: against the buy zone {buy_low}-{buy_high}, the sell zone {sell_low}-{sell_high} and the "
@@ -772,6 +782,12 @@ _OFFLINE: dict[str, Entry] = {
         "价格升破卖出区间上沿 {sell_high} 且趋势转强，或回到买入区间 {buy_low}-{buy_high}（现趋势{trend}）",
         "a rise over the sell zone's top {sell_high} with a stronger trend, or a return to the buy zone "
         "{buy_low}-{buy_high} (trend state now {trend})",
+    ),
+    "offline.change.flat_in_buy": Entry(
+        "价格升破卖出区间上沿 {sell_high} 且趋势转强，或在买入区间 {buy_low}-{buy_high} 内企稳且趋势转强"
+        "（现趋势{trend}）",
+        "a rise over the sell zone's top {sell_high} with a stronger trend, or the price holding in the buy zone "
+        "{buy_low}-{buy_high} while the trend strengthens (trend state now {trend})",
     ),
     "offline.change.no_zones": Entry("趋势{trend}发生变化", "a change of the trend state ({trend})"),
     "offline.watch": Entry(

@@ -269,3 +269,14 @@ def test_no_buy_in_an_overheated_session_and_600519_on_its_2021_02_18_high_is_on
     assert extension, reasons
     assert Decimal(str(extension[0]["value"])) > 50
     assert "高于250日均线" in high.markdown, "the report says why in the reader's words"
+
+
+def test_a_price_already_in_the_buy_zone_is_never_told_to_come_back_to_it(study: Study) -> None:
+    """With the close inside the buy zone, no sentence waits for the price to "return to" the zone (000001 as of
+    2021-12-31 closed at 16.48 in its buy zone 16.21-16.49 under avoid and was told to wait for it)."""
+    inside = [r for r in study.reports if r.summary.zones is not None and r.summary.zones.position == "in_buy"]
+    assert inside, "the fourteen reports should hold a close inside its buy zone"
+    for report in inside:
+        text = report.markdown
+        assert "回到买入区间" not in text and "即使回到" not in text, (report.symbol, report.day)
+        assert "已在买入区间" in text or report.outcome.action in {"buy", "add", "hold"}, (report.symbol, report.day)
