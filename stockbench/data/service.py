@@ -312,8 +312,6 @@ class DataService:
         if key not in self._at:
             fields = {f: u for f, u in source.urls().items() if hasattr(endpoints, f)}
             at = dataclasses.replace(cast("Any", endpoints), **fields)
-            if hasattr(at, "without_fallbacks"):  # the chain is the fallback: no second host hidden inside an adapter
-                at = at.without_fallbacks()
             self._at[key] = cast("Any", type(base))(cast("Any", base).http, at)
         return self._at[key]
 
