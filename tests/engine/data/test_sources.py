@@ -198,7 +198,10 @@ def test_the_old_tencent_fqkline_turned_on_is_asked_after_newfqkline_answers_501
     wall = Wall()
     old_tencent_chain(db, wall, new, old, enabled=True)
     outcomes = service(db, rules, http, wall).fetch(SYMBOL, ["bars"])
-    assert [(o.source, o.ok, o.failure) for o in outcomes] == [("tencent", False, "http_status"), ("tencent", True, None)]
+    assert [(o.source, o.ok, o.failure) for o in outcomes] == [
+        ("tencent", False, "http_status"),
+        ("tencent", True, None),
+    ]
     assert len(new.seen(NEWFQKLINE)) == 1 and old.seen(NEWFQKLINE) == []
     assert old.seen(OLD_FQKLINE)[0].params["param"].startswith("sh600519,day,")
     states = {s.name: s for s in SourceBook(db, wall).sources()}
