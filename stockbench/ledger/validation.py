@@ -1,14 +1,15 @@
 """Checks on a fill before anything is written: every problem at once, each with a fix.
 
-Static checks (account, symbol, session time, lot, tick, the day's limits, the linked order) come from
-the market rules; the checks that depend on history (T+1 sellable quantity, cash) come from replaying
-the account with the fill in place, so a fill recorded late is checked against everything after it too.
+Static checks (account, symbol, listing date, session time, lot, tick, the day's limits, the linked order) come
+from the market rules; the checks that depend on history (T+1 sellable quantity, cash) come from replaying the
+account with the fill in place, so a fill recorded late is checked against everything after it too.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from stockbench.clock import MARKET_TZ
 from stockbench.errors import CalendarUnknown, InvalidInput, Problem
 from stockbench.ledger.entries import Account, FillDraft, Order
 from stockbench.market.instruments import Instrument
@@ -65,12 +66,16 @@ def static_problems(
     now: datetime,
     sellable: int | None,
 ) -> list[Problem]:
-    """Every problem that does not depend on cash: market, time, lot, tick and limit."""
+    """Every problem that does not depend on cash: market, listing, time, lot, tick and limit."""
     problems: list[Problem] = []
     if instrument.market not in account.markets:
         problems.append(problem("market_not_in_account", account=account.name, market=instrument.market))
     if draft.executed_at > now:
         problems.append(problem("future_time", at=draft.executed_at.isoformat()))
+    day = draft.executed_at.astimezone(MARKET_TZ[instrument.market]).date()
+    listed = market.registry.listing_date(instrument.symbol)
+    if listed is not None and day < listed:
+        problems.append(problem("halted.not_listed", symbol=instrument.symbol))
     if (session := session_problem(market, instrument, draft.executed_at)) is not None:
         problems.append(session)
     holding = sellable if draft.side == "sell" else None
@@ -88,8 +93,6 @@ def static_problems(
 
 
 def _limit_problems(market: MarketRules, instrument: Instrument, draft: FillDraft) -> list[Problem]:
-    from stockbench.clock import MARKET_TZ
-
     assert draft.ref_price is not None
     day = draft.executed_at.astimezone(MARKET_TZ[instrument.market]).date()
     status = market.registry.name_on(instrument.symbol, day)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -173,3 +173,15 @@ def test_fee_terms_saved_twice_at_one_instant_keep_both_and_the_later_is_in_forc
     with pytest.raises(InvalidInput) as refused:
         book.set_fees("main", "CN", rate=Decimal("-0.1"), minimum=Decimal("5"), bundled=False)
     assert error_words(refused.value, "zh")[0] == "佣金费率和最低佣金不能为负数"
+
+
+# ---- what the workspace knows of the day: listed yet -------------------------------------------
+
+
+def test_a_fill_before_the_listing_date_is_refused_as_not_listed(book: Ledger) -> None:
+    book.market.registry.save(InstrumentData("688981.SH", list_date=date(2020, 7, 16)))
+    book.cash("main", "deposit", Decimal("10000"), at=cn("2020-07-01", "09:00"))
+    assert rejected(book, draft("688981", "buy", 200, "30.00", cn("2020-07-15"))) == [
+        ("halted", "688981.SH is not listed yet: no order can be sized", "wait for its listing day")
+    ]
+    book.record_fill(draft("688981", "buy", 200, "30.00", cn("2020-07-16")))  # the listing day trades
