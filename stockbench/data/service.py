@@ -443,6 +443,23 @@ class DataService:
         listed = self._market.registry.listing_date(symbol)
         return "not_listed" if listed is not None and day < listed else stated
 
+    def traded_on(self, symbol: str, day: date) -> bool | None:
+        """Whether the stored daily bars say `symbol` traded on `day`, as visible at the clock: False when `day` is a
+        session of its exchange's calendar and its bars, stored before and after that day, have none on it
+        (suspended) or one with no volume; True when a bar with volume is stored; None when they cannot tell (no
+        bars on both sides of it, not a session, or the calendar unknown): unknown is not evidence of a suspension."""
+        instrument = self.instrument(symbol)
+        try:
+            if not self._market.calendars.calendar(instrument.market).is_session(day):
+                return None
+        except (CalendarUnknown, InvalidInput):
+            return None
+        found = self.cache.bars(instrument.symbol, day, day)
+        if not found.is_empty():
+            return int(found.get_column("volume")[0] or 0) > 0
+        spans = self.cache.coverage("bars", instrument.symbol)
+        return False if any(span.first < day < span.last for span in spans) else None
+
     def quote(self, symbol: str, *, fetch: bool = True) -> QuoteView:
         """A live quote inside the trading window (fetched when allowed), else the last close, labelled; a symbol
         not listed yet at the clock is `not_listed` (so is a stored quote or close of a day before its listing date),
