@@ -112,6 +112,12 @@ PROBLEMS: dict[str, tuple[Words, Words]] = {
                                  "{local} 不在 {symbol} 的交易时段内（{phase_zh}）"),
                               _w("give the execution time from the broker's confirmation, e.g. 10:31:05",
                                  "请按券商成交回报填写成交时间，例如 10:31:05")),
+    "not_traded": (_w("{symbol} did not trade on {day} (suspended): a fill cannot be recorded",
+                      "{symbol} 在 {day} 停牌，没有成交，不能记录成交"),
+                   _w("check the fill's date in the broker's confirmation; if the stored daily bars lack that day by "
+                      "mistake, fetch them again (stockbench data fetch {symbol})",
+                      "请按券商成交确认核对日期；如本地日线误缺这一天，请重新获取"
+                      "（stockbench data fetch {symbol}）")),
     "future_time": (_w("the fill time {at} is in the future", "成交时间 {at} 在未来"),
                     _w("check the time", "请检查时间")),
     "naive_time": (_w("the fill time has no time zone", "成交时间没有时区"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -165,8 +165,11 @@ class Workbench:
         """The user's books: accounts, cash, fills, positions, orders and corporate actions."""
         from stockbench.ledger.book import Ledger
 
+        def traded(symbol: str, day: date) -> bool | None:  # the data service is made only once a fill is checked
+            return self.data.traded_on(symbol, day)
+
         return Ledger(self.workspace.db, self.clock, self.market, self.events, self.paths.ledger_journal,
-                      before_import=lambda: self.backup("import"))  # fmt: skip
+                      before_import=lambda: self.backup("import"), traded=traded)  # fmt: skip
 
     # ---- backups ------------------------------------------------------------------------------------------------
     def backup(self, reason: BackupReason = "manual", *, to: Path | None = None) -> BackupInfo:

@@ -166,16 +166,19 @@ class Analytics:
             day = self._sessions(found.instrument.market, as_of)[1]
         except CalendarUnknown as error:
             return TradeDay(None, ref, None, error.message, status)
+        status = self._data.status_on(found.instrument.symbol, day, status) or status
         return TradeDay(day, ref, self._limits(found, day, ref), status=status)
 
     def _status(self, found: History, as_of: date) -> TradingStatus:
         """The trading status of the latest quote, when that quote speaks of the as-of date: taken on it or after
-        the last bar and not after it (a quote of a later day is not read as of an earlier one)."""
+        the last bar and not after it (a quote of a later day is not read as of an earlier one); not_listed before
+        the listing date the workspace knows."""
         quote = self._data.cache.latest_quote(found.instrument.symbol)
-        if quote is None:
-            return "trading"
-        day = quote.at.astimezone(MARKET_TZ[found.instrument.market]).date()
-        return quote.status if found.last["day"] <= day <= as_of else "trading"
+        stated: TradingStatus = "trading"
+        if quote is not None:
+            day = quote.at.astimezone(MARKET_TZ[found.instrument.market]).date()
+            stated = quote.status if found.last["day"] <= day <= as_of else "trading"
+        return self._data.status_on(found.instrument.symbol, as_of, stated) or stated
 
     def _flags(self, found: History, as_of: date, params: ZoneParams) -> list[Note]:
         """What to know about the zones' data, each said in either language (its English words start with its code:
@@ -249,7 +252,8 @@ class Analytics:
         except NotFound:
             pass
         quote = self._data.cache.latest_quote(instrument.symbol)
-        status = quote.status if quote is not None else "trading"
+        stated: TradingStatus = quote.status if quote is not None else "trading"
+        status = self._data.status_on(instrument.symbol, day, stated) or stated
         return size_order(instrument, plan, book, TradeDate(day, limits, status), self._market.tables)
 
     def position_facts(self, account: str, symbol: str, as_of: date | None = None) -> PositionFacts:

@@ -312,8 +312,6 @@ class DataService:
         if key not in self._at:
             fields = {f: u for f, u in source.urls().items() if hasattr(endpoints, f)}
             at = dataclasses.replace(cast("Any", endpoints), **fields)
-            if hasattr(at, "without_fallbacks"):  # the chain is the fallback: no second host hidden inside an adapter
-                at = at.without_fallbacks()
             self._at[key] = cast("Any", type(base))(cast("Any", base).http, at)
         return self._at[key]
 
@@ -438,29 +436,59 @@ class DataService:
         return Bar(symbol, row["day"], row["open"], row["high"], row["low"], row["close"], row["prev_close"],
                    row["volume"], row["amount"], row["source"])  # fmt: skip
 
+    def status_on(self, symbol: str, day: date, stated: TradingStatus | None = None) -> TradingStatus | None:
+        """The trading status of `symbol` on `day`: `not_listed` when the workspace knows it lists after that day
+        (its listing date in the instrument data, see InstrumentRegistry.listing_date), whatever a stored quote or
+        bar says; else `stated`, the status its source's quote gives (None: no quote of that day)."""
+        listed = self._market.registry.listing_date(symbol)
+        return "not_listed" if listed is not None and day < listed else stated
+
+    def traded_on(self, symbol: str, day: date) -> bool | None:
+        """Whether the stored daily bars say `symbol` traded on `day`, as visible at the clock: False when `day` is a
+        session of its exchange's calendar and its bars, stored before and after that day, have none on it
+        (suspended) or one with no volume; True when a bar with volume is stored; None when they cannot tell (no
+        bars on both sides of it, not a session, or the calendar unknown): unknown is not evidence of a suspension."""
+        instrument = self.instrument(symbol)
+        try:
+            if not self._market.calendars.calendar(instrument.market).is_session(day):
+                return None
+        except (CalendarUnknown, InvalidInput):
+            return None
+        found = self.cache.bars(instrument.symbol, day, day)
+        if not found.is_empty():
+            return int(found.get_column("volume")[0] or 0) > 0
+        spans = self.cache.coverage("bars", instrument.symbol)
+        return False if any(span.first < day < span.last for span in spans) else None
+
     def quote(self, symbol: str, *, fetch: bool = True) -> QuoteView:
-        """A live quote inside the trading window (fetched when allowed), else the last close, labelled."""
+        """A live quote inside the trading window (fetched when allowed), else the last close, labelled; a symbol
+        not listed yet at the clock is `not_listed` (so is a stored quote or close of a day before its listing date),
+        and nothing is fetched for it."""
         symbol = self.instrument(symbol).symbol
         window = self.window(symbol)
+        unlisted = self.status_on(symbol, self.cache.cutoff(symbol).today)  # not_listed, or None
+        fetch = fetch and unlisted is None
+        why = f"not listed yet: it lists on {self._market.registry.listing_date(symbol)}" if unlisted else ""
         if window.in_session:
             if fetch and window.live_allowed:
                 self.fetch(symbol, ["quote"])
             found = self.cache.latest_quote(symbol)
             if found is not None:
                 return self._live_view(found, window)
-            return QuoteView(symbol, "none", None, None, None, None, None, window.phase, "no quote could be had")
+            why = why or "no quote could be had"
+            return QuoteView(symbol, "none", None, None, None, None, None, window.phase, why, unlisted)
         last = self._last_close(symbol, window)
         if fetch and (last is None or last.day != window.last_session) and window.last_session is not None:
             self.fetch(symbol, ["bars"])
             last = self._last_close(symbol, window)
         if last is None:
-            note = window.problem or "no close is stored; import or fetch daily bars"
-            return QuoteView(symbol, "none", None, None, None, None, None, window.phase, note)
+            why = why or window.problem or "no close is stored; import or fetch daily bars"
+            return QuoteView(symbol, "none", None, None, None, None, None, window.phase, why, unlisted)
         note = "" if last.day == window.last_session else f"the last session was {window.last_session}"
         stored = self.cache.latest_quote(symbol)
         status = stored.status if stored is not None and stored.at.date() == last.day else None
         return QuoteView(symbol, "last_close", last.close, last.prev_close, None, last.day, last.source,
-                         window.phase, note, status)  # fmt: skip
+                         window.phase, note, self.status_on(symbol, last.day, status))  # fmt: skip
 
     def _live_view(self, found: Quote, window: TradingWindow) -> QuoteView:
         """A stored quote inside the window: live, delayed (from a delayed source), or stale with its age when
@@ -480,8 +508,9 @@ class DataService:
             note = f"delayed: {found.source} quotes are {found.delay_minutes} minutes late"
         elif label == "delayed":
             note = f"delayed: {found.source} quotes of this market lag the market"
+        status = self.status_on(found.symbol, found.at.date(), found.status)
         return QuoteView(found.symbol, label, found.last, found.prev_close, found.at, found.at.date(), found.source,
-                         window.phase, note, found.status, found.delay_minutes, age_seconds=age,
+                         window.phase, note, status, found.delay_minutes, age_seconds=age,
                          corroboration=corroboration.read(self._db, found))  # fmt: skip
 
     # ---- gates and checks -------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ class Endpoint:
     base_url: str
     paths: Mapping[str, str]
     delayed: bool = False
+    enabled: bool = True  # as declared: an endpoint known to be down ships turned off, for the user to turn on
 
     @property
     def service(self) -> str:
@@ -62,7 +63,7 @@ class Choice:
     """The user's change to one endpoint (None: as declared)."""
 
     base_url: str | None = None
-    enabled: bool = True
+    enabled: bool | None = None
     order: int | None = None
 
     def as_json(self) -> dict[str, Any]:
@@ -122,7 +123,7 @@ def declared(path: Path | None = None) -> tuple[Endpoint, ...]:
     rows = _table(path or resources_dir() / SOURCES_FILE)["endpoints"]
     return tuple(
         Endpoint(row["name"], cast("DataKind", row["kind"]), row["provider"], tuple(row["markets"]),
-                 row["base_url"], dict(row["paths"]), bool(row.get("delayed", False)))
+                 row["base_url"], dict(row["paths"]), bool(row.get("delayed", False)), bool(row.get("enabled", True)))
         for row in rows
     )  # fmt: skip
 
@@ -186,7 +187,7 @@ class SourceBook:
 
     def _choices(self) -> dict[str, Choice]:
         stored = Settings(self._db).get(DATA_SOURCES)
-        return {name: Choice(row.get("base_url"), bool(row.get("enabled", True)), row.get("order"))
+        return {name: Choice(row.get("base_url"), _flag(row.get("enabled")), row.get("order"))
                 for name, row in stored.items()}  # fmt: skip
 
     def _health(self) -> dict[str, tuple[Any, ...]]:
@@ -214,12 +215,11 @@ class SourceBook:
         self, endpoint: Endpoint, place: int, choice: Choice, row: tuple[Any, ...] | None, resting: dict[str, datetime]
     ) -> Source:
         base = choice.base_url or endpoint.base_url
+        enabled = endpoint.enabled if choice.enabled is None else choice.enabled
         _, failures, last_ok, last_error, last_error_at, _ = row or ("", 0, None, None, None, None)
         until = resting.get(host_of(base))
-        state: SourceState = (
-            "disabled" if not choice.enabled else "resting" if until else "failing" if failures else "ok"
-        )
-        return Source(endpoint, base, choice.enabled, place, state, int(failures), _utc(last_ok), last_error,
+        state: SourceState = "disabled" if not enabled else "resting" if until else "failing" if failures else "ok"
+        return Source(endpoint, base, enabled, place, state, int(failures), _utc(last_ok), last_error,
                       _utc(last_error_at), until)  # fmt: skip
 
     def source(self, name: str) -> Source:
@@ -341,6 +341,11 @@ def _placed(members: list[Endpoint], choices: Mapping[str, Choice]) -> list[Endp
         placed.remove(endpoint)
         placed.insert(min(order, len(placed) + 1) - 1, endpoint)
     return placed
+
+
+def _flag(value: object) -> bool | None:
+    """A stored `enabled`: None (as declared) when the user never set it."""
+    return None if value is None else bool(value)
 
 
 def _utc(value: datetime | None) -> datetime | None:

@@ -46,7 +46,7 @@ from stockbench.ledger.store import (
     load_orders,
     materialise,
 )
-from stockbench.ledger.validation import later_problem, order_problems, static_problems
+from stockbench.ledger.validation import TradedOn, later_problem, order_problems, static_problems
 from stockbench.market.calendars import settlement
 from stockbench.market.fees import FeeSettings, order_fees
 from stockbench.market.instruments import Instrument, SecurityType
@@ -83,10 +83,14 @@ class Ledger:
         journal: Path | None = None,
         *,
         before_import: Callable[[], object] | None = None,
+        traded: TradedOn | None = None,
     ) -> None:
-        """`before_import` runs before every import that writes (the workbench takes a backup there)."""
+        """`before_import` runs before every import that writes (the workbench takes a backup there); `traded`
+        says whether the stored market data shows a symbol trading on a day (a fill on a day it did not is refused;
+        None: not checked)."""
         self.db, self.clock, self.market = db, clock, market
         self._before_import = before_import
+        self._traded = traded
         self.events = events or EventBus()
         path = journal or journal_path(db)
         self.journal = Journal(db, path) if path is not None else None
@@ -340,6 +344,7 @@ class Ledger:
                 draft,
                 now=now,
                 sellable=sellable,
+                traded=self._traded,
             )
             found += self._order_check(replace(draft, symbol=candidate.symbol))
             found += state.problems_for(candidate.fill_id)

@@ -1,14 +1,18 @@
 """Checks on a fill before anything is written: every problem at once, each with a fix.
 
-Static checks (account, symbol, session time, lot, tick, the day's limits, the linked order) come from
-the market rules; the checks that depend on history (T+1 sellable quantity, cash) come from replaying
-the account with the fill in place, so a fill recorded late is checked against everything after it too.
+Static checks (account, symbol, listing date, session time, lot, tick, the day's limits, the linked order) come
+from the market rules; whether the symbol traded that day comes from the stored market data through a `TradedOn`
+the caller passes (the ledger never reads the data layer); the checks that depend on history (T+1 sellable
+quantity, cash) come from replaying the account with the fill in place, so a fill recorded late is checked against
+everything after it too.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from typing import Protocol
 
+from stockbench.clock import MARKET_TZ
 from stockbench.errors import CalendarUnknown, InvalidInput, Problem
 from stockbench.ledger.entries import Account, FillDraft, Order
 from stockbench.market.instruments import Instrument
@@ -23,6 +27,7 @@ __all__ = [
     "EXECUTION_PHASES",
     "HK_EXECUTION_PHASES",
     "FillDraft",
+    "TradedOn",
     "later_problem",
     "order_problems",
     "session_problem",
@@ -33,6 +38,13 @@ __all__ = [
 # trading, the closing auction, after-hours fixed-price trading; and the closing auction's last instant.
 EXECUTION_PHASES = {"preopen_wait", "continuous", "closing_auction", "after_hours_fixed_price"}
 HK_EXECUTION_PHASES = {"preopen_noncancellable", "continuous", "closing_auction"}
+
+
+class TradedOn(Protocol):
+    """Whether the stored market data says `symbol` traded on session `day`: False when it did not (suspended that
+    day), True when it did, None when the data cannot tell (then the fill is not refused for it)."""
+
+    def __call__(self, symbol: str, day: date, /) -> bool | None: ...
 
 
 def session_problem(market: MarketRules, instrument: Instrument, at: datetime) -> Problem | None:
@@ -64,15 +76,23 @@ def static_problems(
     *,
     now: datetime,
     sellable: int | None,
+    traded: TradedOn | None = None,
 ) -> list[Problem]:
-    """Every problem that does not depend on cash: market, time, lot, tick and limit."""
+    """Every problem that does not depend on cash: market, listing, time, whether it traded that day, lot, tick and
+    limit."""
     problems: list[Problem] = []
     if instrument.market not in account.markets:
         problems.append(problem("market_not_in_account", account=account.name, market=instrument.market))
     if draft.executed_at > now:
         problems.append(problem("future_time", at=draft.executed_at.isoformat()))
+    day = draft.executed_at.astimezone(MARKET_TZ[instrument.market]).date()
+    listed = market.registry.listing_date(instrument.symbol)
+    if listed is not None and day < listed:
+        problems.append(problem("halted.not_listed", symbol=instrument.symbol))
     if (session := session_problem(market, instrument, draft.executed_at)) is not None:
         problems.append(session)
+    elif traded is not None and (listed is None or day >= listed) and traded(instrument.symbol, day) is False:
+        problems.append(problem("not_traded", symbol=instrument.symbol, day=day))
     holding = sellable if draft.side == "sell" else None
     lot_problems = check_quantity(instrument, draft.side, draft.qty, holding, market.tables)
     if sellable is not None and draft.side == "sell" and draft.qty > sellable:
@@ -88,8 +108,6 @@ def static_problems(
 
 
 def _limit_problems(market: MarketRules, instrument: Instrument, draft: FillDraft) -> list[Problem]:
-    from stockbench.clock import MARKET_TZ
-
     assert draft.ref_price is not None
     day = draft.executed_at.astimezone(MARKET_TZ[instrument.market]).date()
     status = market.registry.name_on(instrument.symbol, day)

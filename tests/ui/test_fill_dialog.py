@@ -3,6 +3,7 @@ writes nothing; a valid fill enables OK and is recorded only then (with computed
 
 from __future__ import annotations
 
+import itertools
 from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Any
@@ -269,3 +270,23 @@ def test_a_typed_number_refused_says_how_to_write_it(
     assert [c for c, _ in shown] == [code]
     on_screen = QTextDocumentFragment.fromHtml(dialog.problems_label.text()).toPlainText()
     assert all(part in on_screen for part in words)
+
+
+def suspended_day(bench: Workbench) -> tuple[str, date, Decimal]:
+    """A demo A-share and a session with its bars before and after it but none that day (suspended: the demo
+    schedules suspensions as sessions with no bar), with the close before it (the latest such day)."""
+    calendar = bench.market.calendars.calendar("CN")
+    rows = bench.workspace.db.fetchall(
+        "SELECT b.symbol, b.day, b.close FROM bars b JOIN instruments i USING (symbol) WHERE i.security_type = 'stock'"
+        " AND (b.symbol LIKE '%.SZ' OR b.symbol LIKE '%.SH') ORDER BY b.symbol, b.day DESC"
+    )
+    for (symbol, after, _), (before_symbol, day, close) in itertools.pairwise(rows):  # newest first
+        if symbol == before_symbol and calendar.next_session(day) < after:
+            return symbol, calendar.next_session(day), Decimal(close)
+    raise AssertionError("the demo market has no suspension")
+
+
+def test_a_day_the_stored_bars_say_the_name_did_not_trade(qtbot: QtBot, dialog: FillDialog, books: Workbench) -> None:
+    symbol, day, close = suspended_day(books)
+    shown = refused(qtbot, dialog, books, symbol=symbol, qty=100, price=f"{close:.2f}", day=day)
+    assert ("not_traded", f"{symbol} did not trade on {day} (suspended): a fill cannot be recorded") in shown

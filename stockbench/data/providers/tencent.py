@@ -10,17 +10,17 @@ US codes may hold a dot (usBRK.B; field 2 "BRK.B.N" ends with the listing's exch
 minutes late (Tencent's free Hong Kong feed), and are labelled so (Quote.delay_minutes).
 
 Bars: `fqkline/get?param=CODE,day,START,END,640,` (last part empty = unadjusted, rows under "day"; "qfq" would
-give "qfqday"). A-shares ask proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get first (what akshare's
-stock_zh_a_hist_tx uses since web.ifzq.gtimg.cn's fqkline answers HTTP 501, reported from 2026-10-01) and the old
-host second; either may wrap the JSON as `NAME={...}`. Rows are [date, open, CLOSE, HIGH, LOW, volume in lots
-(STAR: shares), ...]; newer rows add {}, turnover %, amount in 10k CNY. At most 640 rows per call, so a range is
-fetched in two-year pages. The service gives no previous close, so `prev_close` stays None (a previous row's
+give "qfqday"). A-shares ask `kline`: by default proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get (what
+akshare's stock_zh_a_hist_tx uses since web.ifzq.gtimg.cn's fqkline answers HTTP 501, reported from 2026-10-01);
+the old host is an endpoint of its own in the data sources' chain (bars.tencent_old, off by default), never asked
+behind the adapter's back. Either may wrap the JSON as `NAME={...}`. Rows are [date, open, CLOSE, HIGH, LOW,
+volume in lots (STAR: shares), ...]; newer rows add {}, turnover %, amount in 10k CNY. At most 640 rows per call, so
+a range is fetched in two-year pages. The service gives no previous close, so `prev_close` stays None (a previous row's
 close is not the reference price on an ex-rights date).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import re
@@ -31,7 +31,7 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from stockbench.clock import MARKET_TZ
-from stockbench.data.http import FailureKind, FetchError, HttpClient, Target
+from stockbench.data.http import FailureKind, HttpClient, Target
 from stockbench.data.providers.base import (
     A_SHARE_LOT,
     PayloadError,
@@ -66,29 +66,19 @@ _WRAPPED = re.compile(r"^\s*[A-Za-z_$][\w$]*\s*=\s*")
 
 @dataclass(frozen=True, slots=True)
 class TencentEndpoints:
-    """`kline` is tried first for A-share bars, `kline_fallback` when it fails for any reason but an answer that
-    says the code is unknown or the window empty."""
+    """One URL per request: `kline` for A-share bars, `hk_kline` for Hong Kong bars. There is no second k-line URL
+    here: which endpoint is asked after a failure is the data sources' chain's choice (resources/data_sources.toml),
+    so an endpoint the user left out is never called."""
 
     quote: str = "https://qt.gtimg.cn/q="
     kline: str = "https://proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get"
     hk_kline: str = "https://web.ifzq.gtimg.cn/appstock/app/hkfqkline/get"
-    kline_fallback: str = "https://web.ifzq.gtimg.cn/appstock/app/fqkline/get"
-
-    def without_fallbacks(self) -> TencentEndpoints:
-        """The same endpoints asking only `kline` for A-share bars: the data sources' chain (resources/
-        data_sources.toml) is then the fallback, with its circuit breaker, and the old host is not asked behind it."""
-        return dataclasses.replace(self, kline_fallback="")
 
     @classmethod
     def at(cls, base: str) -> TencentEndpoints:
         """The same paths on another base URL (the local replay server in tests)."""
         base = base.rstrip("/")
-        return cls(
-            f"{base}/q=",
-            f"{base}/ifzqgtimg/appstock/app/newfqkline/get",
-            f"{base}/appstock/app/hkfqkline/get",
-            f"{base}/appstock/app/fqkline/get",
-        )
+        return cls(f"{base}/q=", f"{base}/ifzqgtimg/appstock/app/newfqkline/get", f"{base}/appstock/app/hkfqkline/get")
 
 
 def tencent_code(inst: Instrument) -> str:
@@ -282,20 +272,8 @@ class TencentProvider(ProviderBase):
         if inst.market not in {"CN", "HK"}:
             raise self.unsupported("bars", symbol, "tencent daily bars cover A-shares and Hong Kong only")
         target, code = self.target("bars", symbol), tencent_code(inst)
-        urls = (
-            [self.endpoints.kline, self.endpoints.kline_fallback] if inst.market == "CN" else [self.endpoints.hk_kline]
-        )
-        urls = [url for url in urls if url]  # no fallback when the data sources' chain provides it
-        failure: FetchError | None = None
-        for url in urls:
-            try:
-                return self._bars_from(target, url, inst, code=code, start=start, end=end)
-            except FetchError as exc:
-                if exc.failure.kind in {"unknown_symbol", "empty"}:
-                    raise
-                failure = exc
-        assert failure is not None
-        raise failure
+        url = self.endpoints.kline if inst.market == "CN" else self.endpoints.hk_kline
+        return self._bars_from(target, url, inst, code=code, start=start, end=end)
 
     def _bars_from(self, target: Target, url: str, inst: Instrument, *, code: str, start: date, end: date) -> list[Bar]:
         bars: list[Bar] = []

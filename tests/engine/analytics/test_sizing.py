@@ -257,3 +257,20 @@ def test_service_refuses_to_size_a_name_whose_latest_quote_is_suspended(home: Pa
     assert halted_zones.trade_day.status == "suspended" and not halted_zones.tradeable
     assert halted_zones.reasons[0] == "halted" and halted_zones.as_dict()["trade_day"]["status"] == "suspended"  # type: ignore[index]
     assert earlier.trade_day.status == "trading" and "halted" not in earlier.reasons
+
+
+def test_service_refuses_to_size_a_name_before_its_listing_date(tmp_path: Path) -> None:
+    from stockbench.market.registry import InstrumentData
+
+    home = tmp_path / "workspace"
+    with Workbench.open(home, clock=ReplayClock.as_of(date(2020, 7, 10))) as bench:
+        bench.market.registry.save(InstrumentData("688981.SH", list_date=date(2020, 7, 16)))
+        bench.ledger.add_account("main", "CNY")
+        bench.ledger.cash("main", "deposit", Decimal("1000000"), at=cn(date(2020, 7, 1)))
+        before = bench.analytics.size("main", "688981.SH", "buy", Decimal("30.00"), Decimal("27.00"))
+        quote = bench.data.quote("688981.SH", fetch=False)
+    assert codes(before) == ["halted"] and before.problems[0].key == "halted.not_listed"
+    assert quote.status == "not_listed"
+    with Workbench.open(home, clock=ReplayClock.as_of(date(2020, 7, 15))) as bench:  # orders go into its first session
+        listing_day = bench.analytics.size("main", "688981.SH", "buy", Decimal("30.00"), Decimal("27.00"))
+    assert sized(listing_day).day == date(2020, 7, 16)

@@ -33,7 +33,7 @@ A_LINE = tencent_a_line(
 )
 HK_LINE = tencent_hk_line("00005", "汇丰控股", "HSBC HOLDINGS", last="66.250", prev="65.900", lot=400, volume=1234567)
 QUOTE_PATH = "/q=sh600000,hk00005"
-KLINE = "/appstock/app/fqkline/get"
+KLINE = "/ifzqgtimg/appstock/app/newfqkline/get"
 PAGE_1 = "sh600000,day,2020-01-01,2021-12-30,640,"
 PAGE_2 = "sh600000,day,2021-12-31,2022-06-30,640,"
 

@@ -26,12 +26,16 @@ from tests.engine.data.replay_server import (
     sina_a_line,
     tencent_a_line,
     tencent_hk_line,
+    tencent_kline,
 )
 from tests.engine.data.test_gates import DAY, SYMBOL, FixedClock, db, local, rules
 
 __all__ = ["db", "rules"]  # the fixtures, shared with the gates' tests
 
 NEWFQKLINE = "/ifzqgtimg/appstock/app/newfqkline/get"
+OLD_FQKLINE = "/appstock/app/fqkline/get"
+TENCENT_ROWS = [["2024-06-27", "1700.00", "1705.00", "1710.00", "1690.00", "1000"],
+                ["2024-06-28", "1705.00", "1700.00", "1712.00", "1695.00", "900"]]  # fmt: skip
 KLINE = "/api/qt/stock/kline/get"
 ROWS = [f"2024-06-{d},10.00,10.10,10.20,9.90,1000,1010000.00,3.00,1.00,0.10,0.50" for d in (26, 27, 28)]
 MOUTAI = {"last": "1700.00", "prev": "1690.00", "high": "1710.00", "low": "1680.00", "lots": 1000}
@@ -158,6 +162,65 @@ def test_hong_kong_quotes_come_from_sina_first_and_tencent_s_are_labelled_delaye
     assert "delayed" in view.note
 
 
+def test_the_old_tencent_fqkline_is_declared_after_newfqkline_and_off(db: Database) -> None:
+    book = SourceBook(db, Wall())
+    bars = [s for s in book.sources() if s.endpoint.service == "bars"]
+    assert [s.name for s in bars][:2] == ["bars.tencent", "bars.tencent_old"]
+    old = bars[1]
+    assert (old.state, old.enabled, old.order) == ("disabled", False, 2)
+    assert old.urls() == {"kline": "https://web.ifzq.gtimg.cn" + OLD_FQKLINE}
+    assert [s.name for s in book.chain("bars", "CN")] == ["bars.tencent", "bars.eastmoney", "bars.eastmoney_delay"]
+    assert book.health() == "ok"  # an endpoint left out does not dim the light
+    book.change("bars.tencent_old", base_url="https://mirror.example.com")  # a new address: still off as declared
+    assert book.source("bars.tencent_old").state == "disabled"
+    book.change("bars.tencent_old", enabled=True)
+    assert [s.name for s in book.chain("bars", "CN")][:2] == ["bars.tencent", "bars.tencent_old"]
+
+
+def old_tencent_chain(db: Database, wall: Wall, new: ReplayServer, old: ReplayServer, *, enabled: bool) -> None:
+    """newfqkline at `new`, the old fqkline at `old` (turned on only when `enabled`), every other endpoint off."""
+    book = SourceBook(db, wall)
+    for endpoint in declared():
+        if endpoint.name not in {"bars.tencent", "bars.tencent_old"}:
+            book.change(endpoint.name, enabled=False)
+    book.change("bars.tencent", base_url=new.base_url)
+    book.change("bars.tencent_old", base_url=old.base_url)
+    if enabled:
+        book.change("bars.tencent_old", enabled=True)
+
+
+def test_the_old_tencent_fqkline_turned_on_is_asked_after_newfqkline_answers_501(
+    db: Database, rules: MarketRules, http: HttpClient, servers: tuple[ReplayServer, ReplayServer]
+) -> None:
+    new, old = servers
+    new.route(NEWFQKLINE, Reply.failing(501))
+    old.route(OLD_FQKLINE, Reply.json(tencent_kline("sh600519", TENCENT_ROWS)))
+    wall = Wall()
+    old_tencent_chain(db, wall, new, old, enabled=True)
+    outcomes = service(db, rules, http, wall).fetch(SYMBOL, ["bars"])
+    assert [(o.source, o.ok, o.failure) for o in outcomes] == [
+        ("tencent", False, "http_status"),
+        ("tencent", True, None),
+    ]
+    assert len(new.seen(NEWFQKLINE)) == 1 and old.seen(NEWFQKLINE) == []
+    assert old.seen(OLD_FQKLINE)[0].params["param"].startswith("sh600519,day,")
+    states = {s.name: s for s in SourceBook(db, wall).sources()}
+    assert (states["bars.tencent"].state, states["bars.tencent_old"].state) == ("failing", "ok")
+
+
+def test_the_old_tencent_fqkline_left_off_is_never_asked(
+    db: Database, rules: MarketRules, http: HttpClient, servers: tuple[ReplayServer, ReplayServer]
+) -> None:
+    new, old = servers
+    new.route(NEWFQKLINE, Reply.failing(501))
+    old.route(OLD_FQKLINE, Reply.json(tencent_kline("sh600519", TENCENT_ROWS)))
+    wall = Wall()
+    old_tencent_chain(db, wall, new, old, enabled=False)
+    outcomes = service(db, rules, http, wall).fetch(SYMBOL, ["bars"])
+    assert [(o.source, o.ok, o.failure) for o in outcomes] == [("tencent", False, "http_status")]
+    assert old.requests == [] and new.seen(OLD_FQKLINE) == []
+
+
 def test_order_and_enabled_change_the_chain_and_bad_changes_are_refused_at_once(db: Database) -> None:
     book = SourceBook(db, Wall())
     assert [s.name for s in book.chain("bars", "CN")] == ["bars.tencent", "bars.eastmoney", "bars.eastmoney_delay"]
@@ -210,3 +273,23 @@ def test_cli_lists_the_sources_with_the_contract_keys_and_a_changed_base_url_get
     assert row["state"] == "ok" and datetime.fromisoformat(row["last_ok"]).tzinfo is not None
     code, refused = call(capsys, "data", "sources", "set", "bars.nowhere", "--order", "2")
     assert code == 1 and isinstance(refused, dict) and "bars.nowhere" in json.dumps(refused, ensure_ascii=False)
+
+
+def test_cli_lists_the_old_tencent_fqkline_disabled_and_turns_it_on(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, listed = call(capsys, "data", "sources")
+    assert code == 0 and isinstance(listed, dict)
+    names = [s["name"] for s in listed["sources"]]
+    assert names.index("bars.tencent_old") == names.index("bars.tencent") + 1
+    row = next(s for s in listed["sources"] if s["name"] == "bars.tencent_old")
+    assert row == {"name": "bars.tencent_old", "base_url": "https://web.ifzq.gtimg.cn", "state": "disabled",
+                   "last_ok": None, "last_error": None, "failures": 0}  # fmt: skip
+    assert run(["data", "sources"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "bars.tencent_old" in x)
+    assert "disabled" in line
+    code, changed = call(capsys, "data", "sources", "set", "bars.tencent_old", "--enabled", "true")
+    assert code == 0 and isinstance(changed, dict) and changed["sources"][0]["state"] == "ok"
+    _, after = call(capsys, "data", "sources")
+    assert isinstance(after, dict)
+    assert next(s for s in after["sources"] if s["name"] == "bars.tencent_old")["state"] == "ok"

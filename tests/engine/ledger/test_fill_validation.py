@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
 
+from stockbench.data.records import Bar
 from stockbench.errors import InvalidInput, RuleViolation
 from stockbench.ledger.book import Ledger
 from stockbench.market.registry import InstrumentData
 from stockbench.messages import error_words
+from stockbench.workbench import Workbench
 from tests.engine.ledger.conftest import cn, draft, hk, snapshot
 
 
@@ -173,3 +175,48 @@ def test_fee_terms_saved_twice_at_one_instant_keep_both_and_the_later_is_in_forc
     with pytest.raises(InvalidInput) as refused:
         book.set_fees("main", "CN", rate=Decimal("-0.1"), minimum=Decimal("5"), bundled=False)
     assert error_words(refused.value, "zh")[0] == "佣金费率和最低佣金不能为负数"
+
+
+# ---- what the workspace knows of the day: listed yet, traded that day -------------------------------------------
+
+SESSIONS = ["2024-01-02", "2024-01-03", "2024-01-04", "2024-01-05", "2024-01-08"]
+
+
+def store_bars(bench: Workbench, symbol: str, days: list[str], *, silent: str = "") -> None:
+    """Daily bars of `symbol` on `days` (volume 0 on `silent`)."""
+    p = Decimal("1650.00")
+    bars = [Bar(symbol, date.fromisoformat(d), p, p, p, p, p, 0 if d == silent else 10_000, None, "eastmoney")
+            for d in days]  # fmt: skip
+    bench.data.cache.store_bars(bars)
+
+
+def test_a_fill_on_a_session_the_stored_bars_skip_is_refused_as_not_traded(bench: Workbench, book: Ledger) -> None:
+    store_bars(bench, "600519.SH", [d for d in SESSIONS if d != "2024-01-04"], silent="2024-01-05")
+    assert rejected(book, draft("600519", "buy", 100, "1650.00", cn("2024-01-04", "10:01"))) == [
+        ("not_traded", "600519.SH did not trade on 2024-01-04 (suspended): a fill cannot be recorded",
+         "check the fill's date in the broker's confirmation; if the stored daily bars lack that day by mistake, "
+         "fetch them again (stockbench data fetch 600519.SH)")
+    ]  # fmt: skip
+    assert [c for c, _, _ in rejected(book, draft("600519", "buy", 100, "1650", cn("2024-01-05")))] == ["not_traded"]
+    with pytest.raises(RuleViolation) as caught:
+        book.record_fill(draft("600519", "buy", 100, "1650.00", cn("2024-01-04", "10:01")))
+    assert error_words(caught.value, "zh")[0] == "成交未记录：600519.SH 在 2024-01-04 停牌，没有成交，不能记录成交"
+    assert book.preview_fill(draft("600519", "buy", 100, "1650", cn("2024-01-04")))[1][0].code == "not_traded"
+    book.record_fill(draft("600519", "buy", 100, "1650.00", cn("2024-01-03")))  # a day with a bar
+    book.record_fill(draft("600519", "buy", 100, "1650.00", cn("2024-01-09")))  # after the last bar: not known
+
+
+def test_with_no_bars_stored_or_no_data_port_a_fill_is_accepted_as_before(bench: Workbench, book: Ledger) -> None:
+    store_bars(bench, "600519.SH", [d for d in SESSIONS if d != "2024-01-04"])
+    book.record_fill(draft("000001", "buy", 100, "9.00", cn("2024-01-04")))  # no bars of 000001.SZ at all
+    plain = Ledger(bench.workspace.db, bench.clock, bench.market)  # the ledger alone checks no market data
+    plain.record_fill(draft("600519", "buy", 100, "1650.00", cn("2024-01-04")))
+
+
+def test_a_fill_before_the_listing_date_is_refused_as_not_listed(bench: Workbench, book: Ledger) -> None:
+    bench.market.registry.save(InstrumentData("688981.SH", list_date=date(2020, 7, 16)))
+    book.cash("main", "deposit", Decimal("10000"), at=cn("2020-07-01", "09:00"))
+    assert rejected(book, draft("688981", "buy", 200, "30.00", cn("2020-07-15"))) == [
+        ("halted", "688981.SH is not listed yet: no order can be sized", "wait for its listing day")
+    ]
+    book.record_fill(draft("688981", "buy", 200, "30.00", cn("2020-07-16")))  # the listing day trades

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from stockbench.cli.main import run
+from stockbench.workbench import Workbench
+from tests.engine.ledger.conftest import snapshot
 
 
 @pytest.fixture
@@ -144,3 +146,44 @@ def test_rebuild_from_the_journal_json_and_chinese(call: Any, home: Path, capsys
     assert run(["--lang", "zh", "ledger", "rebuild", "--from-journal", "--yes"]) == 0
     assert "已按 3 行账本日志重建账本" in capsys.readouterr().out
     assert run(["ledger", "rebuild"]) == 2
+
+
+def test_a_fill_on_a_day_the_stored_bars_say_it_did_not_trade_is_refused(call: Any, home: Path, tmp_path: Path) -> None:
+    rows = ["symbol,date,open,high,low,close,prev_close,volume"]
+    rows += [f"600519.SH,{d},1650.00,1660.00,1640.00,1650.00,1650.00,10000"
+             for d in ("2024-01-02", "2024-01-03", "2024-01-05")]  # fmt: skip
+    bars = tmp_path / "bars.csv"
+    bars.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    call("data", "import", str(bars))
+    call("ledger", "account", "add", "main", "--currency", "CNY")
+    call("ledger", "cash", "main", "deposit", "500000", "--at", "2024-01-02T09:00")
+    before = call("ledger", "history", "main")
+    with Workbench.open(home) as bench:
+        tables = snapshot(bench.ledger)
+    args = ("ledger", "fill", "main", "600519", "--side", "buy", "--qty", "100", "--price", "1650")
+    for extra in ((), ("--dry-run",)):
+        refused = call(*args, "--at", "2024-01-04T10:00", *extra, code=1)
+        assert [(p["code"], p["message"]) for p in refused["problems"]] == [
+            ("not_traded", "600519.SH did not trade on 2024-01-04 (suspended): a fill cannot be recorded")
+        ]
+    assert call("ledger", "history", "main") == before
+    with Workbench.open(home) as bench:
+        assert snapshot(bench.ledger) == tables, "a refused fill must leave the ledger exactly as it was"
+    assert call(*args, "--at", "2024-01-05T10:00")["trade_date"] == "2024-01-05"  # a day with a bar
+    assert (
+        call(
+            "ledger",
+            "fill",
+            "main",
+            "000001",
+            "--side",
+            "buy",
+            "--qty",
+            "100",
+            "--price",
+            "9",
+            "--at",
+            "2024-01-04T10:00",
+        )["trade_date"]
+        == "2024-01-04"
+    )  # no bars of 000001.SZ stored: accepted

@@ -1,0 +1,71 @@
+"""Trading status from the workspace's own facts: not_listed before the listing date it knows (whatever a stored quote
+or bar says), and whether the stored daily bars show a symbol trading on a session (a gap between bars: suspended)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from stockbench.clock import ReplayClock
+from stockbench.data.cache import MarketDataCache
+from stockbench.data.records import Bar, Quote
+from stockbench.data.service import DataService
+from stockbench.market.registry import InstrumentData
+from stockbench.market.service import MarketRules
+from stockbench.store.database import Database
+from tests.engine.data.test_gates import DAY, SYMBOL, WALL, FakeProvider, FixedClock, bar, db, local, rules, sessions
+
+__all__ = ["db", "rules"]
+
+LISTED = date(2024, 7, 1)  # the Monday after DAY
+
+
+def test_a_quote_before_the_listing_date_is_not_listed_and_nothing_is_fetched(db: Database, rules: MarketRules) -> None:
+    rules.registry.save(InstrumentData(SYMBOL, list_date=LISTED))
+    tencent = FakeProvider("tencent", {"quote": lambda: [], "bars": lambda: [bar(SYMBOL, DAY, "tencent")]})
+    for clock in (FixedClock(local(DAY, 10, 1)), FixedClock(local(DAY, 20))):  # in the session and after it
+        view = DataService(db, clock, rules, {"tencent": tencent}).quote(SYMBOL)
+        assert (view.status, view.label, view.price) == ("not_listed", "none", None)
+        assert str(LISTED) in view.note
+    assert tencent.calls == []
+
+
+def test_a_stored_quote_or_bar_of_a_day_before_the_listing_date_is_not_listed(db: Database, rules: MarketRules) -> None:
+    cache = MarketDataCache(db, ReplayClock.as_of(DAY))
+    cache.store_bars([bar(SYMBOL, d) for d in sessions(rules, 5)], fetched_at=WALL)
+    quote = Quote(SYMBOL, local(DAY, 10, 0), Decimal("100"), Decimal("100"), None, None, None, 1, None, "tencent")
+    cache.store_quotes([quote], fetched_at=WALL)
+    inside = DataService(db, FixedClock(local(DAY, 10, 1)), rules, {})
+    outside = DataService(db, FixedClock(local(LISTED, 8)), rules, {})  # after the listing date, before its session
+    assert (inside.quote(SYMBOL, fetch=False).status, outside.quote(SYMBOL, fetch=False).status) == (
+        "trading",
+        "trading",
+    )
+
+    rules.registry.save(InstrumentData(SYMBOL, list_date=LISTED))  # what the instrument data says: listed later
+    live = inside.quote(SYMBOL, fetch=False)
+    assert (live.label, live.price, live.status) == ("live", Decimal("100"), "not_listed")
+    last = outside.quote(SYMBOL, fetch=False)
+    assert (last.label, last.day, last.price, last.status) == ("last_close", DAY, Decimal("100.00"), "not_listed")
+    assert inside.status_on(SYMBOL, LISTED, "trading") == "trading"  # the listing day itself trades
+    assert inside.status_on(SYMBOL, DAY, "suspended") == "not_listed"
+    assert inside.status_on("000001.SZ", DAY) is None  # no listing date known: what the source says (nothing here)
+
+
+def test_traded_on_reads_a_gap_between_stored_bars_as_suspended(db: Database, rules: MarketRules) -> None:
+    days = sessions(rules, 6)  # 2024-06-21 .. 2024-06-28
+    gap, silent = days[2], days[3]
+    cache = MarketDataCache(db, ReplayClock.as_of(DAY))
+    p = Decimal("100.00")
+    zero = Bar(SYMBOL, silent, p, p, p, p, p, 0, None, "eastmoney")
+    cache.store_bars([*(bar(SYMBOL, d) for d in days if d not in {gap, silent}), zero], fetched_at=WALL)
+    data = DataService(db, ReplayClock.as_of(DAY), rules, {})
+    assert data.traded_on(SYMBOL, days[1]) is True
+    assert data.traded_on(SYMBOL, gap) is False  # bars before and after it, none on it: suspended that day
+    assert data.traded_on(SYMBOL, silent) is False  # a bar with no volume
+    assert data.traded_on(SYMBOL, date(2024, 6, 22)) is None  # a Saturday: not a session, nothing to say
+    assert data.traded_on(SYMBOL, date(2024, 7, 1)) is None  # after the last bar: not known yet
+    assert data.traded_on(SYMBOL, date(2024, 6, 3)) is None  # before the first bar stored
+    assert data.traded_on("000001.SZ", gap) is None  # no bars stored at all: unknown is not a suspension
+    early = DataService(db, ReplayClock.as_of(gap), rules, {})  # the later bars are not visible yet
+    assert early.traded_on(SYMBOL, gap) is None
