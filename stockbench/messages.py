@@ -112,6 +112,9 @@ PROBLEMS: dict[str, tuple[Words, Words]] = {
                                  "{local} 不在 {symbol} 的交易时段内（{phase_zh}）"),
                               _w("give the execution time from the broker's confirmation, e.g. 10:31:05",
                                  "请按券商成交回报填写成交时间，例如 10:31:05")),
+    "not_listed.fill": (_w("{symbol} was not listed yet on {day} (listed {listed}): a fill cannot be recorded",
+                           "{symbol} 在 {day} 尚未上市（上市日 {listed}），不能记录成交"),
+                        _w("check the fill's date in the broker's confirmation", "请按券商成交确认核对日期")),
     "not_traded": (_w("{symbol} did not trade on {day} (suspended): a fill cannot be recorded",
                       "{symbol} 在 {day} 停牌，没有成交，不能记录成交"),
                    _w("check the fill's date in the broker's confirmation; if the stored daily bars lack that day by "

@@ -88,7 +88,7 @@ def static_problems(
     day = draft.executed_at.astimezone(MARKET_TZ[instrument.market]).date()
     listed = market.registry.listing_date(instrument.symbol)
     if listed is not None and day < listed:
-        problems.append(problem("halted.not_listed", symbol=instrument.symbol))
+        problems.append(problem("not_listed.fill", symbol=instrument.symbol, day=day, listed=listed))
     if (session := session_problem(market, instrument, draft.executed_at)) is not None:
         problems.append(session)
     elif traded is not None and (listed is None or day >= listed) and traded(instrument.symbol, day) is False:

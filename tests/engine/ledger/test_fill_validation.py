@@ -217,6 +217,10 @@ def test_a_fill_before_the_listing_date_is_refused_as_not_listed(bench: Workbenc
     bench.market.registry.save(InstrumentData("688981.SH", list_date=date(2020, 7, 16)))
     book.cash("main", "deposit", Decimal("10000"), at=cn("2020-07-01", "09:00"))
     assert rejected(book, draft("688981", "buy", 200, "30.00", cn("2020-07-15"))) == [
-        ("halted", "688981.SH is not listed yet: no order can be sized", "wait for its listing day")
+        (
+            "not_listed",
+            "688981.SH was not listed yet on 2020-07-15 (listed 2020-07-16): a fill cannot be recorded",
+            "check the fill's date in the broker's confirmation",
+        )
     ]
     book.record_fill(draft("688981", "buy", 200, "30.00", cn("2020-07-16")))  # the listing day trades
