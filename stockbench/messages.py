@@ -1935,6 +1935,95 @@ VALUES |= {
 }  # fmt: skip
 
 
+# ---- click's own words (usage errors, help headings): the English is click's text exactly, as click asks gettext
+# ---- for it (stockbench/cli/usage.py says it in the language asked for); a field may be left out of the Chinese
+# ---- where the English fills it with an English word (a number type's name)
+USAGE: dict[str, Words] = {
+    "usage.heading": _w("Usage:", "用法："),
+    "usage.options": _w("Options", "选项"),
+    "usage.commands": _w("Commands", "命令"),
+    "usage.positional": _w("Positional arguments", "位置参数"),
+    "usage.help_option": _w("Show this message and exit.", "显示此帮助并退出。"),
+    "usage.version_option": _w("Show the version and exit.", "显示版本号并退出。"),
+    "usage.default": _w("default: {default}", "默认：{default}"),
+    "usage.env_var": _w("env var: {var}", "环境变量：{var}"),
+    "usage.required": _w("required", "必填"),
+    "usage.deprecated": _w("deprecated", "已弃用"),
+    "usage.error": _w("Error: {message}", "错误：{message}"),
+    "usage.try_help": _w("Try '{command} {option}' for help.", "运行“{command} {option}”查看帮助。"),
+    "usage.aborted": _w("Aborted!", "已中止！"),
+    "usage.missing_argument": _w("Missing argument", "缺少参数"),
+    "usage.missing_option": _w("Missing option", "缺少选项"),
+    "usage.missing_parameter": _w("Missing parameter", "缺少参数"),
+    "usage.missing_parameter_named": _w("Missing parameter: {param_name}", "缺少参数：{param_name}"),
+    "usage.missing_command": _w("Missing command.", "缺少命令。"),
+    "usage.no_such_option": _w("No such option {name!r}.", "没有选项“{name}”。"),
+    "usage.no_such_command": _w("No such command {name!r}.", "没有命令“{name}”。"),
+    "usage.did_you_mean": _w("Did you mean {possibility}?", "是不是要用 {possibility}？"),
+    "usage.did_you_mean_one_of": _w("(Did you mean one of: {possibilities}?)",
+                                    "（是不是要用其中之一：{possibilities}？）"),
+    "usage.invalid_value_for": _w("Invalid value for {param_hint}: {message}", "{param_hint} 的值无效：{message}"),
+    "usage.invalid_value": _w("Invalid value: {message}", "值无效：{message}"),
+    "usage.extra_argument": _w("Got unexpected extra argument ({args})", "多出了参数（{args}）"),
+    "usage.extra_arguments": _w("Got unexpected extra arguments ({args})", "多出了参数（{args}）"),
+    "usage.option_needs_value": _w("Option {name!r} requires an argument.", "选项“{name}”需要一个值。"),
+    "usage.option_needs_values": _w("Option {name!r} requires {nargs} arguments.", "选项“{name}”需要 {nargs} 个值。"),
+    "usage.option_takes_no_value": _w("Option {name!r} does not take a value.", "选项“{name}”不接受值。"),
+    "usage.argument_takes_values": _w("Argument {name!r} takes {nargs} values.", "参数“{name}”需要 {nargs} 个值。"),
+    "usage.not_the_choice": _w("{value!r} is not {choice}.", "“{value}”不是可选值 {choice}。"),
+    "usage.not_a_choice": _w("{value!r} is not one of {choices}.", "“{value}”不在可选值 {choices} 之中。"),
+    "usage.choose_from": _w("Choose from:\n\t{choices}", "可选：\n\t{choices}"),
+    "usage.not_a_number": _w("{value!r} is not a valid {number_type}.", "“{value}”不是有效的数字。"),
+    "usage.out_of_range": _w("{value} is not in the range {range}.", "{value} 不在范围 {range} 内。"),
+    "usage.not_a_boolean": _w("{value!r} is not a valid boolean. Recognized values: {states}",
+                              "“{value}”不是有效的是非值；可用：{states}"),
+    "usage.not_a_uuid": _w("{value!r} is not a valid UUID.", "“{value}”不是有效的通用唯一标识符。"),
+    "usage.path_missing": _w("{name} {filename!r} does not exist.", "“{filename}”不存在。"),
+    "usage.path_is_file": _w("{name} {filename!r} is a file.", "“{filename}”是文件，不是目录。"),
+    "usage.path_is_directory": _w("{name} {filename!r} is a directory.", "“{filename}”是目录，不是文件。"),
+    "usage.path_not_readable": _w("{name} {filename!r} is not readable.", "“{filename}”无法读取。"),
+    "usage.path_not_writable": _w("{name} {filename!r} is not writable.", "“{filename}”无法写入。"),
+    "usage.file_not_opened": _w("Could not open file {filename!r}: {message}", "无法打开文件“{filename}”：{message}"),
+    "usage.invalid_input": _w("Error: invalid input", "错误：输入无效"),
+    "usage.repeat": _w("Repeat for confirmation", "请再输入一次以确认"),
+    "usage.no_match": _w("Error: The two entered values do not match.", "错误：两次输入的值不一致。"),
+}  # fmt: skip
+
+# Our own options' help lines, said in `--help` (stockbench/cli/main.py); the English is the option's help exactly.
+HELP: dict[str, Words] = {
+    "help.home": _w("Workspace folder (default: $STOCKBENCH_HOME, else the user data folder).",
+                    "工作区目录（默认：$STOCKBENCH_HOME，否则为用户数据目录）。"),
+    "help.home_global": _w("Workspace folder (same as the global option).", "工作区目录（同全局选项）。"),
+    "help.json": _w("Machine-readable output on stdout.", "在标准输出上给出机器可读的结果。"),
+    "help.as_of": _w("Research the past: see the market as it stood on DATE.",
+                     "研究过去：按 DATE 当日收盘后的市场来看。"),
+    "help.as_of_global": _w("Research the past (same as the global option).", "研究过去（同全局选项）。"),
+    "help.lang": _w("The language of messages and refusals (default: the system locale's; Chinese on a Chinese "
+                    "locale).", "消息和拒绝理由的语言（默认跟随系统区域设置；中文区域设置下为中文）。"),
+}  # fmt: skip
+
+# The command line's own lines around an error (stockbench/cli/main.py, params.py).
+NOTES |= {
+    "cli.aborted": _w("aborted", "已中止"),
+    "cli.cancelled": _w("cancelled", "已取消"),
+    "cli.internal_error": _w("internal error: {error}", "内部错误：{error}"),
+    "cli.internal_hint": _w("hint: this is a bug; the details are in the workspace log ({log})",
+                            "提示：这是程序缺陷；详情见工作区日志（{log}）"),
+    "cli.not_a_date": _w("'{value}' is not a date (use YYYY-MM-DD)",
+                         "“{value}”不是日期（请按“年-月-日”写，例如 2021-12-31）"),
+    "cli.not_a_percent": _w("an empty value is not a percentage (e.g. 1 or 1% for one percent)",
+                            "空值不是百分数（例如 1 或 1% 表示百分之一）"),
+}  # fmt: skip
+
+ERRORS |= {  # typed dates and instants (clock.py)
+    "not_a_date": (_w("'{text}' is not a date", "“{text}”不是日期"),
+                   _w("use YYYY-MM-DD, e.g. 2021-12-31", "请按“年-月-日”写，例如 2021-12-31")),
+    "not_an_instant": (_w("'{text}' is not a date or an ISO instant", "“{text}”不是日期，也不是 ISO 时间"),
+                       _w("use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][+08:00]",
+                          "请按“年-月-日”或“年-月-日T时:分[:秒][+08:00]”写，例如 2024-01-03T10:31")),
+}  # fmt: skip
+
+
 def value_word(kind: str, value: str, language: Language) -> str:
     found = VALUES.get(f"{kind}.{value}")
     return found.text(language) if found is not None else value
