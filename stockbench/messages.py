@@ -1610,7 +1610,8 @@ NOTES |= {
     # ledger (cli/ledger.py)
     "cli.account.opened": _w("account '{account}' opened ({currency}, markets {markets})",
                              "账户“{account}”已开立（{currency}，市场 {markets}）"),
-    "cli.cash.recorded": _w("{entry_id}: {kind} {amount} {currency}", "{entry_id}：{kind} {amount} {currency}"),
+    "cli.cash.recorded": _w("{entry_id}: {kind} {amount} {currency} at {at}",
+                            "{entry_id}：{at} {kind} {amount} {currency}"),
     "cli.transfer.done": _w("transferred {sent} {currency} -> {received} {to_currency}",
                             "已转账：转出 {sent} {currency}，转入 {received} {to_currency}"),
     "cli.fill.line": _w("{side} {qty} {symbol} @ {price} on {trade_date}, fees {fees}",
