@@ -2016,6 +2016,83 @@ NOTES |= {
                             "空值不是百分数（例如 1 或 1% 表示百分之一）"),
 }  # fmt: skip
 
+# ---- reviews, the track record, replays and the eval (cli/feedback.py, cli/evals.py); the words of the reviews'
+# ---- codes follow the desktop's review dialog
+NOTES |= {
+    "cli.review.added": _w("review {review_id} of {report_id}: {verdict}",
+                           "已记录对报告 {report_id} 的评审 {review_id}：{verdict}"),
+    "cli.review.none": _w("no review", "尚无评审"),
+    "cli.review.verdict": _w("{verdict} ({reasons})", "{verdict}（{reasons}）"),
+    "cli.review.step": _w("{report} {action}: {verdicts}", "{report} {action}：{verdicts}"),
+    "cli.review.code": _w("{code}: {meaning}", "{code}：{meaning}"),
+    "cli.review.score": _w("{name} {low}-{high}: {meaning}", "{name} {low}-{high}：{meaning}"),
+    "cli.track.head": _w("as of {as_of}: {reports} reports, {matured} matured, {pending} pending, {unscored} unscored",
+                         "截至 {as_of}：{reports} 份报告，{matured} 份已到期，{pending} 份待到期，"
+                         "{unscored} 份无法评估"),
+    "cli.track.benchmark": _w("benchmark {market}: {symbol} {name}", "基准 {market}：{symbol} {name}"),
+    "cli.track.stand_in": _w("benchmark {market}: {symbol} {name}, a stand-in: the official index {official} is "
+                             "not used",
+                             "基准 {market}：以 {symbol} {name} 作为替代基准，未使用官方指数 {official}"),
+    "cli.track.no_benchmark": _w("benchmark {market}: none: the official index {official} has no bars in this "
+                                 "workspace, so excess returns and hit rates are not computed",
+                                 "基准 {market}：无，本工作区没有官方指数 {official} 的行情，"
+                                 "因此不计算超额收益和命中率"),
+    "cli.track.brier": _w("Brier {brier} vs base rate {base_rate_brier} (skill {skill}, n={n})",
+                          "布里尔分数 {brier}，基础概率为 {base_rate_brier}（技能 {skill}，{n} 个判断）"),
+    "cli.track.no_brier": _w("no matured call with scenario probabilities yet", "尚无带情景概率的到期判断"),
+    "cli.track.cost": _w("cost per report {per_report} over {reports} reports",
+                         "每份报告费用 {per_report}（共 {reports} 份报告）"),
+    "cli.replay.head": _w("{analyses} analyses in {seconds} s ({each} s each): {counts}",
+                          "{analyses} 次分析，用时 {seconds} 秒（每次 {each} 秒）：{counts}"),
+    "cli.replay.progress": _w("[{done}/{total}] {symbol} {day} {status} {outcome}{how}",
+                              "[{done}/{total}] {symbol} {day} {status} {outcome}{how}"),
+    "cli.replay.reused": _w(" (reused)", "（沿用已有报告）"), "cli.replay.seconds": _w(" {seconds}s", " {seconds} 秒"),
+    "cli.eval.building": _w("building the demo market the cases run on (once; about fifteen seconds)",
+                            "正在建立用例所用的示例市场（只需一次，约十五秒）"),
+    "cli.eval.progress": _w("   {case}: {state} ({seconds} s)", "   {case}：{state}（{seconds} 秒）"),
+    "cli.eval.head": _w("eval {eval_id}: {state} (model {model}, handbook {handbook_version}, {seconds} s)",
+                        "评测 {eval_id}：{state}（模型 {model}，方法手册 {handbook_version}，{seconds} 秒）"),
+    "cli.eval.category": _w("  {name}: {passed} passed, {failed} failed", "  {name}：{passed} 个通过，{failed} 个失败"),
+    "cli.eval.case_failed": _w("    FAIL {case} ({status})", "    失败 {case}（{status}）"),
+    "cli.eval.invariant_failure": _w("    - invariant {name}: {failure}", "    - 不变量 {name}：{failure}"),
+    "cli.eval.invariants": _w("  invariants: {states}", "  不变量：{states}"),
+    "cli.eval.invariant": _w("{name} {state}", "{name} {state}"),
+    "cli.eval.no_previous": _w("  no earlier run of this model to compare with", "  此模型没有更早的评测可供比较"),
+    "cli.eval.compared": _w("  compared with {eval_id} (handbook {handbook_version}): {regressions} regression(s), "
+                            "{fixed} fixed",
+                            "  与 {eval_id}（方法手册 {handbook_version}）相比：{regressions} 个退步，{fixed} 个修复"),
+    "cli.eval.regressed": _w("    REGRESSED {case}", "    退步 {case}"),
+}  # fmt: skip
+
+VALUES |= {
+    "verdict.accept": _w("accept", "接受"), "verdict.revise": _w("revise", "修改"),
+    "verdict.reject": _w("reject", "拒绝"),
+    "review_reason.good_call": _w("the call and the plan were right", "判断与计划都正确"),
+    "review_reason.wrong_action": _w("the action was wrong for the facts shown", "就所示事实而言，操作建议有误"),
+    "review_reason.wrong_zone": _w("buy, sell or stop levels were badly placed", "买入、卖出或止损价位设置不当"),
+    "review_reason.missed_risk": _w("a material risk was left out", "遗漏了重大风险"),
+    "review_reason.missed_news": _w("a material announcement or event was left out", "遗漏了重要公告或事件"),
+    "review_reason.weak_evidence": _w("claims were thinly supported by the cited evidence",
+                                      "论断缺乏所引证据的充分支持"),
+    "review_reason.stale_data": _w("the data behind the report was out of date", "报告所依据的数据已过时"),
+    "review_reason.wrong_scene": _w("wrong sector index, peers or anchors", "板块指数、同业或参照对象有误"),
+    "review_reason.bad_sizing": _w("order sizes did not fit the account", "下单数量与账户不匹配"),
+    "review_reason.unclear": _w("the report was hard to follow", "报告难以理解"),
+    "review_score.usefulness": _w("how useful the report was for a decision", "实用性：报告对决策有多大帮助"),
+    "review_score.evidence": _w("how well the claims were supported", "证据：论断的支持程度"),
+    "review_score.clarity": _w("how clear the report was", "清晰度：报告是否清楚"),
+    "review_score.risk": _w("how well the risks were covered", "风险覆盖：风险是否讲全"),
+    "market.CN": _w("CN", "A 股"), "market.HK": _w("HK", "港股"),
+    "run_status.skipped": _w("skipped", "已跳过"), "run_status.reused": _w("reused", "沿用"),
+    "eval_state.ok": _w("ok", "通过"), "eval_state.failed": _w("FAILED", "失败"),
+    "eval_state.passed": _w("passed", "通过"), "eval_state.violated": _w("VIOLATED", "被违反"),
+    "column.review_id": _w("review_id", "评审编号"), "column.verdict": _w("verdict", "结论"),
+    "column.reasons": _w("reasons", "原因"), "column.reviewed_at": _w("reviewed_at", "评审时间"),
+    "column.calls": _w("calls", "判断数"), "column.judged": _w("judged", "已评判"), "column.hits": _w("hits", "命中"),
+    "column.hit_rate": _w("hit_rate", "命中率"), "column.mean_return_pct": _w("mean_return_pct", "平均收益%"),
+    "column.mean_excess_pct": _w("mean_excess_pct", "平均超额收益%"), "column.category": _w("category", "类别"),
+}  # fmt: skip
+
 ERRORS |= {  # typed dates and instants (clock.py)
     "not_a_date": (_w("'{text}' is not a date", "“{text}”不是日期"),
                    _w("use YYYY-MM-DD, e.g. 2021-12-31", "请按“年-月-日”写，例如 2021-12-31")),
