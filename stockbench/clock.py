@@ -13,6 +13,7 @@ from typing import Literal, Protocol
 from zoneinfo import ZoneInfo
 
 from stockbench.errors import InvalidInput
+from stockbench.messages import user_error
 
 Market = Literal["CN", "HK", "US"]
 MARKETS: tuple[Market, ...] = ("CN", "HK", "US")
@@ -110,10 +111,7 @@ def parse_instant(text: str, market: Market = "CN") -> datetime:
             return datetime.combine(date.fromisoformat(text), AS_OF_LOCAL_TIME, tzinfo=MARKET_TZ[market])
         value = datetime.fromisoformat(text)
     except ValueError:
-        raise InvalidInput(
-            f"'{text}' is not a date or an ISO instant",
-            "use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][+08:00]",
-        ) from None
+        raise user_error(InvalidInput, "not_an_instant", text=text) from None
     return value if value.tzinfo else value.replace(tzinfo=MARKET_TZ[market])
 
 
@@ -122,7 +120,7 @@ def parse_date(text: str) -> date:
     try:
         return date.fromisoformat(text.strip())
     except ValueError:
-        raise InvalidInput(f"'{text}' is not a date", "use YYYY-MM-DD, e.g. 2021-12-31") from None
+        raise user_error(InvalidInput, "not_a_date", text=text) from None
 
 
 def clock_for(as_of: str | None) -> Clock:

@@ -1619,7 +1619,8 @@ NOTES |= {
     # ledger (cli/ledger.py)
     "cli.account.opened": _w("account '{account}' opened ({currency}, markets {markets})",
                              "账户“{account}”已开立（{currency}，市场 {markets}）"),
-    "cli.cash.recorded": _w("{entry_id}: {kind} {amount} {currency}", "{entry_id}：{kind} {amount} {currency}"),
+    "cli.cash.recorded": _w("{entry_id}: {kind} {amount} {currency} at {at}",
+                            "{entry_id}：{at} {kind} {amount} {currency}"),
     "cli.transfer.done": _w("transferred {sent} {currency} -> {received} {to_currency}",
                             "已转账：转出 {sent} {currency}，转入 {received} {to_currency}"),
     "cli.fill.line": _w("{side} {qty} {symbol} @ {price} on {trade_date}, fees {fees}",
@@ -1941,6 +1942,172 @@ VALUES |= {
     "check_status.conflict": _w("conflict", "冲突"),
     "column.item": _w("item", "项目"), "fee_item.total": _w("total", "合计"),
     "column.score": _w("score", "得分"), "column.why": _w("why", "理由"),
+}  # fmt: skip
+
+
+# ---- click's own words (usage errors, help headings): the English is click's text exactly, as click asks gettext
+# ---- for it (stockbench/cli/usage.py says it in the language asked for); a field may be left out of the Chinese
+# ---- where the English fills it with an English word (a number type's name)
+USAGE: dict[str, Words] = {
+    "usage.heading": _w("Usage:", "用法："),
+    "usage.options": _w("Options", "选项"),
+    "usage.commands": _w("Commands", "命令"),
+    "usage.positional": _w("Positional arguments", "位置参数"),
+    "usage.help_option": _w("Show this message and exit.", "显示此帮助并退出。"),
+    "usage.version_option": _w("Show the version and exit.", "显示版本号并退出。"),
+    "usage.default": _w("default: {default}", "默认：{default}"),
+    "usage.env_var": _w("env var: {var}", "环境变量：{var}"),
+    "usage.required": _w("required", "必填"),
+    "usage.deprecated": _w("deprecated", "已弃用"),
+    "usage.error": _w("Error: {message}", "错误：{message}"),
+    "usage.try_help": _w("Try '{command} {option}' for help.", "运行“{command} {option}”查看帮助。"),
+    "usage.aborted": _w("Aborted!", "已中止！"),
+    "usage.missing_argument": _w("Missing argument", "缺少参数"),
+    "usage.missing_option": _w("Missing option", "缺少选项"),
+    "usage.missing_parameter": _w("Missing parameter", "缺少参数"),
+    "usage.missing_parameter_named": _w("Missing parameter: {param_name}", "缺少参数：{param_name}"),
+    "usage.missing_command": _w("Missing command.", "缺少命令。"),
+    "usage.no_such_option": _w("No such option {name!r}.", "没有选项“{name}”。"),
+    "usage.no_such_command": _w("No such command {name!r}.", "没有命令“{name}”。"),
+    "usage.did_you_mean": _w("Did you mean {possibility}?", "是不是要用 {possibility}？"),
+    "usage.did_you_mean_one_of": _w("(Did you mean one of: {possibilities}?)",
+                                    "（是不是要用其中之一：{possibilities}？）"),
+    "usage.invalid_value_for": _w("Invalid value for {param_hint}: {message}", "{param_hint} 的值无效：{message}"),
+    "usage.invalid_value": _w("Invalid value: {message}", "值无效：{message}"),
+    "usage.extra_argument": _w("Got unexpected extra argument ({args})", "多出了参数（{args}）"),
+    "usage.extra_arguments": _w("Got unexpected extra arguments ({args})", "多出了参数（{args}）"),
+    "usage.option_needs_value": _w("Option {name!r} requires an argument.", "选项“{name}”需要一个值。"),
+    "usage.option_needs_values": _w("Option {name!r} requires {nargs} arguments.", "选项“{name}”需要 {nargs} 个值。"),
+    "usage.option_takes_no_value": _w("Option {name!r} does not take a value.", "选项“{name}”不接受值。"),
+    "usage.argument_takes_values": _w("Argument {name!r} takes {nargs} values.", "参数“{name}”需要 {nargs} 个值。"),
+    "usage.not_the_choice": _w("{value!r} is not {choice}.", "“{value}”不是可选值 {choice}。"),
+    "usage.not_a_choice": _w("{value!r} is not one of {choices}.", "“{value}”不在可选值 {choices} 之中。"),
+    "usage.choose_from": _w("Choose from:\n\t{choices}", "可选：\n\t{choices}"),
+    "usage.not_a_number": _w("{value!r} is not a valid {number_type}.", "“{value}”不是有效的数字。"),
+    "usage.out_of_range": _w("{value} is not in the range {range}.", "{value} 不在范围 {range} 内。"),
+    "usage.not_a_boolean": _w("{value!r} is not a valid boolean. Recognized values: {states}",
+                              "“{value}”不是有效的是非值；可用：{states}"),
+    "usage.not_a_uuid": _w("{value!r} is not a valid UUID.", "“{value}”不是有效的通用唯一标识符。"),
+    "usage.path_missing": _w("{name} {filename!r} does not exist.", "“{filename}”不存在。"),
+    "usage.path_is_file": _w("{name} {filename!r} is a file.", "“{filename}”是文件，不是目录。"),
+    "usage.path_is_directory": _w("{name} {filename!r} is a directory.", "“{filename}”是目录，不是文件。"),
+    "usage.path_not_readable": _w("{name} {filename!r} is not readable.", "“{filename}”无法读取。"),
+    "usage.path_not_writable": _w("{name} {filename!r} is not writable.", "“{filename}”无法写入。"),
+    "usage.file_not_opened": _w("Could not open file {filename!r}: {message}", "无法打开文件“{filename}”：{message}"),
+    "usage.invalid_input": _w("Error: invalid input", "错误：输入无效"),
+    "usage.repeat": _w("Repeat for confirmation", "请再输入一次以确认"),
+    "usage.no_match": _w("Error: The two entered values do not match.", "错误：两次输入的值不一致。"),
+}  # fmt: skip
+
+# Our own options' help lines, said in `--help` (stockbench/cli/main.py); the English is the option's help exactly.
+HELP: dict[str, Words] = {
+    "help.home": _w("Workspace folder (default: $STOCKBENCH_HOME, else the user data folder).",
+                    "工作区目录（默认：$STOCKBENCH_HOME，否则为用户数据目录）。"),
+    "help.home_global": _w("Workspace folder (same as the global option).", "工作区目录（同全局选项）。"),
+    "help.json": _w("Machine-readable output on stdout.", "在标准输出上给出机器可读的结果。"),
+    "help.as_of": _w("Research the past: see the market as it stood on DATE.",
+                     "研究过去：按 DATE 当日收盘后的市场来看。"),
+    "help.as_of_global": _w("Research the past (same as the global option).", "研究过去（同全局选项）。"),
+    "help.lang": _w("The language of messages and refusals (default: the system locale's; Chinese on a Chinese "
+                    "locale).", "消息和拒绝理由的语言（默认跟随系统区域设置；中文区域设置下为中文）。"),
+}  # fmt: skip
+
+# The command line's own lines around an error (stockbench/cli/main.py, params.py).
+NOTES |= {
+    "cli.aborted": _w("aborted", "已中止"),
+    "cli.cancelled": _w("cancelled", "已取消"),
+    "cli.internal_error": _w("internal error: {error}", "内部错误：{error}"),
+    "cli.internal_hint": _w("hint: this is a bug; the details are in the workspace log ({log})",
+                            "提示：这是程序缺陷；详情见工作区日志（{log}）"),
+    "cli.not_a_date": _w("'{value}' is not a date (use YYYY-MM-DD)",
+                         "“{value}”不是日期（请按“年-月-日”写，例如 2021-12-31）"),
+    "cli.not_a_percent": _w("an empty value is not a percentage (e.g. 1 or 1% for one percent)",
+                            "空值不是百分数（例如 1 或 1% 表示百分之一）"),
+}  # fmt: skip
+
+# ---- reviews, the track record, replays and the eval (cli/feedback.py, cli/evals.py); the words of the reviews'
+# ---- codes follow the desktop's review dialog
+NOTES |= {
+    "cli.review.added": _w("review {review_id} of {report_id}: {verdict}",
+                           "已记录对报告 {report_id} 的评审 {review_id}：{verdict}"),
+    "cli.review.none": _w("no review", "尚无评审"),
+    "cli.review.verdict": _w("{verdict} ({reasons})", "{verdict}（{reasons}）"),
+    "cli.review.step": _w("{report} {action}: {verdicts}", "{report} {action}：{verdicts}"),
+    "cli.review.code": _w("{code}: {meaning}", "{code}：{meaning}"),
+    "cli.review.score": _w("{name} {low}-{high}: {meaning}", "{name} {low}-{high}：{meaning}"),
+    "cli.track.head": _w("as of {as_of}: {reports} reports, {matured} matured, {pending} pending, {unscored} unscored",
+                         "截至 {as_of}：{reports} 份报告，{matured} 份已到期，{pending} 份待到期，"
+                         "{unscored} 份无法评估"),
+    "cli.track.benchmark": _w("benchmark {market}: {symbol} {name}", "基准 {market}：{symbol} {name}"),
+    "cli.track.stand_in": _w("benchmark {market}: {symbol} {name}, a stand-in: the official index {official} is "
+                             "not used",
+                             "基准 {market}：以 {symbol} {name} 作为替代基准，未使用官方指数 {official}"),
+    "cli.track.no_benchmark": _w("benchmark {market}: none: the official index {official} has no bars in this "
+                                 "workspace, so excess returns and hit rates are not computed",
+                                 "基准 {market}：无，本工作区没有官方指数 {official} 的行情，"
+                                 "因此不计算超额收益和命中率"),
+    "cli.track.brier": _w("Brier {brier} vs base rate {base_rate_brier} (skill {skill}, n={n})",
+                          "布里尔分数 {brier}，基础概率为 {base_rate_brier}（技能 {skill}，{n} 个判断）"),
+    "cli.track.no_brier": _w("no matured call with scenario probabilities yet", "尚无带情景概率的到期判断"),
+    "cli.track.cost": _w("cost per report {per_report} over {reports} reports",
+                         "每份报告费用 {per_report}（共 {reports} 份报告）"),
+    "cli.replay.head": _w("{analyses} analyses in {seconds} s ({each} s each): {counts}",
+                          "{analyses} 次分析，用时 {seconds} 秒（每次 {each} 秒）：{counts}"),
+    "cli.replay.progress": _w("[{done}/{total}] {symbol} {day} {status} {outcome}{how}",
+                              "[{done}/{total}] {symbol} {day} {status} {outcome}{how}"),
+    "cli.replay.reused": _w(" (reused)", "（沿用已有报告）"), "cli.replay.seconds": _w(" {seconds}s", " {seconds} 秒"),
+    "cli.eval.building": _w("building the demo market the cases run on (once; about fifteen seconds)",
+                            "正在建立用例所用的示例市场（只需一次，约十五秒）"),
+    "cli.eval.progress": _w("   {case}: {state} ({seconds} s)", "   {case}：{state}（{seconds} 秒）"),
+    "cli.eval.head": _w("eval {eval_id}: {state} (model {model}, handbook {handbook_version}, {seconds} s)",
+                        "评测 {eval_id}：{state}（模型 {model}，方法手册 {handbook_version}，{seconds} 秒）"),
+    "cli.eval.category": _w("  {name}: {passed} passed, {failed} failed", "  {name}：{passed} 个通过，{failed} 个失败"),
+    "cli.eval.case_failed": _w("    FAIL {case} ({status})", "    失败 {case}（{status}）"),
+    "cli.eval.invariant_failure": _w("    - invariant {name}: {failure}", "    - 不变量 {name}：{failure}"),
+    "cli.eval.invariants": _w("  invariants: {states}", "  不变量：{states}"),
+    "cli.eval.invariant": _w("{name} {state}", "{name} {state}"),
+    "cli.eval.no_previous": _w("  no earlier run of this model to compare with", "  此模型没有更早的评测可供比较"),
+    "cli.eval.compared": _w("  compared with {eval_id} (handbook {handbook_version}): {regressions} regression(s), "
+                            "{fixed} fixed",
+                            "  与 {eval_id}（方法手册 {handbook_version}）相比：{regressions} 个退步，{fixed} 个修复"),
+    "cli.eval.regressed": _w("    REGRESSED {case}", "    退步 {case}"),
+}  # fmt: skip
+
+VALUES |= {
+    "verdict.accept": _w("accept", "接受"), "verdict.revise": _w("revise", "修改"),
+    "verdict.reject": _w("reject", "拒绝"),
+    "review_reason.good_call": _w("the call and the plan were right", "判断与计划都正确"),
+    "review_reason.wrong_action": _w("the action was wrong for the facts shown", "就所示事实而言，操作建议有误"),
+    "review_reason.wrong_zone": _w("buy, sell or stop levels were badly placed", "买入、卖出或止损价位设置不当"),
+    "review_reason.missed_risk": _w("a material risk was left out", "遗漏了重大风险"),
+    "review_reason.missed_news": _w("a material announcement or event was left out", "遗漏了重要公告或事件"),
+    "review_reason.weak_evidence": _w("claims were thinly supported by the cited evidence",
+                                      "论断缺乏所引证据的充分支持"),
+    "review_reason.stale_data": _w("the data behind the report was out of date", "报告所依据的数据已过时"),
+    "review_reason.wrong_scene": _w("wrong sector index, peers or anchors", "板块指数、同业或参照对象有误"),
+    "review_reason.bad_sizing": _w("order sizes did not fit the account", "下单数量与账户不匹配"),
+    "review_reason.unclear": _w("the report was hard to follow", "报告难以理解"),
+    "review_score.usefulness": _w("how useful the report was for a decision", "实用性：报告对决策有多大帮助"),
+    "review_score.evidence": _w("how well the claims were supported", "证据：论断的支持程度"),
+    "review_score.clarity": _w("how clear the report was", "清晰度：报告是否清楚"),
+    "review_score.risk": _w("how well the risks were covered", "风险覆盖：风险是否讲全"),
+    "market.CN": _w("CN", "A 股"), "market.HK": _w("HK", "港股"),
+    "run_status.skipped": _w("skipped", "已跳过"), "run_status.reused": _w("reused", "沿用"),
+    "eval_state.ok": _w("ok", "通过"), "eval_state.failed": _w("FAILED", "失败"),
+    "eval_state.passed": _w("passed", "通过"), "eval_state.violated": _w("VIOLATED", "被违反"),
+    "column.review_id": _w("review_id", "评审编号"), "column.verdict": _w("verdict", "结论"),
+    "column.reasons": _w("reasons", "原因"), "column.reviewed_at": _w("reviewed_at", "评审时间"),
+    "column.calls": _w("calls", "判断数"), "column.judged": _w("judged", "已评判"), "column.hits": _w("hits", "命中"),
+    "column.hit_rate": _w("hit_rate", "命中率"), "column.mean_return_pct": _w("mean_return_pct", "平均收益%"),
+    "column.mean_excess_pct": _w("mean_excess_pct", "平均超额收益%"), "column.category": _w("category", "类别"),
+}  # fmt: skip
+
+ERRORS |= {  # typed dates and instants (clock.py)
+    "not_a_date": (_w("'{text}' is not a date", "“{text}”不是日期"),
+                   _w("use YYYY-MM-DD, e.g. 2021-12-31", "请按“年-月-日”写，例如 2021-12-31")),
+    "not_an_instant": (_w("'{text}' is not a date or an ISO instant", "“{text}”不是日期，也不是 ISO 时间"),
+                       _w("use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][+08:00]",
+                          "请按“年-月-日”或“年-月-日T时:分[:秒][+08:00]”写，例如 2024-01-03T10:31")),
 }  # fmt: skip
 
 

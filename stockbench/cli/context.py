@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +65,18 @@ class CliContext:
         from stockbench.messages import value_word
 
         return value_word(kind, str(value), self.language)
+
+    def moment(self, at: datetime, *, symbol: str | None = None, currency: str | None = None) -> str:
+        """An instant as people read it, in this invocation's language: in the time zone of `symbol`'s exchange, else
+        of the market of `currency` (an account's cash), else Beijing time, with the zone named (as a report says
+        it)."""
+        from stockbench.ledger.book import CURRENCIES
+        from stockbench.research.wording.phrases import exchange_time, market_time
+
+        if symbol:
+            return exchange_time(symbol, at, self.language)
+        market = next((m for m, c in CURRENCIES.items() if c == currency), "CN")
+        return market_time("HK" if market == "HK" else "CN", at, self.language)
 
     def table(self, rows: list[dict[str, Any]], columns: list[str], kinds: dict[str, str] | None = None) -> str:
         """`rows` as a text table in this invocation's language (see output.table)."""

@@ -3,12 +3,13 @@ version and model, compared with the previous run of the same model. Exits with 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.cli.output import message, table
+from stockbench.cli.output import message
 
 if TYPE_CHECKING:
     from stockbench.evals.results import CaseResult
@@ -16,40 +17,45 @@ if TYPE_CHECKING:
 EXIT_FAILED = 1
 
 
-def _progress(result: CaseResult) -> None:
-    state = "passed" if result.passed else "FAILED"
-    message(f"   {result.case.category}/{result.case.id}: {state} ({result.seconds:.1f} s)")
+def _progress(cli: CliContext) -> Callable[[CaseResult], None]:
+    def show(result: CaseResult) -> None:
+        state = cli.word("eval_state", "passed" if result.passed else "failed")
+        message(cli.say("cli.eval.progress", case=f"{result.case.category}/{result.case.id}", state=state,
+                        seconds=f"{result.seconds:.1f}"))  # fmt: skip
+
+    return show
 
 
-def _failures(case: dict[str, Any]) -> list[str]:
+def _failures(cli: CliContext, case: dict[str, Any]) -> list[str]:
     lines = [f"    - {f}" for f in case["failures"]]
-    return lines + [f"    - invariant {name}: {v}" for name, found in case["invariants"].items() for v in found]
+    return lines + [cli.say("cli.eval.invariant_failure", name=name, failure=v)
+                    for name, found in case["invariants"].items() for v in found]  # fmt: skip
 
 
-def _human(data: dict[str, Any]) -> str:
-    head = "ok" if data["ok"] else "FAILED"
-    lines = [
-        f"eval {data['eval_id']}: {head} (model {data['model']}, handbook {data['handbook_version']}, "
-        f"{data['seconds']} s)"
-    ]
+def _human(cli: CliContext, data: dict[str, Any]) -> str:
+    state = cli.word("eval_state", "ok" if data["ok"] else "failed")
+    lines = [cli.say("cli.eval.head", eval_id=data["eval_id"], state=state, model=data["model"],
+                     handbook_version=data["handbook_version"], seconds=data["seconds"])]  # fmt: skip
     for name, found in data["categories"].items():
-        lines.append(f"  {name}: {found['passed']} passed, {found['failed']} failed")
+        lines.append(cli.say("cli.eval.category", name=name, passed=found["passed"], failed=found["failed"]))
         for case in found["cases"]:
             if not case["passed"]:
-                lines += [f"    FAIL {case['id']} ({case['status']})", *_failures(case)]
-    lines.append(
-        "  invariants: " + ", ".join(f"{k} {'ok' if v else 'VIOLATED'}" for k, v in data["invariants"].items())
-    )
+                lines += [
+                    cli.say("cli.eval.case_failed", case=case["id"], status=case["status"]),
+                    *_failures(cli, case),
+                ]
+    states = [cli.say("cli.eval.invariant", name=k, state=cli.word("eval_state", "ok" if v else "violated"))
+              for k, v in data["invariants"].items()]  # fmt: skip
+    lines.append(cli.say("cli.eval.invariants", states=("、" if cli.language == "zh" else ", ").join(states)))
     comparison = data["comparison"]
     previous = comparison["previous"]
     if previous is None:
-        lines.append("  no earlier run of this model to compare with")
+        lines.append(cli.say("cli.eval.no_previous"))
     else:
-        lines.append(
-            f"  compared with {previous['eval_id']} (handbook {previous['handbook_version']}): "
-            f"{len(comparison['regressions'])} regression(s), {len(comparison['fixed'])} fixed"
-        )
-        lines += [f"    REGRESSED {r['category']}/{r['id']}" for r in comparison["regressions"]]
+        lines.append(cli.say("cli.eval.compared", eval_id=previous["eval_id"],
+                             handbook_version=previous["handbook_version"],
+                             regressions=len(comparison["regressions"]), fixed=len(comparison["fixed"])))  # fmt: skip
+        lines += [cli.say("cli.eval.regressed", case=f"{r['category']}/{r['id']}") for r in comparison["regressions"]]
     return "\n".join(lines)
 
 
@@ -72,7 +78,7 @@ def evaluate(cli: CliContext, model: str, wanted: tuple[str, ...], list_only: bo
     cases = select(load_cases(), wanted)
     if list_only:
         rows = [{"id": c.id, "category": c.category, "symbol": c.symbol, "title": c.title} for c in cases]
-        cli.emit(rows, lambda d: table(d, ["category", "id", "symbol", "title"]))
+        cli.emit(rows, lambda d: cli.table(d, ["category", "id", "symbol", "title"]))
         return 0
     bench = cli.bench()
     models = None
@@ -80,9 +86,9 @@ def evaluate(cli: CliContext, model: str, wanted: tuple[str, ...], list_only: bo
         bench.models.config(model)  # an unknown name stops here, with the configured ones
         models = {c.name: c.as_dict() for c in bench.models.configs()}
     if not (bench.home / TEMPLATE_FOLDER).exists():
-        message("building the demo market the cases run on (once; about fifteen seconds)")
+        message(cli.say("cli.eval.building"))
     template = demo_template(bench.home)
-    result = run_evals(template, model, cases=cases, models=models, progress=_progress)
+    result = run_evals(template, model, cases=cases, models=models, progress=_progress(cli))
     result = EvalHistory.of(bench).record(result)
-    cli.emit(result.as_dict(), _human)
+    cli.emit(result.as_dict(), lambda d: _human(cli, d))
     return 0 if result.ok else EXIT_FAILED

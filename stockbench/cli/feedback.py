@@ -3,14 +3,15 @@ and research replayed on history."""
 
 from __future__ import annotations
 
-from datetime import date
+from collections.abc import Callable
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.cli.output import message, table
+from stockbench.cli.output import message
 from stockbench.cli.params import DATE
 
 if TYPE_CHECKING:
@@ -61,7 +62,8 @@ def feedback_add(
     review = cli.bench().reviews.add(
         run, verdict, reasons=reasons, scores=parsed, comment=comment, revised_by=revised_by
     )
-    cli.emit(review.as_dict(), lambda d: f"review {d['review_id']} of {d['report_id']}: {d['verdict']}")
+    cli.emit(review.as_dict(), lambda d: cli.say("cli.review.added", review_id=d["review_id"], report_id=d["report_id"],
+                                                 verdict=cli.word("verdict", d["verdict"])))  # fmt: skip
 
 
 @feedback.command("list")
@@ -72,7 +74,16 @@ def feedback_list(cli: CliContext, symbol: str | None, run_id: str | None) -> No
     """Reviews in the order they were recorded."""
     rows = [r.as_dict() for r in cli.bench().reviews.find(symbol=symbol, run_id=run_id)]
     columns = ["review_id", "report_id", "symbol", "verdict", "reasons", "reviewed_at"]
-    cli.emit(rows, lambda d: table([r | {"reasons": " ".join(r["reasons"])} for r in d], columns))
+    cli.emit(rows, lambda d: cli.table([_review_row(cli, r) for r in d], columns, {"verdict": "verdict"}))
+
+
+def _review_row(cli: CliContext, row: dict[str, Any]) -> dict[str, Any]:
+    """A review as people read it: its reason codes as typed, its time in the exchange's zone, named."""
+    at = row.get("reviewed_at")
+    if isinstance(at, str):
+        at = datetime.fromisoformat(at)
+    shown = cli.moment(at, symbol=row.get("symbol")) if isinstance(at, datetime) else at
+    return row | {"reasons": " ".join(row["reasons"]), "reviewed_at": shown}
 
 
 @feedback.command("lineage")
@@ -85,8 +96,12 @@ def feedback_lineage(cli: CliContext, report: str) -> None:
     def human(rows: list[dict[str, Any]]) -> str:
         lines = []
         for s in rows:
-            verdicts = ", ".join(f"{r['verdict']} ({' '.join(r['reasons'])})" for r in s["reviews"]) or "no review"
-            lines.append(f"{'  ' * s['depth']}{s['report_id'] or s['run_id']} {s['action'] or ''}: {verdicts}")
+            verdicts = [cli.say("cli.review.verdict", verdict=cli.word("verdict", r["verdict"]),
+                                reasons=" ".join(r["reasons"])) for r in s["reviews"]]  # fmt: skip
+            said = ("，" if cli.language == "zh" else ", ").join(verdicts) or cli.say("cli.review.none")
+            action = cli.word("action", s["action"]) if s["action"] else ""
+            step = cli.say("cli.review.step", report=s["report_id"] or s["run_id"], action=action, verdicts=said)
+            lines.append("  " * s["depth"] + step)
         return "\n".join(lines)
 
     cli.emit({"report": report, "steps": steps}, lambda d: human(d["steps"]))
@@ -102,24 +117,43 @@ def feedback_codes(cli: CliContext) -> None:
         "reasons": REASONS,
         "scores": {n: {"low": s.low, "high": s.high, "meaning": s.meaning} for n, s in SCORES.items()},
     }
-    cli.emit(data, lambda d: "\n".join([*(f"{k}: {v}" for k, v in d["reasons"].items()), "", *(
-        f"{n} {s['low']}-{s['high']}: {s['meaning']}" for n, s in d["scores"].items())]))  # fmt: skip
+
+    def meaning(kind: str, code: str, english: str) -> str:  # a code the catalogue does not know yet: its English
+        word = cli.word(kind, code)
+        return english if word == code else word
+
+    cli.emit(data, lambda d: "\n".join([
+        *(cli.say("cli.review.code", code=k, meaning=meaning("review_reason", k, v)) for k, v in d["reasons"].items()),
+        "", *(cli.say("cli.review.score", name=n, low=s["low"], high=s["high"],
+                      meaning=meaning("review_score", n, s["meaning"])) for n, s in d["scores"].items())]))  # fmt: skip
 
 
-def _record_human(data: dict[str, Any]) -> str:
+def _record_human(cli: CliContext, data: dict[str, Any]) -> str:
     counts = data["counts"]
-    lines = [
-        f"as of {data['as_of']}: {counts['reports']} reports, {counts['matured']} matured, "
-        f"{counts['pending']} pending, {counts['unscored']} unscored",
-    ]
-    lines += [f"benchmark {m}: {b['symbol'] or 'none'} {b['name']} {b['note']}".rstrip() for m, b in
-              data["benchmarks"].items()]  # fmt: skip
+    as_of = data["as_of"]
+    lines = [cli.say("cli.track.head", as_of=cli.moment(as_of) if isinstance(as_of, datetime) else as_of,
+                     reports=counts["reports"], matured=counts["matured"], pending=counts["pending"],
+                     unscored=counts["unscored"])]  # fmt: skip
+    lines += [_benchmark_line(cli, market, found) for market, found in data["benchmarks"].items()]
     rows = [{"action": a, **v} for a, v in data["by_action"].items() if v["calls"]]
-    lines += ["", table(rows, ["action", "calls", "judged", "hits", "hit_rate", "mean_return_pct", "mean_excess_pct"])]
+    columns = ["action", "calls", "judged", "hits", "hit_rate", "mean_return_pct", "mean_excess_pct"]
+    lines += ["", cli.table(rows, columns, {"action": "action"})]
     c = data["calibration"]
-    lines.append(f"\nBrier {c['brier']} vs base rate {c['base_rate_brier']} (skill {c['skill']}, n={c['n']})")
-    lines.append(f"cost per report {data['cost']['per_report']} over {data['cost']['reports']} reports")
+    brier = cli.say("cli.track.brier", **{k: c[k] for k in ("brier", "base_rate_brier", "skill", "n")})
+    lines.append("\n" + (brier if c["n"] else cli.say("cli.track.no_brier")))
+    lines.append(cli.say("cli.track.cost", per_report=data["cost"]["per_report"], reports=data["cost"]["reports"]))
     return "\n".join(lines)
+
+
+def _benchmark_line(cli: CliContext, market: str, found: dict[str, Any]) -> str:
+    """What `market`'s calls are measured against, as the desktop's track record says it."""
+    from stockbench.research.track_summary import OFFICIAL_BENCHMARKS
+
+    words = {"market": cli.word("market", market), "official": OFFICIAL_BENCHMARKS.get(market, "-")}
+    if found["symbol"] is None:
+        return cli.say("cli.track.no_benchmark", **words)
+    key = "cli.track.benchmark" if found["official"] else "cli.track.stand_in"
+    return cli.say(key, symbol=found["symbol"], name=found["name"], **words)
 
 
 @click.command("track-record")
@@ -146,12 +180,19 @@ def track_record(
     if remember and benchmark:
         records.remember(benchmark)
     found = records.compute(symbol=symbol, model=model, since=since, until=until, benchmark=benchmark)
-    cli.emit(found.as_dict(calls=calls), _record_human)
+    cli.emit(found.as_dict(calls=calls), lambda d: _record_human(cli, d))
 
 
-def _progress(done: int, total: int, run: ReplayRun) -> None:
-    note = " (reused)" if run.reused else f" {run.seconds:.1f}s"
-    message(f"[{done}/{total}] {run.symbol} {run.day} {run.status} {run.action or run.reason}{note}")
+def _progress(cli: CliContext) -> Callable[[int, int, ReplayRun], None]:
+    def show(done: int, total: int, run: ReplayRun) -> None:
+        how = (
+            cli.say("cli.replay.reused") if run.reused else cli.say("cli.replay.seconds", seconds=f"{run.seconds:.1f}")
+        )
+        outcome = cli.word("action", run.action) if run.action else run.reason
+        message(cli.say("cli.replay.progress", done=done, total=total, symbol=run.symbol, day=run.day,
+                        status=cli.word("run_status", run.status), outcome=outcome, how=how))  # fmt: skip
+
+    return show
 
 
 @click.command()
@@ -198,13 +239,17 @@ def replay(
         bench.track_records.remember(benchmark)
     found = bench.replays.run(
         chosen, start, end, clock=bench.clock, every=every, model=model, workers=workers, fresh=fresh,
-        benchmark=benchmark, progress=_progress, language=language,
+        benchmark=benchmark, progress=_progress(cli), language=language,
     )  # fmt: skip
     data = found.as_dict(calls=calls, runs=show_runs)
 
     def human(d: dict[str, Any]) -> str:
         r = d["replay"]
-        head = f"{r['analyses']} analyses in {r['seconds']} s ({r['seconds_per_analysis']} s each): {r['counts']}"
-        return head + "\n" + _record_human(d["track_record"])
+        counts = ("，" if cli.language == "zh" else ", ").join(
+            f"{cli.word('run_status', k)} {v}" for k, v in r["counts"].items()
+        )
+        head = cli.say("cli.replay.head", analyses=r["analyses"], seconds=r["seconds"],
+                       each=r["seconds_per_analysis"], counts=counts)  # fmt: skip
+        return head + "\n" + _record_human(cli, d["track_record"])
 
     cli.emit(data, human)

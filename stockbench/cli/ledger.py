@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -132,9 +132,10 @@ def cash(
     )
     cli.emit(
         {"entry_id": entry.entry_id, "kind": entry.kind, "amount": entry.amount, "currency": entry.currency,
-         "balance": _ledger(cli).balance(name)},
+         "at": entry.occurred_at.astimezone(UTC), "balance": _ledger(cli).balance(name)},
         lambda d: cli.say("cli.cash.recorded", entry_id=d["entry_id"], kind=cli.word("cash_kind", d["kind"]),
-                          amount=d["amount"], currency=d["currency"]),
+                          amount=d["amount"], currency=d["currency"],
+                          at=cli.moment(entry.occurred_at, symbol=entry.symbol, currency=entry.currency)),
     )  # fmt: skip
 
 
@@ -346,7 +347,16 @@ def history(cli: CliContext, name: str) -> None:
     """Every entry of an account, voided ones included."""
     rows = [_entry_data(e, reason) for e, reason in _ledger(cli).history(name)]
     columns = ["id", "kind", "at", "symbol", "qty", "price", "amount", "voided"]
-    cli.emit(rows, lambda d: cli.table([{**_people(r), "kind": _kind_word(cli, r["kind"])} for r in d], columns))
+    cli.emit(rows, lambda d: cli.table([_history_row(cli, r) for r in d], columns))
+
+
+def _history_row(cli: CliContext, row: dict[str, Any]) -> dict[str, Any]:
+    """An entry of the history as people read it: its kind in words, its price in its tick's decimals and its time
+    in the exchange's zone, named (the JSON keeps the UTC instant)."""
+    at = row["at"]
+    if isinstance(at, datetime):
+        at = cli.moment(at, symbol=row.get("symbol"), currency=row.get("currency"))
+    return {**_people(row), "kind": _kind_word(cli, row["kind"]), "at": at}
 
 
 def _kind_word(cli: CliContext, kind: str) -> str:

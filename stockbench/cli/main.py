@@ -11,14 +11,16 @@ import importlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
 import stockbench
 from stockbench.cli.context import CliContext
 from stockbench.cli.output import dumps, message
+from stockbench.cli.usage import WordedContext, speaking, usage_payload
 from stockbench.errors import Cancelled, StockbenchError, UserError
-from stockbench.messages import LANGUAGES, Language, error_words, language_of_locale, said
+from stockbench.messages import LANGUAGES, Language, error_words, language_of_locale, note, said
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -95,6 +97,7 @@ def attach_global_options(command: click.Command) -> click.Command:
     """Give `command` (and every subcommand of a group) the global options too."""
     if not getattr(command, "_stockbench_globals", False):
         command.params.extend(_global_params())
+        command.context_class = WordedContext  # its help's stored lines in the user's language too
         command._stockbench_globals = True  # type: ignore[attr-defined]
     if isinstance(command, click.Group):
         for sub in command.commands.values():
@@ -103,11 +106,19 @@ def attach_global_options(command: click.Command) -> click.Command:
 
 
 class LazyGroup(click.Group):
-    """A click group whose subcommands are imported on demand from `COMMANDS`."""
+    """A click group whose subcommands are imported on demand from `COMMANDS`; click's own words (usage errors,
+    help headings) are in the language `--lang` names, else the system locale's."""
+
+    context_class = WordedContext
 
     def __init__(self, *args: object, lazy: dict[str, str], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.lazy = lazy
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
+        # the language is read from the arguments first: click words a usage error before any option is processed
+        with speaking(_language(sys.argv[1:] if args is None else args)):
+            return super().main(args, *rest, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})
@@ -173,7 +184,7 @@ def _report_user_error(error: UserError, as_json: bool, language: Language = "en
     """The error on stderr (and as JSON on stdout) in `language`: its words from the message catalogue where it
     has them; `code` stays the stable engine code in both languages."""
     if isinstance(error, Cancelled):
-        message("cancelled")
+        message(note("cli.cancelled").text(language))
         return
     text, hint = error_words(error, language)
     chinese = ("错误：", "提示：", "（{0}）")
@@ -232,32 +243,39 @@ def _damage(error: BaseException, args: Sequence[str]) -> UserError | None:
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code (tests call this in-process)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    with speaking(language := _language(args)):
+        return _run(args, language)
+
+
+def _run(args: list[str], language: Language) -> int:
     as_json = "--json" in args[: args.index("--")] if "--" in args else "--json" in args
     try:
         result = cli.main(args=args, prog_name="stockbench", standalone_mode=False)
     except click.exceptions.UsageError as error:
         error.show()
+        if as_json:
+            click.echo(dumps(usage_payload(error)))
         return EXIT_USAGE
     except click.exceptions.Abort:
-        message("aborted")
+        message(note("cli.aborted").text(language))
         return EXIT_USER
     except click.exceptions.ClickException as error:
         error.show()
         return error.exit_code
     except UserError as error:
-        _report_user_error(error, as_json, _language(args))
+        _report_user_error(error, as_json, language)
         return EXIT_USER
     except (StockbenchError, Exception) as error:
         import logging
 
         if (damage := _damage(error, args)) is not None:  # the disk filled or a block broke during the command
             logging.getLogger(__name__).info("the workspace cannot be used: %s", error, exc_info=error)
-            _report_user_error(damage, as_json, _language(args))
+            _report_user_error(damage, as_json, language)
             return EXIT_USER
 
         logging.getLogger(__name__).exception("internal error")
-        message(f"internal error: {type(error).__name__}: {error}")
-        message("hint: this is a bug; the details are in the workspace log (logs/stockbench.log)")
+        message(note("cli.internal_error", error=f"{type(error).__name__}: {error}").text(language))
+        message(note("cli.internal_hint", log="logs/stockbench.log").text(language))
         return EXIT_INTERNAL
     return result if isinstance(result, int) else EXIT_OK
 

@@ -38,6 +38,14 @@ def _label(param: click.Parameter | None) -> str:
     return (param.name or "value").upper()
 
 
+def _said(key: str, /, **params: str) -> str:
+    """The catalogue's note `key` in the running invocation's language (a refusal of a typed value)."""
+    from stockbench.cli.usage import current_language
+    from stockbench.messages import note
+
+    return note(key, **params).text(current_language())
+
+
 def _kept(found: Typed, ctx: click.Context | None) -> Typed:
     typed_notes(ctx).extend(found.notes)
     return found
@@ -93,7 +101,7 @@ class PercentType(click.ParamType[Decimal]):
         text = str(value).strip()
         number = DECIMAL.convert(text.removesuffix("%").strip(), param, ctx) if text else None
         if number is None:
-            self.fail("an empty value is not a percentage (e.g. 1 or 1% for one percent)", param, ctx)
+            self.fail(_said("cli.not_a_percent"), param, ctx)
         return number / 100
 
 
@@ -108,7 +116,7 @@ class DateType(click.ParamType[date]):
         try:
             return date.fromisoformat(str(value).strip())
         except ValueError:
-            self.fail(f"'{value}' is not a date (use YYYY-MM-DD)", param, ctx)
+            self.fail(_said("cli.not_a_date", value=str(value)), param, ctx)
 
 
 DECIMAL = DecimalType()

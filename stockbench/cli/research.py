@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -110,7 +111,14 @@ def runs_list(cli: CliContext) -> None:
     """Every run with its status and stage."""
     rows = cli.bench().research.runs()
     kinds = {"status": "run_status", "stage": "stage"}
-    cli.emit(rows, lambda d: cli.table(d, ["run_id", "symbol", "status", "stage", "started"], kinds))
+    columns = ["run_id", "symbol", "status", "stage", "started"]
+    cli.emit(rows, lambda d: cli.table([_started_row(cli, r) for r in d], columns, kinds))
+
+
+def _started_row(cli: CliContext, row: dict[str, Any]) -> dict[str, Any]:
+    """A run of the list as people read it: started in the exchange's time, the zone named (the JSON keeps UTC)."""
+    started = row.get("started")
+    return {**row, "started": cli.moment(started, symbol=row["symbol"]) if isinstance(started, datetime) else started}
 
 
 @runs.command("show")
@@ -162,7 +170,12 @@ def reports_list(cli: CliContext, symbol: str | None) -> None:
     """Published reports, newest first (published in the exchange's time)."""
     rows = [_in_exchange_time(r.symbol, asdict(r), "published_at") for r in cli.bench().research.reports(symbol)]
     columns = ["report_id", "symbol", "published_at", "action", "title"]
-    cli.emit(rows, lambda d: cli.table(d, columns, {"action": "action"}))
+    cli.emit(rows, lambda d: cli.table([_published_row(cli, r) for r in d], columns, {"action": "action"}))
+
+
+def _published_row(cli: CliContext, row: dict[str, Any]) -> dict[str, Any]:
+    """A report of the list as people read it: published in the exchange's time, the zone named."""
+    return {**row, "published_at": cli.moment(row["published_at"], symbol=row["symbol"])}
 
 
 @reports.command("show")

@@ -16,7 +16,7 @@ from stockbench.cli.main import run
 # words a person reads as they are in either language: currency codes, the names this test gives (the account, the
 # default watchlist group), units and the commands and options typed as they are
 ALLOWED = {"CNY", "HKD", "USD", "main", "default", "stockbench", "ledger", "data", "MB", "local", "ollama", "qwen",
-           "openai", "http", "models", "keystore", "file", "NAME"}  # fmt: skip
+           "openai", "http", "models", "keystore", "file", "NAME", "UTC"}  # fmt: skip
 # the OS keyring's own names and the install commands of this machine's system, said as they are typed
 SYSTEM = re.compile(
     r"Secret Service|GNOME Keyring|KWallet|KDE|D-Bus|DBUS_SESSION_BUS_ADDRESS|SSH|Debian GNU/Linux"
@@ -92,7 +92,7 @@ def test_every_group_speaks_chinese_with_lang_zh(tmp_path: Path, capsys: pytest.
 def test_every_group_speaks_english_with_lang_en(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     said = _session("en", tmp_path / "w", tmp_path, capsys)
     assert said["account add"].strip() == "account 'main' opened (CNY, markets CN)"
-    assert said["cash"].endswith(": deposit 200000 CNY\n")
+    assert said["cash"].endswith(": deposit 200000 CNY at 2024-01-02 09:00:00 Beijing time (UTC+08:00)\n")
     assert said["data import"].startswith("read 40, stored 40, rejected 0 (")
     assert "not built 000292.SH: no stored stock of the boards chinext" in said["data import"]
     assert "buy 100 600519.SH @ 100.10 on 2024-01-03, fees 5.64" in said["fill"]
