@@ -51,6 +51,7 @@ from ui.screens.reports.reports_model import (
 from ui.screens.reports.review_dialog import ReviewDialog, ReviewDraft, Revision
 
 REPORT_TAB, COMPARE_TAB = 0, 1
+VERDICT_VALUES = ("", UNREVIEWED, "accept", "revise", "reject")  # the verdict filter's choices
 
 
 class ReportsPanel(QWidget):
@@ -94,25 +95,49 @@ class ReportsPanel(QWidget):
         splitter.setStretchFactor(1, 3)
         splitter.setSizes([520, 780])
         layout.addWidget(splitter)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Set every text in the current language in place (the list keeps its rows, selection, filter and column
+        widths; the open report stays as it was written)."""
+        self.search_edit.setPlaceholderText(self.tr("Search titles and text"))
+        self.symbol_edit.setPlaceholderText(self.tr("Symbol"))
+        self.action_combo.setItemText(0, self.tr("All actions"))
+        for index in range(1, self.action_combo.count()):
+            self.action_combo.setItemText(index, action_word(str(self.action_combo.itemData(index))))
+        for index, text in enumerate(self._verdict_texts()):
+            self.verdict_combo.setItemText(index, text)
+        self.verdict_combo.setToolTip(self.tr("Filter by the latest review's verdict"))
+        self.since_check.setText(self.tr("From"))
+        self.until_check.setText(self.tr("To"))
+        self.tabs.setTabText(REPORT_TAB, self.tr("Report"))
+        self.tabs.setTabText(COMPARE_TAB, self.tr("Compare"))
+        self.compare_button.setText(self.tr("Compare with previous"))
+        self.verify_button.setText(self.tr("Verify"))
+        self.export_md_button.setText(self.tr("Export Markdown…"))
+        self.export_pdf_button.setText(self.tr("Export PDF…"))
+        self.review_button.setText(self.tr("Review…"))
+        self.model.retranslate()
+        self._enable_actions(self.current_row())
+
+    def _verdict_texts(self) -> tuple[str, ...]:
+        """The verdict filter's choices, in the order of `VERDICT_VALUES`."""
+        return (self.tr("All reviews"), self.tr("Not reviewed"), self.tr("Accepted"), self.tr("To revise"),
+                self.tr("Rejected"))  # fmt: skip
 
     def _build_filters(self, parent: QWidget) -> QGridLayout:
         grid = QGridLayout()
         self.search_edit = QLineEdit(parent)
-        self.search_edit.setPlaceholderText(self.tr("Search titles and text"))
         self.search_edit.setClearButtonEnabled(True)
         self.symbol_edit = QLineEdit(parent)
-        self.symbol_edit.setPlaceholderText(self.tr("Symbol"))
         self.action_combo = QComboBox(parent)
-        self.action_combo.addItem(self.tr("All actions"), "")
+        self.action_combo.addItem("", "")
         self.verdict_combo = QComboBox(parent)
         self.verdict_combo.setObjectName("verdictFilter")
-        for text, value in ((self.tr("All reviews"), ""), (self.tr("Not reviewed"), UNREVIEWED),
-                            (self.tr("Accepted"), "accept"), (self.tr("To revise"), "revise"),
-                            (self.tr("Rejected"), "reject")):  # fmt: skip
+        for text, value in zip(self._verdict_texts(), VERDICT_VALUES, strict=True):
             self.verdict_combo.addItem(text, value)
-        self.verdict_combo.setToolTip(self.tr("Filter by the latest review's verdict"))
-        self.since_check, self.since_edit = self._date_filter(self.tr("From"), parent)
-        self.until_check, self.until_edit = self._date_filter(self.tr("To"), parent)
+        self.since_check, self.since_edit = self._date_filter(parent)
+        self.until_check, self.until_edit = self._date_filter(parent)
         grid.addWidget(self.search_edit, 0, 0, 1, 4)
         grid.addWidget(self.symbol_edit, 1, 0)
         grid.addWidget(self.action_combo, 1, 1)
@@ -125,8 +150,8 @@ class ReportsPanel(QWidget):
         self.verdict_combo.currentIndexChanged.connect(self._apply_filter)
         return grid
 
-    def _date_filter(self, label: str, parent: QWidget) -> tuple[QCheckBox, QDateEdit]:
-        check = QCheckBox(label, parent)
+    def _date_filter(self, parent: QWidget) -> tuple[QCheckBox, QDateEdit]:
+        check = QCheckBox(parent)
         edit = QDateEdit(parent)
         edit.setCalendarPopup(True)
         edit.setDisplayFormat("yyyy-MM-dd")
@@ -170,20 +195,19 @@ class ReportsPanel(QWidget):
         self.compare_view = QTextBrowser(self.tabs)
         self.compare_view.setObjectName("compareView")
         self.compare_view.setOpenLinks(False)
-        self.tabs.addTab(split, self.tr("Report"))
-        self.tabs.addTab(self.compare_view, self.tr("Compare"))
+        self.tabs.addTab(split, "")
+        self.tabs.addTab(self.compare_view, "")
         layout.addWidget(self.tabs, 1)
-        self._enable_actions(None)
         return reader
 
     def _build_toolbar(self, reader: QWidget) -> QVBoxLayout:
         """Two rows (checking the report, handing it on): one row ran past the dock's edge at 1366x768."""
         bar, check, hand_on = QVBoxLayout(), QHBoxLayout(), QHBoxLayout()
-        self.compare_button = QPushButton(self.tr("Compare with previous"), reader)
-        self.verify_button = QPushButton(self.tr("Verify"), reader)
-        self.export_md_button = QPushButton(self.tr("Export Markdown…"), reader)
-        self.export_pdf_button = QPushButton(self.tr("Export PDF…"), reader)
-        self.review_button = QPushButton(self.tr("Review…"), reader)
+        self.compare_button = QPushButton(reader)
+        self.verify_button = QPushButton(reader)
+        self.export_md_button = QPushButton(reader)
+        self.export_pdf_button = QPushButton(reader)
+        self.review_button = QPushButton(reader)
         self.compare_button.clicked.connect(self.compare_with_previous)
         self.verify_button.clicked.connect(self.verify)
         self.export_md_button.clicked.connect(lambda: self._ask_export("md"))
