@@ -256,14 +256,16 @@ def test_the_evidence_pane_speaks_the_interface_language_and_follows_a_switch(
 
 
 def test_the_offline_rules_model_is_named_in_the_interface_language(qapp: object) -> None:
+    """The list names the built-in model in the catalogue's words in both languages (English said "offline" where
+    Chinese said 离线规则模型)."""
     from ui.i18n.language import Translations
     from ui.screens.reports.reports_model import model_title
 
-    assert (model_title("offline"), model_title("deepseek")) == ("offline rules", "deepseek")
+    assert (model_title("offline"), model_title("deepseek")) == ("offline rules model", "deepseek")
     translations = Translations()
     try:
         assert translations.install("zh_CN")
-        assert (model_title("offline"), model_title("deepseek")) == ("离线规则", "deepseek")
+        assert (model_title("offline"), model_title("deepseek")) == ("离线规则模型", "deepseek")
     finally:
         translations.install("en")
         translations.uninstall()

@@ -76,9 +76,10 @@ OFFLINE_MODEL = "offline"  # the rules model's name (stockbench.llm.models.OFFLI
 
 
 def model_title(model: str) -> str:
-    """The model a report was written with, the built-in rules model in the current language."""
+    """The model a report was written with, the built-in rules model in the catalogue's words (as Settings and the
+    research panel name it) in the current language."""
     if model == OFFLINE_MODEL:
-        return QCoreApplication.translate("ReportsModel", "offline rules")
+        return QCoreApplication.translate("ReportsModel", "offline rules model")
     return model
 
 
