@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
 
     workspace_attached = Signal()
     first_painted = Signal()
+    language_changed = Signal()  # the interface language was switched: every screen retranslates in place
 
     def __init__(
         self,
@@ -406,19 +407,6 @@ class MainWindow(QMainWindow):
             self.presenter.present(error)
             return None
 
-    def _retranslate_screens(self) -> None:
-        """Each screen in the current language, in place: its dock keeps its area, size and tab. A screen without
-        `retranslate()` is built again inside its dock (rebuilding every dock scrambled the layout)."""
-        for name, panel in list(self.panels.items()):
-            retranslate = getattr(panel, "retranslate", None)
-            if callable(retranslate):
-                retranslate()
-                continue
-            fresh = self._build_panel(name)
-            if fresh is not None:
-                self._connect_panel(fresh)
-                self.screens.replace(name, fresh).deleteLater()
-
     def _remove_screens(self) -> None:
         self.screens.clear()
         self.panels_menu.clear()
@@ -455,6 +443,13 @@ class MainWindow(QMainWindow):
             signal = getattr(panel, signal_name, None)
             if signal is not None and hasattr(signal, "connect"):
                 signal.connect(slot)
+        # Every screen words itself again in place on a language switch: no dock, panel or table is rebuilt, so the
+        # layout, the column widths and the selections stay (rebuilding a screen scrambled the docks).
+        retranslate = getattr(panel, "retranslate", None)
+        if callable(retranslate):
+            self.language_changed.connect(retranslate)
+        else:
+            log.warning("screen %s has no retranslate(): it keeps its first language", type(panel).__name__)
 
     # ---- routes between screens --------------------------------------------------------------------------------
     def _symbol_selected(self, symbol: str) -> None:
@@ -655,7 +650,7 @@ class MainWindow(QMainWindow):
             return
         self.translations.install(language)
         self.retranslate()
-        self._retranslate_screens()
+        self.language_changed.emit()
 
     def show_on_screen(self) -> None:
         """Show the window to a person: once the window manager has framed it (by its first paint), the whole

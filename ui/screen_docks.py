@@ -47,16 +47,6 @@ class ScreenDocks:
         self.panels[name], self.docks[name] = panel, dock
         return dock
 
-    def replace(self, name: str, panel: QWidget) -> QWidget:
-        """Put `panel` in screen `name`'s dock in place of the current one (the dock keeps its place and size);
-        the old panel, to be deleted by the caller."""
-        holder = self.docks[name].widget()
-        assert isinstance(holder, QScrollArea)
-        old = holder.takeWidget()
-        holder.setWidget(panel)
-        self.panels[name] = panel
-        return old
-
     @property
     def version(self) -> int:
         return layout_version(self.docks)

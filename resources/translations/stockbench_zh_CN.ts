@@ -2121,8 +2121,8 @@
         <translation>已拒绝</translation>
     </message>
     <message>
-        <source>offline rules</source>
-        <translation>离线规则</translation>
+        <source>offline rules model</source>
+        <translation>离线规则模型</translation>
     </message>
     <message>
         <source>Date</source>
@@ -2291,6 +2291,11 @@
         <translation>你的问题（可选）</translation>
     </message>
     <message>
+        <source>offline rules model</source>
+        <comment>the built-in rules model</comment>
+        <translation>离线规则模型</translation>
+    </message>
+    <message>
         <source>(no account)</source>
         <translation>（无账户）</translation>
     </message>
@@ -2349,11 +2354,6 @@
     <message>
         <source>The plan conflicts with current data: a full analysis is recommended.</source>
         <translation>计划与当前数据冲突：建议做一次完整分析。</translation>
-    </message>
-    <message>
-        <source>offline</source>
-        <comment>the built-in rules model</comment>
-        <translation>离线规则模型</translation>
     </message>
     <message>
         <source>{0} reads the account {1}</source>

@@ -6,8 +6,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QTableView, QTreeView
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QDockWidget,
+    QGroupBox,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QTabWidget,
+    QTreeView,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
 from stockbench.workbench import Workbench
@@ -134,14 +145,90 @@ def test_a_language_switch_keeps_the_layout(window: MainWindow, qtbot: QtBot, de
     assert window.panels["watchlist"].list_buttons[3].text() not in ("", "Refresh")  # type: ignore[attr-defined]
 
 
+def words(widget: QWidget) -> list[str]:
+    """Every word a screen shows in its chrome: buttons, labels, group titles, tab titles and column titles."""
+    found = [b.text() for b in widget.findChildren(QAbstractButton) if b.text()]
+    found += [label.text() for label in widget.findChildren(QLabel) if label.text()]
+    found += [box.title() for box in widget.findChildren(QGroupBox)]
+    for tabs in widget.findChildren(QTabWidget):
+        found += [tabs.tabText(i) for i in range(tabs.count())]
+    for view in widget.findChildren(QAbstractItemView):
+        header = column_header(view)
+        if header is not None and view.model() is not None:
+            found += [str(view.model().headerData(i, Qt.Orientation.Horizontal)) for i in range(header.count())]
+    return found
+
+
+def window_words(window: MainWindow) -> dict[str, list[str]]:
+    """The words of every screen, of the docks' titles and of the menus."""
+    found = {name: words(panel) for name, panel in window.panels.items()}
+    found["docks"] = [dock.windowTitle() for dock in window.docks.values()]
+    found["menus"] = [menu.title() for menu in window.menus.values()]
+    return found
+
+
+def steady_words(window: MainWindow, qtbot: QtBot) -> dict[str, list[str]]:
+    """The window's words once the screens' first loads have arrived (they stop changing)."""
+    seen: list[dict[str, list[str]]] = []
+
+    def still() -> bool:
+        qtbot.wait(150)
+        seen.append(window_words(window))
+        return len(seen) > 2 and seen[-1] == seen[-2] == seen[-3]
+
+    qtbot.waitUntil(still, timeout=20_000)
+    return seen[-1]
+
+
+def state(window: MainWindow) -> tuple[QByteArray, QByteArray]:
+    return window.saveState(window.screens.version), window.saveGeometry()
+
+
+def test_every_screen_is_translated_in_place_and_the_layout_bytes_stay(
+    window: MainWindow, qtbot: QtBot, demo_home: Path
+) -> None:
+    """zh -> en -> zh with every screen open: each screen, dock title, menu, tab and column title changes language,
+    no panel is rebuilt (the dashboard, reports, ledger and track record screens were, resetting their columns), and
+    the window's saved state and geometry and every table's column widths come back byte for byte."""
+    window.set_language("zh_CN")
+    attach(window, qtbot, demo_home)
+    move_things(window, qtbot)
+    settings = window.open_settings()
+    assert settings is not None
+    chinese = steady_words(window, qtbot)
+    before, columns = state(window), headers(window)
+    panels = dict(window.panels)
+    assert set(panels) >= {"watchlist", "chart", "dashboard", "report", "ledger", "track_record", "research"}
+    window.set_language("en")
+    qtbot.waitUntil(lambda: settings.windowTitle() == "Settings", timeout=2_000)  # the open dialog too
+    english = window_words(window)
+    for part, texts in chinese.items():
+        assert english[part] != texts, f"{part} kept its Chinese words"
+    assert window.menus["view"].title() == "&View"
+    assert window.panels["ledger"].tabs.tabText(0) == "Positions"  # type: ignore[attr-defined]
+    window.set_language("zh_CN")
+    qtbot.waitUntil(lambda: settings.windowTitle() == "设置", timeout=2_000)
+    assert window.panels == panels and all(window.panels[n] is p for n, p in panels.items())
+    assert window_words(window) == chinese
+    qtbot.waitUntil(lambda: headers(window) == columns, timeout=5_000)
+    assert state(window) == before
+    settings.close()
+
+
 def test_a_theme_switch_keeps_the_layout(window: MainWindow, qtbot: QtBot, demo_home: Path) -> None:
     attach(window, qtbot, demo_home)
     move_things(window, qtbot)
-    before = layout(window)
+    before, saved = layout(window), state(window)
+    chart = window.panels["chart"].chart  # type: ignore[attr-defined]
+    light = chart.graphics.backgroundBrush().color()
     window.set_theme("dark")
+    assert chart.graphics.backgroundBrush().color() != light  # the chart follows at once
+    assert chart.graphics.backgroundBrush().color().lightness() < 80
     qtbot.wait(50)
     assert layout(window) == before
+    assert state(window) == saved
     window.set_theme("light")
+    assert chart.graphics.backgroundBrush().color() == light
 
 
 def test_reset_layout_survives_a_restart(window: MainWindow, qtbot: QtBot, demo_home: Path) -> None:

@@ -256,14 +256,32 @@ def test_the_evidence_pane_speaks_the_interface_language_and_follows_a_switch(
 
 
 def test_the_offline_rules_model_is_named_in_the_interface_language(qapp: object) -> None:
+    """The list names the built-in model in the catalogue's words in both languages (English said "offline" where
+    Chinese said 离线规则模型)."""
     from ui.i18n.language import Translations
     from ui.screens.reports.reports_model import model_title
 
-    assert (model_title("offline"), model_title("deepseek")) == ("offline rules", "deepseek")
+    assert (model_title("offline"), model_title("deepseek")) == ("offline rules model", "deepseek")
     translations = Translations()
     try:
         assert translations.install("zh_CN")
-        assert (model_title("offline"), model_title("deepseek")) == ("离线规则", "deepseek")
+        assert (model_title("offline"), model_title("deepseek")) == ("离线规则模型", "deepseek")
     finally:
         translations.install("en")
         translations.uninstall()
+
+
+def test_the_list_sits_beside_the_reader_only_where_its_titles_fit(qtbot: QtBot, panel: ReportsPanel) -> None:
+    """Wide, the list is beside the reader; narrower than the list's columns, a title of 12 CJK characters and a
+    reader need, it goes above the reader (whose buttons then share one row), and back again when widened."""
+    from PySide6.QtCore import Qt
+
+    needed = panel.side_by_side_width()
+    panel.resize(needed + 40, 700)
+    qtbot.waitUntil(lambda: panel.splitter.orientation() == Qt.Orientation.Horizontal, timeout=2_000)
+    panel.resize(needed - 40, 700)
+    qtbot.waitUntil(lambda: panel.splitter.orientation() == Qt.Orientation.Vertical, timeout=2_000)
+    qtbot.waitUntil(lambda: panel.compare_button.y() == panel.export_pdf_button.y(), timeout=2_000)
+    panel.resize(needed + 40, 700)
+    qtbot.waitUntil(lambda: panel.splitter.orientation() == Qt.Orientation.Horizontal, timeout=2_000)
+    qtbot.waitUntil(lambda: panel.compare_button.y() != panel.export_pdf_button.y(), timeout=2_000)

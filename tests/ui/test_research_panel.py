@@ -247,3 +247,26 @@ def test_a_ceiling_typed_with_an_exponent_is_refused_not_taken_as_none(qtbot: Qt
     assert panel.notice_label.text() == "cost ceiling '1e3' is written with an exponent — write 1000"
     qtbot.wait(100)
     assert list(ctx.bench.research.runs()) == [] and panel.executing() == set()
+
+
+def test_the_offline_rules_model_is_named_in_words_in_both_languages(qtbot: QtBot, ctx: AppContext) -> None:
+    """The model box names the built-in model as Settings and the report list do, in English too (it said
+    "offline"), and a switch of language renames it in place (the choice stays the offline model)."""
+    from ui.i18n.language import Translations
+
+    panel = ResearchPanel(ctx)
+    qtbot.addWidget(panel)
+    assert panel.model_combo.itemText(0) == "offline rules model"
+    assert panel.model_combo.itemData(0) == "offline"
+    translations = Translations()
+    try:
+        assert translations.install("zh_CN")
+        panel.retranslate()
+        assert panel.model_combo.itemText(0) == "离线规则模型"
+        assert panel._model_name() == "offline"
+    finally:
+        translations.install("en")
+        translations.uninstall()
+    panel.retranslate()
+    assert panel.model_combo.currentText() == "offline rules model"
+    assert panel._model_name() == "offline"

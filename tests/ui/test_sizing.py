@@ -139,3 +139,39 @@ def test_the_research_table_and_the_chart_legend_fit_in_english(qtbot: QtBot, re
     edits = [research.symbol_edit, research.question_edit, research.ceiling_edit]  # type: ignore[attr-defined]
     assert [e.placeholderText() for e in edits if not _fits(e)] == []
     window.shutdown()
+
+
+@pytest.mark.parametrize("size", [SIZE, (FIRST.width(), FIRST.height())], ids=["1366x768", "first-size"])
+def test_the_report_list_shows_its_titles(
+    qtbot: QtBot, reports_bench: Workbench, language: str, size: tuple[int, int]
+) -> None:
+    """Found in the real window at 1366x768 in Chinese: beside the reader, the report list's other columns took its
+    width and the title column showed "示..." (or "…"). The list goes above the reader when both do not fit side by
+    side, and its title column has room for at least 12 CJK characters, with every other column in view."""
+    from ui.screens.reports.reports_model import COLUMN_INDEX as REPORT_COLUMNS
+
+    window = MainWindow(settings=QSettings())
+    window.presenter.interactive = False
+    qtbot.addWidget(window)
+    window.retranslate()
+    window.resize(*size)
+    window.show()
+    with qtbot.waitSignal(window.workspace_attached, timeout=20_000):
+        window.attach_bench(reports_bench)
+    panel = window.show_screen("report")
+    assert panel is not None
+    table = panel.table  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: table.model().rowCount() == 3, timeout=20_000)
+    qtbot.wait(200)
+    header = table.horizontalHeader()
+    title = REPORT_COLUMNS["title"]
+    twelve = table.fontMetrics().horizontalAdvance("示" * 12)
+    try:
+        assert header.sectionSize(title) >= twelve, (language, header.sectionSize(title), twelve)
+        last = header.logicalIndex(header.count() - 1)
+        assert header.sectionViewportPosition(last) + header.sectionSize(last) <= table.viewport().width()
+        assert table.horizontalScrollBar().maximum() == 0  # nothing of the list is out of sight to the right
+        reader = panel.tabs  # type: ignore[attr-defined]
+        assert reader.width() >= 400, reader.width()  # the report keeps room to be read
+    finally:
+        window.shutdown()

@@ -51,6 +51,14 @@ class RecordTable(QAbstractTableModel):
     def set_colors(self, up: QColor, down: QColor) -> None:
         self.up_color, self.down_color = QColor(up), QColor(down)
 
+    def retranslate(self) -> None:
+        """Ask the views to read the titles and cells again, in the current language (rows and widths stay)."""
+        columns = self.columnCount()
+        if columns:
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, columns - 1)
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, columns - 1))
+
     def text(self, row: int, key: str) -> str:
         """The text shown in row `row`, column `key` (tests read the table through it)."""
         column = next(c for c in self.columns if c.key == key)

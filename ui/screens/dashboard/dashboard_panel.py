@@ -65,6 +65,7 @@ class DashboardPanel(QWidget):
         self.orders.tooltip = lambda row: row.reason or None
         self.picks.tooltip = lambda row: row.reasons
         self._generation = {"books": 0, "watch": 0}
+        self._watch: Watch | None = None  # the watch shown (its note is worded again on a language switch)
         self._build()
         self._reload_books = self._timer(self.refresh_books)
         self._reload_watch = self._timer(self.refresh_watch)
@@ -81,24 +82,39 @@ class DashboardPanel(QWidget):
     # ---- layout -----------------------------------------------------------------------------------------------
     def _build(self) -> None:
         self.views: dict[str, QTableView] = {}
+        self.boxes: dict[str, QGroupBox] = {}
         self.watch_note = QLabel(self)
         self.watch_note.setWordWrap(True)
         bottom = QSplitter(Qt.Orientation.Horizontal, self)
-        bottom.addWidget(self._section("orders", self.tr("Open orders"), self.orders))
-        bottom.addWidget(self._section("alerts", self.tr("Zone alerts (last close against the close before)"),
-                                       self.alerts))  # fmt: skip
-        bottom.addWidget(self._section("picks", self.tr("Scan shortlist"), self.picks))
+        for name, model in (("orders", self.orders), ("alerts", self.alerts), ("picks", self.picks)):
+            bottom.addWidget(self._section(name, model))
         column = QSplitter(Qt.Orientation.Vertical, self)
-        column.addWidget(self._section("accounts", self.tr("Cash and equity"), self.accounts))
-        column.addWidget(self._section("positions", self.tr("Positions"), self.positions))
+        column.addWidget(self._section("accounts", self.accounts))
+        column.addWidget(self._section("positions", self.positions))
         column.addWidget(bottom)
         column.setSizes([120, 260, 320])
         layout = QVBoxLayout(self)
         layout.addWidget(column, 1)
         layout.addWidget(self.watch_note)
+        self.retranslate()
 
-    def _section(self, name: str, title: str, model: RecordModel) -> QGroupBox:
-        box = QGroupBox(title, self)
+    def retranslate(self) -> None:
+        """Set every text in the current language in place (the tables keep their rows and column widths)."""
+        titles = {"orders": self.tr("Open orders"),
+                  "alerts": self.tr("Zone alerts (last close against the close before)"),
+                  "picks": self.tr("Scan shortlist"), "accounts": self.tr("Cash and equity"),
+                  "positions": self.tr("Positions")}  # fmt: skip
+        for name, title in titles.items():
+            self.boxes[name].setTitle(title)
+        for model in (self.accounts, self.positions, self.orders, self.alerts, self.picks):
+            model.retranslate()
+        if self._watch is not None:
+            self._show_watch_note(self._watch)
+        elif self.watch_note.text():
+            self.watch_note.setText(self.tr("Checking zones and scanning…"))
+
+    def _section(self, name: str, model: RecordModel) -> QGroupBox:
+        box = QGroupBox(self)
         view = QTableView(box)
         view.setObjectName(name)
         view.setModel(model)
@@ -113,7 +129,7 @@ class DashboardPanel(QWidget):
         view.customContextMenuRequested.connect(partial(self._show_menu, view, model))
         layout = QVBoxLayout(box)
         layout.addWidget(view)
-        self.views[name] = view
+        self.views[name], self.boxes[name] = view, box
         return box
 
     # ---- reading ----------------------------------------------------------------------------------------------
@@ -131,6 +147,7 @@ class DashboardPanel(QWidget):
 
     def refresh_watch(self) -> None:
         generation = self._next("watch")
+        self._watch = None
         self.watch_note.setText(self.tr("Checking zones and scanning…"))
         self.ctx.op(actions.watch, partial(self._watch_shown, generation), parent=self)
 
@@ -151,11 +168,15 @@ class DashboardPanel(QWidget):
             return
         self.alerts.set_rows(found.alerts)
         self.picks.set_rows(found.shortlist)
+        self._watch = found
+        self._show_watch_note(found)
+        self.watch_refreshed.emit()
+
+    def _show_watch_note(self, found: Watch) -> None:
         universe = self.tr("the watchlist") if found.universe == "watchlist" else self.tr("every instrument")
         note = self.tr("Scanned %1 symbols of %2 on %3.").replace("%1", str(found.scanned)).replace("%2", universe)
         note = note.replace("%3", found.as_of.isoformat() if found.as_of else "—")
         self.watch_note.setText("\n".join([note, *found.problems[:3]]))
-        self.watch_refreshed.emit()
 
     def _account_tip(self, row: AccountRow) -> str | None:
         if not row.unpriced:

@@ -248,6 +248,14 @@ class ColumnTableModel(QAbstractTableModel, Generic[T]):
     def rows(self) -> list[T]:
         return list(self._rows)
 
+    def retranslate(self) -> None:
+        """Ask the views to read the titles and cells again, in the current language (rows and widths stay)."""
+        columns = self.columnCount()
+        if columns:
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, columns - 1)
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, columns - 1))
+
     def row_at(self, at: int) -> T:
         return self._rows[at]
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -49,8 +49,17 @@ OPEN_ORDER = frozenset({"open", "partially_filled"})
 @dataclass(frozen=True)
 class Tab:
     key: str
-    title: str
+    title: str  # marked with QT_TRANSLATE_NOOP("LedgerPanel", ...), translated when shown
     columns: Sequence[Column[Any]]
+
+
+TABS: tuple[Tab, ...] = (
+    Tab("positions", str(QT_TRANSLATE_NOOP("LedgerPanel", "Positions")), POSITION_COLUMNS),
+    Tab("cash", str(QT_TRANSLATE_NOOP("LedgerPanel", "Cash")), CASH_COLUMNS),
+    Tab("fills", str(QT_TRANSLATE_NOOP("LedgerPanel", "Fills")), FILL_COLUMNS),
+    Tab("orders", str(QT_TRANSLATE_NOOP("LedgerPanel", "Orders")), ORDER_COLUMNS),
+    Tab("actions", str(QT_TRANSLATE_NOOP("LedgerPanel", "Corporate actions")), ACTION_COLUMNS),
+)
 
 
 class LedgerPanel(QWidget):
@@ -72,6 +81,7 @@ class LedgerPanel(QWidget):
         self.account_dialog: NewAccountDialog | None = None
         self.cash_dialog: CashDialog | None = None
         self._seq = 0
+        self._read_once = False  # whether a read of the books has been shown (before it, no "no account" yet)
         self._build()
         ctx.bridge.batch.connect(self._on_events)
         self.refresh()
@@ -84,18 +94,16 @@ class LedgerPanel(QWidget):
         self.account_combo.currentIndexChanged.connect(lambda _: self.refresh())
         self.balance_label = QLabel(self)
         self.balance_label.setObjectName("cashBalance")
-        self.new_account_button = QPushButton(self.tr("New account…"), self)
-        self.new_account_button.setToolTip(self.tr("Open an account: name, currency and your broker's fee terms"))
+        self.new_account_button = QPushButton(self)
         self.new_account_button.clicked.connect(self.open_new_account_dialog)
-        self.cash_button = QPushButton(self.tr("Cash…"), self)
-        self.cash_button.setToolTip(self.tr("Deposit, withdraw or transfer cash"))
+        self.cash_button = QPushButton(self)
         self.cash_button.clicked.connect(self._cash_clicked)
-        self.fill_button = QPushButton(self.tr("Record fill…"), self)
+        self.fill_button = QPushButton(self)
         self.fill_button.clicked.connect(self._fill_clicked)
-        self.import_button = QPushButton(self.tr("Import CSV…"), self)
-        self.import_button.setToolTip(self.tr("Import fills from your broker's CSV export"))
+        self.import_button = QPushButton(self)
         self.import_button.clicked.connect(self.open_import_dialog)
-        top.addWidget(QLabel(self.tr("Account"), self))
+        self.account_label = QLabel(self)
+        top.addWidget(self.account_label)
         top.addWidget(self.account_combo)
         self.balance_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         top.addWidget(self.balance_label, 1)
@@ -106,18 +114,29 @@ class LedgerPanel(QWidget):
         actions_row.addStretch(1)
         layout.addLayout(actions_row)
         self.tabs = QTabWidget(self)
-        for tab in self._tabs():
-            self.tabs.addTab(self._build_tab(tab), tab.title)
+        self.tab_buttons: dict[str, QPushButton] = {}  # each tab's Void… or Cancel order… button
+        for tab in TABS:
+            self.tabs.addTab(self._build_tab(tab), "")
         layout.addWidget(self.tabs, 1)
+        self.retranslate()
 
-    def _tabs(self) -> list[Tab]:
-        return [
-            Tab("positions", self.tr("Positions"), POSITION_COLUMNS),
-            Tab("cash", self.tr("Cash"), CASH_COLUMNS),
-            Tab("fills", self.tr("Fills"), FILL_COLUMNS),
-            Tab("orders", self.tr("Orders"), ORDER_COLUMNS),
-            Tab("actions", self.tr("Corporate actions"), ACTION_COLUMNS),
-        ]
+    def retranslate(self) -> None:
+        """Set every text in the current language in place (the tables keep their rows, columns and selection)."""
+        self.new_account_button.setText(self.tr("New account…"))
+        self.new_account_button.setToolTip(self.tr("Open an account: name, currency and your broker's fee terms"))
+        self.cash_button.setText(self.tr("Cash…"))
+        self.cash_button.setToolTip(self.tr("Deposit, withdraw or transfer cash"))
+        self.fill_button.setText(self.tr("Record fill…"))
+        self.import_button.setText(self.tr("Import CSV…"))
+        self.import_button.setToolTip(self.tr("Import fills from your broker's CSV export"))
+        self.account_label.setText(self.tr("Account"))
+        for number, tab in enumerate(TABS):
+            self.tabs.setTabText(number, self.tr(tab.title))
+        for key, button in self.tab_buttons.items():
+            button.setText(self.tr("Cancel order…") if key == "orders" else self.tr("Void…"))
+        for model in self.models.values():
+            model.retranslate()
+        self._show_balance()
 
     def _build_tab(self, tab: Tab) -> QWidget:
         page = QWidget(self)
@@ -134,14 +153,14 @@ class LedgerPanel(QWidget):
         self.models[tab.key], self.tables[tab.key] = model, table
         layout.addWidget(table, 1)
         if tab.key in VOIDABLE:
-            layout.addLayout(self._button_row(page, self.tr("Void…"), lambda: self.void_selected(tab.key)))
+            layout.addLayout(self._button_row(page, tab.key, lambda: self.void_selected(tab.key)))
         elif tab.key == "orders":
-            layout.addLayout(self._button_row(page, self.tr("Cancel order…"), self.cancel_selected))
+            layout.addLayout(self._button_row(page, tab.key, self.cancel_selected))
         return page
 
-    def _button_row(self, page: QWidget, text: str, slot: Any) -> QHBoxLayout:
+    def _button_row(self, page: QWidget, key: str, slot: Any) -> QHBoxLayout:
         row = QHBoxLayout()
-        button = QPushButton(text, page)
+        button = self.tab_buttons[key] = QPushButton(page)
         button.clicked.connect(slot)
         row.addStretch(1)
         row.addWidget(button)
@@ -161,20 +180,26 @@ class LedgerPanel(QWidget):
     def _on_book(self, seq: int, book: actions.Book | None) -> None:
         if seq != self._seq:
             return  # a newer read is on its way
-        self.book = book
+        self.book, self._read_once = book, True
         self._set_accounts(book.accounts if book else (), book.account if book else None)
         self.models["positions"].set_rows(book.positions if book else ())
         self.models["cash"].set_rows(book.cash if book else ())
         self.models["fills"].set_rows(book.fills if book else ())
         self.models["orders"].set_rows(book.orders if book else ())
         self.models["actions"].set_rows(book.actions if book else ())
-        balance = "  ".join(f"{ccy} {money(amount)}" for ccy, amount in book.balance.items()) if book else ""
-        balance = balance or "0.00"
-        self.balance_label.setText(self.tr("Cash: {0}").format(balance) if book else
-                                   self.tr("No account yet: open one with New account…"))  # fmt: skip
+        self._show_balance()
         for button in (self.cash_button, self.fill_button, self.import_button):
             button.setEnabled(book is not None)
         self.refreshed.emit()
+
+    def _show_balance(self) -> None:
+        book = self.book
+        if book is None:
+            said = self.tr("No account yet: open one with New account…") if self._read_once else ""
+            self.balance_label.setText(said)
+            return
+        balance = "  ".join(f"{ccy} {money(amount)}" for ccy, amount in book.balance.items()) or "0.00"
+        self.balance_label.setText(self.tr("Cash: {0}").format(balance))
 
     def _set_accounts(self, names: Sequence[str], current: str | None) -> None:
         self.account_combo.blockSignals(True)

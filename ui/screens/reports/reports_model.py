@@ -76,9 +76,10 @@ OFFLINE_MODEL = "offline"  # the rules model's name (stockbench.llm.models.OFFLI
 
 
 def model_title(model: str) -> str:
-    """The model a report was written with, the built-in rules model in the current language."""
+    """The model a report was written with, the built-in rules model in the catalogue's words (as Settings and the
+    research panel name it) in the current language."""
     if model == OFFLINE_MODEL:
-        return QCoreApplication.translate("ReportsModel", "offline rules")
+        return QCoreApplication.translate("ReportsModel", "offline rules model")
     return model
 
 
@@ -143,6 +144,12 @@ class ReportsModel(QAbstractTableModel):
 
     def rows(self) -> list[ReportRow]:
         return list(self._rows)
+
+    def retranslate(self) -> None:
+        """Ask the views to read the titles and cells again, in the current language (rows and widths stay)."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1))
 
     def find(self, report_id: str) -> ReportRow | None:
         return next((r for r in self._rows if r.report_id == report_id), None)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QDate, QItemSelection, Qt, Signal, Slot
+from PySide6.QtCore import QDate, QItemSelection, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -51,6 +52,11 @@ from ui.screens.reports.reports_model import (
 from ui.screens.reports.review_dialog import ReviewDialog, ReviewDraft, Revision
 
 REPORT_TAB, COMPARE_TAB = 0, 1
+TITLE_CHARACTERS, TITLE_PADDING = 12, 12  # the report list's title column shows at least this many CJK characters
+READER_WIDTH = 420  # the reader beside the list needs this much room for its buttons and the report's lines
+LIST_MARGIN = 12
+LIST_SHARE_BESIDE, LIST_SHARE_ABOVE = 0.4, 0.34  # of the panel's width (list beside) or height (list above)
+VERDICT_VALUES = ("", UNREVIEWED, "accept", "revise", "reject")  # the verdict filter's choices
 
 
 class ReportsPanel(QWidget):
@@ -76,13 +82,19 @@ class ReportsPanel(QWidget):
         self._notice = ""  # a status to show once the list has loaded (selecting a report clears the status)
         self.review_dialog: ReviewDialog | None = None
         self._build()
+        self._refit = QTimer(self)  # the columns follow what is listed: the list's direction is looked at again
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self.fit_orientation)
+        for changed in (self.model.modelReset, self.model.dataChanged, self.model.headerDataChanged):
+            changed.connect(self._refit.start)
         ctx.bridge.engine_event.connect(self._on_engine_event)
         self.refresh()
 
     # ---- layout ------------------------------------------------------------------------------------
     def _build(self) -> None:
         layout = QVBoxLayout(self)
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal, self)
         left = QWidget(splitter)
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -93,26 +105,96 @@ class ReportsPanel(QWidget):
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
         splitter.setSizes([520, 780])
+        splitter.setChildrenCollapsible(False)
         layout.addWidget(splitter)
+        self.retranslate()
+
+    # ---- the list beside or above the reader -------------------------------------------------------
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.fit_orientation()
+
+    def side_by_side_width(self) -> int:
+        """The width the panel needs for the list beside the reader: the list's other columns, a title of
+        `TITLE_CHARACTERS` CJK characters, and a reader of `READER_WIDTH`."""
+        header = self.table.horizontalHeader()
+        title = COLUMN_INDEX["title"]
+        others = sum(
+            header.sectionSize(i) for i in range(header.count()) if i != title and not header.isSectionHidden(i)
+        )
+        title_width = self.table.fontMetrics().horizontalAdvance("示" * TITLE_CHARACTERS) + TITLE_PADDING
+        list_width = (
+            others + title_width + self.table.verticalScrollBar().sizeHint().width() + 2 * self.table.frameWidth()
+        )
+        return list_width + self.splitter.handleWidth() + READER_WIDTH + LIST_MARGIN
+
+    def fit_orientation(self) -> None:
+        """The list beside the reader where both fit, else above it (at 1366x768 the list beside the reader gave
+        the title column nothing: "示..."); turned, the splitter gives the list its share of the new direction."""
+        wanted = Qt.Orientation.Horizontal if self.width() >= self.side_by_side_width() else Qt.Orientation.Vertical
+        if wanted != self.splitter.orientation():
+            self.splitter.setOrientation(wanted)
+            total = self.width() if wanted == Qt.Orientation.Horizontal else self.height()
+            share = LIST_SHARE_BESIDE if wanted == Qt.Orientation.Horizontal else LIST_SHARE_ABOVE
+            self.splitter.setSizes([int(total * share), total - int(total * share)])
+        self._arrange_buttons(one_row=wanted == Qt.Orientation.Vertical)
+
+    def _arrange_buttons(self, *, one_row: bool) -> None:
+        """The reader's buttons on one row under a list above it (the reader has the panel's width) when they fit,
+        else on two: checking the report, handing it on."""
+        check, hand_on = self._button_rows
+        exports = (self.export_md_button, self.export_pdf_button)
+        buttons = (self.compare_button, self.verify_button, self.review_button, *exports)
+        needed = sum(b.sizeHint().width() for b in buttons) + check.spacing() * len(buttons) + LIST_MARGIN
+        target, at = (check, 3) if one_row and needed <= self.width() else (hand_on, 0)
+        if target.indexOf(exports[0]) >= 0:
+            return
+        for offset, button in enumerate(exports):
+            check.removeWidget(button)
+            hand_on.removeWidget(button)
+            target.insertWidget(at + offset, button)
+
+    def retranslate(self) -> None:
+        """Set every text in the current language in place (the list keeps its rows, selection, filter and column
+        widths; the open report stays as it was written)."""
+        self.search_edit.setPlaceholderText(self.tr("Search titles and text"))
+        self.symbol_edit.setPlaceholderText(self.tr("Symbol"))
+        self.action_combo.setItemText(0, self.tr("All actions"))
+        for index in range(1, self.action_combo.count()):
+            self.action_combo.setItemText(index, action_word(str(self.action_combo.itemData(index))))
+        for index, text in enumerate(self._verdict_texts()):
+            self.verdict_combo.setItemText(index, text)
+        self.verdict_combo.setToolTip(self.tr("Filter by the latest review's verdict"))
+        self.since_check.setText(self.tr("From"))
+        self.until_check.setText(self.tr("To"))
+        self.tabs.setTabText(REPORT_TAB, self.tr("Report"))
+        self.tabs.setTabText(COMPARE_TAB, self.tr("Compare"))
+        self.compare_button.setText(self.tr("Compare with previous"))
+        self.verify_button.setText(self.tr("Verify"))
+        self.export_md_button.setText(self.tr("Export Markdown…"))
+        self.export_pdf_button.setText(self.tr("Export PDF…"))
+        self.review_button.setText(self.tr("Review…"))
+        self.model.retranslate()
+        self._enable_actions(self.current_row())
+
+    def _verdict_texts(self) -> tuple[str, ...]:
+        """The verdict filter's choices, in the order of `VERDICT_VALUES`."""
+        return (self.tr("All reviews"), self.tr("Not reviewed"), self.tr("Accepted"), self.tr("To revise"),
+                self.tr("Rejected"))  # fmt: skip
 
     def _build_filters(self, parent: QWidget) -> QGridLayout:
         grid = QGridLayout()
         self.search_edit = QLineEdit(parent)
-        self.search_edit.setPlaceholderText(self.tr("Search titles and text"))
         self.search_edit.setClearButtonEnabled(True)
         self.symbol_edit = QLineEdit(parent)
-        self.symbol_edit.setPlaceholderText(self.tr("Symbol"))
         self.action_combo = QComboBox(parent)
-        self.action_combo.addItem(self.tr("All actions"), "")
+        self.action_combo.addItem("", "")
         self.verdict_combo = QComboBox(parent)
         self.verdict_combo.setObjectName("verdictFilter")
-        for text, value in ((self.tr("All reviews"), ""), (self.tr("Not reviewed"), UNREVIEWED),
-                            (self.tr("Accepted"), "accept"), (self.tr("To revise"), "revise"),
-                            (self.tr("Rejected"), "reject")):  # fmt: skip
+        for text, value in zip(self._verdict_texts(), VERDICT_VALUES, strict=True):
             self.verdict_combo.addItem(text, value)
-        self.verdict_combo.setToolTip(self.tr("Filter by the latest review's verdict"))
-        self.since_check, self.since_edit = self._date_filter(self.tr("From"), parent)
-        self.until_check, self.until_edit = self._date_filter(self.tr("To"), parent)
+        self.since_check, self.since_edit = self._date_filter(parent)
+        self.until_check, self.until_edit = self._date_filter(parent)
         grid.addWidget(self.search_edit, 0, 0, 1, 4)
         grid.addWidget(self.symbol_edit, 1, 0)
         grid.addWidget(self.action_combo, 1, 1)
@@ -125,8 +207,8 @@ class ReportsPanel(QWidget):
         self.verdict_combo.currentIndexChanged.connect(self._apply_filter)
         return grid
 
-    def _date_filter(self, label: str, parent: QWidget) -> tuple[QCheckBox, QDateEdit]:
-        check = QCheckBox(label, parent)
+    def _date_filter(self, parent: QWidget) -> tuple[QCheckBox, QDateEdit]:
+        check = QCheckBox(parent)
         edit = QDateEdit(parent)
         edit.setCalendarPopup(True)
         edit.setDisplayFormat("yyyy-MM-dd")
@@ -170,20 +252,19 @@ class ReportsPanel(QWidget):
         self.compare_view = QTextBrowser(self.tabs)
         self.compare_view.setObjectName("compareView")
         self.compare_view.setOpenLinks(False)
-        self.tabs.addTab(split, self.tr("Report"))
-        self.tabs.addTab(self.compare_view, self.tr("Compare"))
+        self.tabs.addTab(split, "")
+        self.tabs.addTab(self.compare_view, "")
         layout.addWidget(self.tabs, 1)
-        self._enable_actions(None)
         return reader
 
     def _build_toolbar(self, reader: QWidget) -> QVBoxLayout:
         """Two rows (checking the report, handing it on): one row ran past the dock's edge at 1366x768."""
         bar, check, hand_on = QVBoxLayout(), QHBoxLayout(), QHBoxLayout()
-        self.compare_button = QPushButton(self.tr("Compare with previous"), reader)
-        self.verify_button = QPushButton(self.tr("Verify"), reader)
-        self.export_md_button = QPushButton(self.tr("Export Markdown…"), reader)
-        self.export_pdf_button = QPushButton(self.tr("Export PDF…"), reader)
-        self.review_button = QPushButton(self.tr("Review…"), reader)
+        self.compare_button = QPushButton(reader)
+        self.verify_button = QPushButton(reader)
+        self.export_md_button = QPushButton(reader)
+        self.export_pdf_button = QPushButton(reader)
+        self.review_button = QPushButton(reader)
         self.compare_button.clicked.connect(self.compare_with_previous)
         self.verify_button.clicked.connect(self.verify)
         self.export_md_button.clicked.connect(lambda: self._ask_export("md"))
@@ -195,6 +276,7 @@ class ReportsPanel(QWidget):
                 row.addWidget(button)
             row.addStretch(1)
             bar.addLayout(row)
+        self._button_rows = (check, hand_on)
         return bar
 
     # ---- loading and selection ---------------------------------------------------------------------

@@ -299,7 +299,7 @@ class ResearchPanel(QWidget):
 
     def _model_label(self, name: str) -> str:
         """A model as the list shows it: the built-in rules model in words, any other by its name."""
-        return self.tr("offline", "the built-in rules model") if name == OFFLINE_MODEL else name
+        return self.tr("offline rules model", "the built-in rules model") if name == OFFLINE_MODEL else name
 
     def _model_name(self) -> str | None:
         """The model chosen from the list (by name), or the name typed in."""

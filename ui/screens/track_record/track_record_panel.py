@@ -66,6 +66,8 @@ class TrackRecordPanel(QWidget):
         self.calls.tooltip = self._call_tip
         self.view: RecordView | None = None
         self._generation = 0
+        self._shown_generation = -1  # the load whose record (or refusal) is shown
+        self._refusal: UserError | None = None  # why the last load was refused
         self._build()
         ctx.bridge.engine_event.connect(self._on_engine_event)
         self.refresh()
@@ -80,54 +82,80 @@ class TrackRecordPanel(QWidget):
         layout.addWidget(self.benchmark_note)
         layout.addWidget(self._build_figures())
         split = QSplitter(Qt.Orientation.Vertical, self)
-        split.addWidget(self._section("byAction", self.tr("Hit rate by action"), self.by_action))
-        split.addWidget(self._section("maturedCalls", self.tr("Matured calls"), self.calls))
+        self.by_action_box = self._section("byAction", self.by_action)
+        self.calls_box = self._section("maturedCalls", self.calls)
+        split.addWidget(self.by_action_box)
+        split.addWidget(self.calls_box)
         split.setSizes([150, 450])
         layout.addWidget(split, 1)
         self.status_label = QLabel(self)
         self.status_label.setObjectName("trackRecordStatus")
         self.status_label.setWordWrap(True)
         layout.addWidget(self.status_label)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Set every text in the current language in place (the tables keep their rows and column widths); the
+        figures shown are worded again from the record already read."""
+        self.symbol_edit.setPlaceholderText(self.tr("Every symbol (type one to filter, e.g. 600519)"))
+        self.show_button.setText(self.tr("Show"))
+        self.all_button.setText(self.tr("All symbols"))
+        self.symbol_label.setText(self.tr("Symbol"))
+        self.summary_box.setTitle(self.tr("Summary"))
+        titles = {"as_of": self.tr("As of"), "counts": self.tr("Published calls"), "hit_rate": self.tr("Hit rate"),
+                  "calibration": self.tr("Calibration"), "cost": self.tr("Cost per report")}  # fmt: skip
+        for key, title in titles.items():
+            self.figure_titles[key].setText(title)
+        self.figures["calibration"].setToolTip(
+            self.tr("The multi-class Brier score of the reports' up / sideways / down probabilities against what "
+                    "happened (0 is perfect, 2 the worst), beside the score of always forecasting the calibrated "
+                    "table's base rate. Positive skill means the reports beat the base rate.")
+        )  # fmt: skip
+        self.by_action_box.setTitle(self.tr("Hit rate by action"))
+        self.calls_box.setTitle(self.tr("Matured calls"))
+        for model in (self.calls, self.by_action):
+            model.retranslate()
+        if self._shown_generation != self._generation:
+            self.status_label.setText(self.tr("Scoring the published calls…"))
+        elif self._refusal is not None:
+            self._show_refusal(self._refusal)
+        elif self.view is not None:
+            self._show_view(self.view)
 
     def _build_filter(self) -> QHBoxLayout:
         row = QHBoxLayout()
         self.symbol_edit = QLineEdit(self)
         self.symbol_edit.setObjectName("symbolFilter")
-        self.symbol_edit.setPlaceholderText(self.tr("Every symbol (type one to filter, e.g. 600519)"))
         self.symbol_edit.setClearButtonEnabled(True)
         self.symbol_edit.returnPressed.connect(self.refresh)
-        self.show_button = QPushButton(self.tr("Show"), self)
+        self.show_button = QPushButton(self)
         self.show_button.clicked.connect(self.refresh)
-        self.all_button = QPushButton(self.tr("All symbols"), self)
+        self.all_button = QPushButton(self)
         self.all_button.clicked.connect(self.show_all)
-        row.addWidget(QLabel(self.tr("Symbol"), self))
+        self.symbol_label = QLabel(self)
+        row.addWidget(self.symbol_label)
         row.addWidget(self.symbol_edit, 1)
         row.addWidget(self.show_button)
         row.addWidget(self.all_button)
         return row
 
     def _build_figures(self) -> QGroupBox:
-        box = QGroupBox(self.tr("Summary"), self)
+        self.summary_box = box = QGroupBox(self)
         form = QFormLayout(box)
-        titles = {"as_of": self.tr("As of"), "counts": self.tr("Published calls"), "hit_rate": self.tr("Hit rate"),
-                  "calibration": self.tr("Calibration"), "cost": self.tr("Cost per report")}  # fmt: skip
         self.figures: dict[str, QLabel] = {}
+        self.figure_titles: dict[str, QLabel] = {}
         for key in FIGURES:
             label = QLabel("—", box)
             label.setObjectName(f"figure_{key}")
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             self.figures[key] = label
-            form.addRow(titles[key], label)
-        self.figures["calibration"].setToolTip(
-            self.tr("The multi-class Brier score of the reports' up / sideways / down probabilities against what "
-                    "happened (0 is perfect, 2 the worst), beside the score of always forecasting the calibrated "
-                    "table's base rate. Positive skill means the reports beat the base rate.")
-        )  # fmt: skip
+            self.figure_titles[key] = QLabel(box)
+            form.addRow(self.figure_titles[key], label)
         return box
 
-    def _section(self, name: str, title: str, model: RecordModel) -> QGroupBox:
-        box = QGroupBox(title, self)
+    def _section(self, name: str, model: RecordModel) -> QGroupBox:
+        box = QGroupBox(self)
         view = QTableView(box)
         view.setObjectName(name)
         view.setModel(model)
@@ -166,9 +194,14 @@ class TrackRecordPanel(QWidget):
     def _shown(self, generation: int, view: RecordView) -> None:
         if generation != self._generation:
             return
-        self.view = view
+        self.view, self._shown_generation, self._refusal = view, generation, None
         self.calls.set_rows(view.calls)
         self.by_action.set_rows(view.actions)
+        self._show_view(view)
+        self.refreshed.emit(view)
+
+    def _show_view(self, view: RecordView) -> None:
+        """The figures, the benchmarks and the status of `view`, in the current language."""
         self._show_figures(view)
         self._show_benchmarks(view.summary.benchmarks)
         if view.summary.counts.reports == 0:
@@ -179,17 +212,22 @@ class TrackRecordPanel(QWidget):
                                               "sessions has passed and the bars cover it."))  # fmt: skip
         else:
             self.status_label.clear()
-        self.refreshed.emit(view)
 
     def _failed(self, generation: int, error: BaseException) -> None:
         if generation != self._generation:
             return
+        self._shown_generation = generation
         if isinstance(error, UserError):
-            message, hint = error_words(error, engine_language())
-            self.status_label.setText(f"{message}\n{hint}" if hint else message)
+            self._refusal = error
+            self._show_refusal(error)
         else:
+            self._refusal = None
             self.status_label.clear()
             self.ctx.presenter.present(error)
+
+    def _show_refusal(self, error: UserError) -> None:
+        message, hint = error_words(error, engine_language())
+        self.status_label.setText(f"{message}\n{hint}" if hint else message)
 
     # ---- figures -------------------------------------------------------------------------------------------
     def _show_figures(self, view: RecordView) -> None:
