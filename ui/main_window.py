@@ -197,7 +197,7 @@ class MainWindow(QMainWindow):
         }  # fmt: skip
         for name, text in texts.items():
             self.actions_by_name[name].setText(text)
-        tips = {"analyze": self.tr("Analyze the selected symbol (offline model unless another is chosen)"),
+        tips = {"analyze": self.tr("Analyze the selected symbol (the offline rules model unless another is chosen)"),
                 "record_fill": self.tr("Record a fill you made at your broker"),
                 "demo_workspace": self.tr("Open the fictional demo market"),
                 "import_fills": self.tr("Import fills from your broker's CSV export (all rows or none)"),

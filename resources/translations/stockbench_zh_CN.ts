@@ -1439,8 +1439,8 @@
         <translation>现金：存入、取出、转账(&amp;C)…</translation>
     </message>
     <message>
-        <source>Analyze the selected symbol (offline model unless another is chosen)</source>
-        <translation>分析所选证券（未另选模型时使用离线模型）</translation>
+        <source>Analyze the selected symbol (the offline rules model unless another is chosen)</source>
+        <translation>分析所选证券（未另选模型时使用离线规则模型）</translation>
     </message>
     <message>
         <source>Record a fill you made at your broker</source>
@@ -3291,6 +3291,10 @@
     <message>
         <source>No call has matured yet: a call matures when its horizon of sessions has passed and the bars cover it.</source>
         <translation>尚无到期的判断：期限内的交易日全部过去且行情数据覆盖后，判断才算到期。</translation>
+    </message>
+    <message>
+        <source>{time} Beijing time</source>
+        <translation>{time} 北京时间</translation>
     </message>
     <message>
         <source>{0} reports: {1} matured, {2} pending, {3} unscored</source>

@@ -116,7 +116,7 @@ def test_the_panel_shows_the_engines_record(
     assert figures["calibration"] == (f"Brier score {calib.brier} against {calib.base_rate_brier} for the base "
                                       f"rate (skill {calib.skill}; 4 calls)")  # fmt: skip
     assert summary.cost.per_report == 0 and figures["cost"] == "0 per report (0 in all over 5 reports)"
-    assert figures["as_of"] == f"{bench.clock.now().astimezone(MARKET_TZ['CN']):%Y-%m-%d %H:%M}"
+    assert figures["as_of"] == f"{bench.clock.now().astimezone(MARKET_TZ['CN']):%Y-%m-%d %H:%M} Beijing time"
     assert figures["as_of"].startswith("2026-11-27")
 
     note = panel.benchmark_note.text()

@@ -232,7 +232,8 @@ class TrackRecordPanel(QWidget):
     # ---- figures -------------------------------------------------------------------------------------------
     def _show_figures(self, view: RecordView) -> None:
         summary = view.summary
-        self.figures["as_of"].setText(view.as_of.astimezone(MARKET_TZ["CN"]).strftime("%Y-%m-%d %H:%M"))
+        at = view.as_of.astimezone(MARKET_TZ["CN"]).strftime("%Y-%m-%d %H:%M")
+        self.figures["as_of"].setText(self.tr("{time} Beijing time").format(time=at))  # the zone named
         counts = summary.counts
         self.figures["counts"].setText(
             self.tr("{0} reports: {1} matured, {2} pending, {3} unscored").format(
