@@ -247,8 +247,9 @@ class ReportsPanel(QWidget):
         self.evidence_view = EvidenceView(split)
         split.addWidget(self.view)
         split.addWidget(self.evidence_view)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setStretchFactor(0, 4)  # the report is what is read; the evidence pane answers a click
+        split.setStretchFactor(1, 1)
+        split.setSizes([800, 200])
         self.compare_view = QTextBrowser(self.tabs)
         self.compare_view.setObjectName("compareView")
         self.compare_view.setOpenLinks(False)
