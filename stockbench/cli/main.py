@@ -18,7 +18,7 @@ import click
 import stockbench
 from stockbench.cli.context import CliContext
 from stockbench.cli.output import dumps, message
-from stockbench.cli.usage import WordedContext, speaking, usage_payload
+from stockbench.cli.usage import WordedContext, finish_sentences, speaking, usage_payload
 from stockbench.errors import Cancelled, StockbenchError, UserError
 from stockbench.messages import LANGUAGES, Language, error_words, language_of_locale, note, said
 
@@ -252,7 +252,7 @@ def _run(args: list[str], language: Language) -> int:
     try:
         result = cli.main(args=args, prog_name="stockbench", standalone_mode=False)
     except click.exceptions.UsageError as error:
-        error.show()
+        finish_sentences(error).show()
         if as_json:
             click.echo(dumps(usage_payload(error)))
         return EXIT_USAGE

@@ -115,3 +115,17 @@ def usage_payload(error: click.UsageError) -> dict[str, Any]:
     if ctx is not None:
         found["usage"] = ctx.get_usage()
     return {"error": {"code": usage_code(error), "message": error.format_message(), "hint": hint, **found}}
+
+
+def finish_sentences(error: click.UsageError) -> click.UsageError:
+    """`error` with its message ending as a sentence of the invocation's language: click joins a missing
+    parameter's sentence with an ASCII full stop in code ("缺少参数 'NAME'."), which reads as 。 in Chinese."""
+    if _SPOKEN.get() == "zh":
+        said = error.format_message
+
+        def finished() -> str:
+            text = said()
+            return text[:-1] + "。" if text.endswith(".") else text
+
+        error.format_message = finished  # type: ignore[method-assign]
+    return error

@@ -63,6 +63,19 @@ def test_a_chinese_locale_without_lang_says_usage_errors_in_chinese(monkeypatch:
     assert "Missing argument 'NAME'" in _invoke(["ledger", "fill"]).output
 
 
+def test_the_command_ends_a_chinese_usage_error_with_a_chinese_full_stop(capsys: pytest.CaptureFixture[str]) -> None:
+    """Click joins a missing parameter's sentence with "." in code; the stockbench command ends it with 。 in
+    Chinese (and keeps "." in English), in the text and in the JSON."""
+    from stockbench.cli.main import run
+
+    assert run(["--lang", "zh", "ledger", "fill"]) == 2
+    assert "错误：缺少参数 'NAME'。" in capsys.readouterr().err
+    assert run(["--lang", "zh", "--json", "ledger", "fill"]) == 2
+    assert "缺少参数 'NAME'。" in capsys.readouterr().out
+    assert run(["--lang", "en", "ledger", "fill"]) == 2
+    assert "Error: Missing argument 'NAME'." in capsys.readouterr().err
+
+
 def test_help_headings_are_chinese_with_lang_zh() -> None:
     said = _invoke(["--lang", "zh", "--help"]).output
     for words in ("用法： stockbench", "选项：", "命令：", "显示此帮助并退出。", "显示版本号并退出。",
