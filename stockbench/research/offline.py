@@ -251,7 +251,8 @@ class OfflineModel(BasePort):
         and with nothing held there is nothing to sell."""
         if zones is None:
             return [{"trigger": say("path.no_zones", language), "action": say("path.stay_out", language)}]
-        buy = say("path.enter_buy", language, low=zones.buy.low, high=zones.buy.high)
+        entering = "path.in_buy" if zones.position == "in_buy" else "path.enter_buy"  # already inside: no "enters"
+        buy = say(entering, language, low=zones.buy.low, high=zones.buy.high)
         on_buy = ON_BUY_ZONE.get(action, "path.buy_in_steps")
         if not zones.tradeable and on_buy in {"path.buy_in_steps", "path.add_in_steps"}:  # never buy a bad plan
             on_buy = "plan.path.not_tradeable"

@@ -79,6 +79,7 @@ WORDS: dict[str, Entry] = {
     # plan paths
     "path.no_zones": Entry(zh="区间数据缺失", en="No zones could be computed"),
     "path.enter_buy": Entry(zh="价格进入买入区间 {low}-{high}", en="The price enters the buy zone {low}-{high}"),
+    "path.in_buy": Entry(zh="价格位于买入区间 {low}-{high} 内", en="The price is in the buy zone {low}-{high}"),
     "path.enter_sell": Entry(zh="价格进入卖出区间 {low}-{high}", en="The price enters the sell zone {low}-{high}"),
     "path.close_below_stop": Entry(zh="收盘跌破止损位 {stop}", en="A close below the stop {stop}"),
     "path.buy_in_steps": Entry(zh="按计划分批买入", en="Buy in steps as planned"),

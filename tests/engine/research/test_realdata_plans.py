@@ -279,4 +279,5 @@ def test_a_price_already_in_the_buy_zone_is_never_told_to_come_back_to_it(study:
     for report in inside:
         text = report.markdown
         assert "回到买入区间" not in text and "即使回到" not in text, (report.symbol, report.day)
+        assert "价格进入买入区间" not in text and "价格位于买入区间" in text, (report.symbol, report.day)
         assert "已在买入区间" in text or report.outcome.action in {"buy", "add", "hold"}, (report.symbol, report.day)
