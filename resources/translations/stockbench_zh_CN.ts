@@ -303,6 +303,10 @@
         <translation>分析</translation>
     </message>
     <message>
+        <source>Loading the chart…</source>
+        <translation>正在加载图表…</translation>
+    </message>
+    <message>
         <source>No zones: %1</source>
         <translation>无区间：%1</translation>
     </message>

@@ -8,6 +8,7 @@ copied per test, an opened workbench on the copy, and an `AppContext` factory th
 
 from __future__ import annotations
 
+import importlib
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,6 +23,10 @@ from stockbench.data.demo import ensure_demo
 from stockbench.store.workspace import Workspace
 from stockbench.workbench import Workbench
 from ui.context import AppContext
+from ui.screens.chart.chart_panel import CHART_MODULES
+
+for _module in CHART_MODULES:  # imported up front, so a chart panel builds its chart at once (the window imports
+    importlib.import_module(_module)  # them off the GUI thread: test_chart.py::test_the_chart_widget_is_built_...)
 
 TEST_ORGANIZATION = "StockWorkbenchTests"
 

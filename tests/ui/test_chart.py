@@ -178,3 +178,23 @@ def test_zone_flags_are_said_in_the_interface_language(qtbot: QtBot) -> None:
     finally:
         translations.install("en")
         translations.uninstall()
+
+
+def test_the_chart_widget_is_built_once_its_modules_are_imported_off_the_gui_thread(
+    ctx: AppContext, qtbot: QtBot, errors: list[object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the chart's modules (pyqtgraph, numpy: most of a second) are not imported yet, the panel shows its bar
+    and a placeholder at once, imports them on a worker thread, then builds the chart and loads what was asked for
+    meanwhile (a reopened window is usable before the chart is)."""
+    from ui.screens.chart import chart_panel
+
+    monkeypatch.setattr(chart_panel, "chart_modules_loaded", lambda: False)
+    monkeypatch.setattr(chart_panel._ChartImport, "_started", None)  # a fresh import task, as in a new process
+    panel = ChartPanel(ctx)
+    qtbot.addWidget(panel)
+    assert panel.chart is None and panel.placeholder.text() and panel.analyze_button.text()
+    panel.show_symbol(SYMBOL)  # asked for before the widget exists: remembered, loaded once it is built
+    with qtbot.waitSignal(panel.loaded, timeout=WAIT_MS, check_params_cb=lambda s: s == SYMBOL):
+        pass
+    assert isinstance(panel.chart, StockChartWidget) and panel.chart.data is not None
+    assert panel.chart.data.symbol == SYMBOL and not panel.placeholder.isVisibleTo(panel)

@@ -1,12 +1,20 @@
 """The chart screen: a symbol box, range buttons and the stock chart. Loading runs in the background (bars, zones,
 fills, orders, reports are prepared off the GUI thread); only drawing happens here. It reloads when the ledger
-or a report of the shown symbol changes, and re-reads the candle colours on every refresh."""
+or a report of the shown symbol changes, and re-reads the candle colours on every refresh.
+
+The chart widget (pyqtgraph and numpy: most of a second to import) is not on the path to a usable window: where
+its module is not imported yet, the panel shows its bar and a placeholder at once, imports the module on a worker
+thread (`CHART_MODULES`), then builds the widget and loads the chart."""
 
 from __future__ import annotations
 
+import importlib
+import logging
 import re
+import sys
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QRunnable, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
@@ -20,11 +28,15 @@ from PySide6.QtWidgets import (
 
 from stockbench.events import Event, LedgerChanged
 from stockbench.research.events import ReportPublished
-from ui.charts.chart_data import ChartData, price_text
-from ui.charts.chart_widget import StockChartWidget
 from ui.charts.palette import CandleScheme, candle_scheme
 from ui.context import AppContext
-from ui.screens.chart import chart_actions as actions
+
+if TYPE_CHECKING:  # imported on a worker thread (see the module's docstring)
+    from ui.charts.chart_data import ChartData
+    from ui.charts.chart_widget import StockChartWidget
+
+CHART_MODULES = ("ui.charts.chart_widget", "ui.screens.chart.chart_actions")  # the heavy part, imported off the GUI
+log = logging.getLogger(__name__)
 
 RANGES = ((20, "1M"), (120, "6M"), (250, "1Y"), (750, "3Y"), (0, "All"))  # bars; 0 = every bar
 RANGE_TITLES = {
@@ -45,6 +57,36 @@ FLAG_WORDS = {
     "no_bar": QT_TRANSLATE_NOOP("ChartPanel", "No bar on %1 (suspended, or not fetched): the levels are older"),
     "calendar_unknown": QT_TRANSLATE_NOOP("ChartPanel", "The trading calendar is not known that far"),
 }  # fmt: skip
+
+
+def chart_modules_loaded() -> bool:
+    """Whether the chart widget's modules are imported (then the panel builds its chart at once)."""
+    return all(name in sys.modules for name in CHART_MODULES)
+
+
+class _ChartImport(QObject):
+    """Imports CHART_MODULES once on a worker thread and says `done` on the GUI thread (one for every panel)."""
+
+    done = Signal()
+    _started: _ChartImport | None = None
+
+    @classmethod
+    def start(cls) -> _ChartImport:
+        if cls._started is None:
+            cls._started = cls()
+            relay = cls._started
+
+            class Task(QRunnable):
+                def run(self) -> None:
+                    try:
+                        for name in CHART_MODULES:
+                            importlib.import_module(name)
+                    except Exception:  # said when the panel builds the widget on the GUI thread
+                        log.exception("the chart modules failed to import")
+                    relay.done.emit()
+
+            QThreadPool.globalInstance().start(Task())
+        return cls._started
 
 
 def flag_text(flag: str) -> str:
@@ -71,13 +113,31 @@ class ChartPanel(QWidget):
         self.symbol: str | None = None
         self.active_range: int | None = DEFAULT_RANGE  # None once the user zooms or pans to another span
         self._generation = 0
-        self.chart = StockChartWidget(self, candle_scheme(ctx.settings))
+        self.chart: StockChartWidget | None = None  # built once its modules are imported
+        self.placeholder = QLabel(self)
+        self.placeholder.setObjectName("chartPlaceholder")
         self._build()
         self._reload = QTimer(self)
         self._reload.setSingleShot(True)
         self._reload.setInterval(300)
         self._reload.timeout.connect(self.refresh)
         ctx.bridge.batch.connect(self._on_events)
+        if chart_modules_loaded():
+            self._build_chart()
+        else:
+            _ChartImport.start().done.connect(self._build_chart)
+
+    def _build_chart(self) -> None:
+        """Put the chart widget where the placeholder is, and load the chart (the symbol asked for meanwhile)."""
+        if self.chart is not None:
+            return
+        from ui.charts.chart_widget import StockChartWidget
+
+        self.chart = StockChartWidget(self, candle_scheme(self.ctx.settings))
+        self._layout.replaceWidget(self.placeholder, self.chart)
+        self.placeholder.hide()
+        self.chart.price_plot.vb.sigRangeChangedManually.connect(lambda *_args: self._mark_range(None))
+        self.chart.retranslate()
         self.refresh()
 
     def _build(self) -> None:
@@ -106,11 +166,10 @@ class ChartPanel(QWidget):
         self.analyze_button = QPushButton(self)
         self.analyze_button.clicked.connect(self._analyze)
         bar.addWidget(self.analyze_button)
-        layout = QVBoxLayout(self)
+        self._layout = layout = QVBoxLayout(self)
         layout.addLayout(bar)
-        layout.addWidget(self.chart, 1)
+        layout.addWidget(self.placeholder, 1)
         layout.addWidget(self.zone_label)
-        self.chart.price_plot.vb.sigRangeChangedManually.connect(lambda *_args: self._mark_range(None))
         self._mark_range(self.active_range)
         self.retranslate()
 
@@ -122,6 +181,9 @@ class ChartPanel(QWidget):
             button.setText(self.tr(str(RANGE_TITLES[key])))
             button.setFixedWidth(button.fontMetrics().horizontalAdvance(button.text()) + 16)  # not the style's 80 px
         self.analyze_button.setText(self.tr("Analyze"))
+        self.placeholder.setText(self.tr("Loading the chart…"))
+        if self.chart is None:
+            return
         self.chart.retranslate()
         if self.chart.data is not None:
             self.zone_label.setText(self._zone_text(self.chart.data))
@@ -145,12 +207,17 @@ class ChartPanel(QWidget):
     def show_range(self, bars: int) -> None:
         """Show the last `bars` bars (0: all of them)."""
         self._mark_range(bars)
-        data = self.chart.data
-        if data is not None:
+        data = self.chart.data if self.chart is not None else None
+        if self.chart is not None and data is not None:
             self.chart.show_last(bars or len(data.bars))
 
     def refresh(self) -> None:
-        """Re-read the candle colours and reload the shown symbol (the default symbol when none is shown)."""
+        """Re-read the candle colours and reload the shown symbol (the default symbol when none is shown); nothing
+        before the chart widget is built (it loads then)."""
+        if self.chart is None:
+            return
+        from ui.screens.chart import chart_actions as actions
+
         self.set_candle_scheme(candle_scheme(self.ctx.settings))
         self._generation += 1
         generation, symbol = self._generation, self.symbol
@@ -161,7 +228,8 @@ class ChartPanel(QWidget):
                     failure=self._failed, urgent=True, parent=self)  # fmt: skip
 
     def set_candle_scheme(self, scheme: CandleScheme) -> None:
-        self.chart.set_scheme(scheme)
+        if self.chart is not None:  # else it reads the setting when it is built
+            self.chart.set_scheme(scheme)
 
     def _analyze(self) -> None:
         if self.symbol:
@@ -170,6 +238,7 @@ class ChartPanel(QWidget):
     # ---- results ----------------------------------------------------------------------------------------------
     def _failed(self, error: BaseException) -> None:
         """Show the error and go back to the symbol on screen (a mistyped code must not stick)."""
+        assert self.chart is not None  # a load starts only once the chart is built
         self.symbol = self.chart.data.symbol if self.chart.data is not None else None
         self.symbol_edit.setText(self.symbol or "")
         if self.chart.data is None:  # nothing shown before: not "loading" for ever
@@ -179,12 +248,13 @@ class ChartPanel(QWidget):
     def _default_found(self, symbol: str | None) -> None:
         if symbol and self.symbol is None:
             self.show_symbol(symbol)
-        elif not symbol and self.chart.data is None:
+        elif not symbol and self.chart is not None and self.chart.data is None:
             self.chart.show_empty("no_symbol")
 
     def _loaded(self, generation: int, data: ChartData) -> None:
         if generation != self._generation:  # a newer request is on its way
             return
+        assert self.chart is not None  # a load starts only once the chart is built
         same = self.chart.data is not None and self.chart.data.symbol == data.symbol
         view = self.chart.price_plot.vb.viewRange()[0] if same else None
         if not same and self.active_range is None:
@@ -202,6 +272,8 @@ class ChartPanel(QWidget):
         self.loaded.emit(data.symbol)
 
     def _zone_text(self, data: ChartData) -> str:
+        from ui.charts.chart_data import price_text
+
         zones = data.zones
         if zones is None:
             return self.tr("No zones: %1").replace("%1", data.zone_note)
