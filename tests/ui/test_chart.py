@@ -189,7 +189,6 @@ def test_the_chart_widget_is_built_once_its_modules_are_imported_off_the_gui_thr
     from ui.screens.chart import chart_panel
 
     monkeypatch.setattr(chart_panel, "chart_modules_loaded", lambda: False)
-    monkeypatch.setattr(chart_panel._ChartImport, "_started", None)  # a fresh import task, as in a new process
     panel = ChartPanel(ctx)
     qtbot.addWidget(panel)
     assert panel.chart is None and panel.placeholder.text() and panel.analyze_button.text()

@@ -3,18 +3,17 @@ fills, orders, reports are prepared off the GUI thread); only drawing happens he
 or a report of the shown symbol changes, and re-reads the candle colours on every refresh.
 
 The chart widget (pyqtgraph and numpy: most of a second to import) is not on the path to a usable window: where
-its module is not imported yet, the panel shows its bar and a placeholder at once, imports the module on a worker
-thread (`CHART_MODULES`), then builds the widget and loads the chart."""
+its modules are not imported yet, the panel shows its bar and a placeholder at once, imports them on a worker
+thread once the window's first loads are in (`CHART_MODULES`), then builds the widget and loads the chart."""
 
 from __future__ import annotations
 
 import importlib
-import logging
 import re
 import sys
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QRunnable, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QTimer, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
@@ -36,7 +35,6 @@ if TYPE_CHECKING:  # imported on a worker thread (see the module's docstring)
     from ui.charts.chart_widget import StockChartWidget
 
 CHART_MODULES = ("ui.charts.chart_widget", "ui.screens.chart.chart_actions")  # the heavy part, imported off the GUI
-log = logging.getLogger(__name__)
 
 RANGES = ((20, "1M"), (120, "6M"), (250, "1Y"), (750, "3Y"), (0, "All"))  # bars; 0 = every bar
 RANGE_TITLES = {
@@ -64,29 +62,11 @@ def chart_modules_loaded() -> bool:
     return all(name in sys.modules for name in CHART_MODULES)
 
 
-class _ChartImport(QObject):
-    """Imports CHART_MODULES once on a worker thread and says `done` on the GUI thread (one for every panel)."""
-
-    done = Signal()
-    _started: _ChartImport | None = None
-
-    @classmethod
-    def start(cls) -> _ChartImport:
-        if cls._started is None:
-            cls._started = cls()
-            relay = cls._started
-
-            class Task(QRunnable):
-                def run(self) -> None:
-                    try:
-                        for name in CHART_MODULES:
-                            importlib.import_module(name)
-                    except Exception:  # said when the panel builds the widget on the GUI thread
-                        log.exception("the chart modules failed to import")
-                    relay.done.emit()
-
-            QThreadPool.globalInstance().start(Task())
-        return cls._started
+def import_chart_modules(_bench: object = None) -> None:
+    """Import CHART_MODULES (on a worker thread: an op that is not urgent, so it starts once the window's first
+    loads are delivered and does not slow them down)."""
+    for name in CHART_MODULES:
+        importlib.import_module(name)
 
 
 def flag_text(flag: str) -> str:
@@ -124,8 +104,8 @@ class ChartPanel(QWidget):
         ctx.bridge.batch.connect(self._on_events)
         if chart_modules_loaded():
             self._build_chart()
-        else:
-            _ChartImport.start().done.connect(self._build_chart)
+        else:  # after the window's urgent loads (the watchlist, the report list): the window is usable first
+            ctx.op(import_chart_modules, lambda _done: self._build_chart(), parent=self)
 
     def _build_chart(self) -> None:
         """Put the chart widget where the placeholder is, and load the chart (the symbol asked for meanwhile)."""
