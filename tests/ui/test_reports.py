@@ -285,3 +285,24 @@ def test_the_list_sits_beside_the_reader_only_where_its_titles_fit(qtbot: QtBot,
     panel.resize(needed + 40, 700)
     qtbot.waitUntil(lambda: panel.splitter.orientation() == Qt.Orientation.Horizontal, timeout=2_000)
     qtbot.waitUntil(lambda: panel.compare_button.y() != panel.export_pdf_button.y(), timeout=2_000)
+
+
+def test_a_comparison_on_screen_is_worded_again_on_a_language_switch(qtbot: QtBot, panel: ReportsPanel) -> None:
+    from ui.i18n.language import Translations
+
+    newer = select(qtbot, panel, BANK, 0)
+    older = panel.model.previous(newer)
+    assert older is not None
+    panel.compare_button.click()
+    translations = Translations()
+    try:
+        translations.install("zh_CN")
+        panel.retranslate()
+        text = panel.compare_view.toPlainText()
+        assert f"Previous: {older.day.isoformat()}" not in text and older.report_id in text
+        assert panel.tabs.currentWidget() is panel.compare_view
+    finally:
+        translations.install("en")
+        translations.uninstall()
+    panel.retranslate()
+    assert f"Previous: {older.day.isoformat()} ({older.report_id})" in panel.compare_view.toPlainText()

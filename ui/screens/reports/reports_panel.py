@@ -176,6 +176,8 @@ class ReportsPanel(QWidget):
         self.review_button.setText(self.tr("Review…"))
         self.model.retranslate()
         self._enable_actions(self.current_row())
+        if self.comparing:
+            self._show_comparison()
 
     def _verdict_texts(self) -> tuple[str, ...]:
         """The verdict filter's choices, in the order of `VERDICT_VALUES`."""
@@ -250,6 +252,7 @@ class ReportsPanel(QWidget):
         split.setStretchFactor(0, 4)  # the report is what is read; the evidence pane answers a click
         split.setStretchFactor(1, 1)
         split.setSizes([800, 200])
+        self.comparing = False  # a comparison is on the Compare tab (worded again on a language switch)
         self.compare_view = QTextBrowser(self.tabs)
         self.compare_view.setObjectName("compareView")
         self.compare_view.setOpenLinks(False)
@@ -394,6 +397,7 @@ class ReportsPanel(QWidget):
         self.view.show_report(row)
         self.evidence_view.clear()
         self.compare_view.clear()
+        self.comparing = False
         self.tabs.setCurrentIndex(REPORT_TAB)
         self.status_label.clear()
         self._enable_actions(row)
@@ -420,15 +424,21 @@ class ReportsPanel(QWidget):
 
     def compare_with_previous(self) -> None:
         """Show what changed, section by section, since the previous report on the same symbol."""
+        if self._show_comparison():
+            self.tabs.setCurrentIndex(COMPARE_TAB)
+
+    def _show_comparison(self) -> bool:
+        """Word the comparison of the selected report with its previous one in the current language."""
         row = self.current_row()
         previous = self.model.previous(row) if row is not None else None
         if row is None or previous is None:
-            return
+            return False
         labels = (self.tr("Previous: {0} ({1})").format(previous.day.isoformat(), previous.report_id),
                   self.tr("This: {0} ({1})").format(row.day.isoformat(), row.report_id))  # fmt: skip
         changes = compare_sections(previous.draft, row.draft)
         self.compare_view.setHtml(comparison_html(changes, labels, self.tr("unchanged")))
-        self.tabs.setCurrentIndex(COMPARE_TAB)
+        self.comparing = True
+        return True
 
     def verify(self) -> None:
         """Re-check the report from its frozen record and stored evidence alone."""
