@@ -118,7 +118,7 @@ def feedback_codes(cli: CliContext) -> None:
         "scores": {n: {"low": s.low, "high": s.high, "meaning": s.meaning} for n, s in SCORES.items()},
     }
 
-    def meaning(kind: str, code: str, english: str) -> str:  # a code the catalogue does not know yet: its English
+    def meaning(kind: str, code: str, english: str) -> str:  # the record's English; the catalogue's Chinese
         word = cli.word(kind, code)
         return english if word == code else word
 

@@ -51,19 +51,24 @@ def _visible_area(button: QAbstractButton, window: MainWindow) -> QRect:
     return area
 
 
-@pytest.mark.parametrize("size", [SIZE, (FIRST.width(), FIRST.height())], ids=["1366x768", "first-size"])
-def test_buttons_fit_their_text_and_the_window_at_1366x768(
-    qtbot: QtBot, demo_home: Path, language: str, size: tuple[int, int]
-) -> None:
+def window_at(qtbot: QtBot, size: tuple[int, int], bench: Workbench) -> MainWindow:
+    """The main window shown at `size` in the test's language, with `bench` attached."""
     window = MainWindow(settings=QSettings())
     window.presenter.interactive = False
     qtbot.addWidget(window)
     window.retranslate()
     window.resize(*size)
     window.show()
-    bench = Workbench.open(demo_home, command="tests")
     with qtbot.waitSignal(window.workspace_attached, timeout=20_000):
         window.attach_bench(bench)
+    return window
+
+
+@pytest.mark.parametrize("size", [SIZE, (FIRST.width(), FIRST.height())], ids=["1366x768", "first-size"])
+def test_buttons_fit_their_text_and_the_window_at_1366x768(
+    qtbot: QtBot, demo_home: Path, language: str, size: tuple[int, int]
+) -> None:
+    window = window_at(qtbot, size, Workbench.open(demo_home, command="tests"))
     cut: list[str] = []
     outside: list[str] = []
     for screen in ("ledger", "report", "dashboard", "track_record", "chart", "research"):  # each tab in front once
@@ -150,14 +155,7 @@ def test_the_report_list_shows_its_titles(
     side, and its title column has room for at least 12 CJK characters, with every other column in view."""
     from ui.screens.reports.reports_model import COLUMN_INDEX as REPORT_COLUMNS
 
-    window = MainWindow(settings=QSettings())
-    window.presenter.interactive = False
-    qtbot.addWidget(window)
-    window.retranslate()
-    window.resize(*size)
-    window.show()
-    with qtbot.waitSignal(window.workspace_attached, timeout=20_000):
-        window.attach_bench(reports_bench)
+    window = window_at(qtbot, size, reports_bench)
     panel = window.show_screen("report")
     assert panel is not None
     table = panel.table  # type: ignore[attr-defined]

@@ -11,6 +11,8 @@ from typing import Any, ClassVar
 from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from ui.models import reword
+
 Index = QModelIndex | QPersistentModelIndex
 LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -53,11 +55,7 @@ class RecordTable(QAbstractTableModel):
 
     def retranslate(self) -> None:
         """Ask the views to read the titles and cells again, in the current language (rows and widths stay)."""
-        columns = self.columnCount()
-        if columns:
-            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, columns - 1)
-        if self.rowCount():
-            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, columns - 1))
+        reword(self)
 
     def text(self, row: int, key: str) -> str:
         """The text shown in row `row`, column `key` (tests read the table through it)."""

@@ -26,6 +26,7 @@ from PySide6.QtGui import QColor, QFont
 from stockbench.clock import MARKET_TZ
 from stockbench.ledger.entries import CashEntry, CorporateAction, Fill, OrderStatus, Position
 from stockbench.market.instruments import parse_symbol
+from ui.models import reword
 
 Index = QModelIndex | QPersistentModelIndex
 T = TypeVar("T")
@@ -250,11 +251,7 @@ class ColumnTableModel(QAbstractTableModel, Generic[T]):
 
     def retranslate(self) -> None:
         """Ask the views to read the titles and cells again, in the current language (rows and widths stay)."""
-        columns = self.columnCount()
-        if columns:
-            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, columns - 1)
-        if self.rowCount():
-            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, columns - 1))
+        reword(self)
 
     def row_at(self, at: int) -> T:
         return self._rows[at]

@@ -21,6 +21,7 @@ from PySide6.QtCore import (
 
 from stockbench.evidence.records import ReportCitations
 from ui.i18n.action_words import action_word, in_order
+from ui.models import reword
 
 Index = QModelIndex | QPersistentModelIndex
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -147,9 +148,7 @@ class ReportsModel(QAbstractTableModel):
 
     def retranslate(self) -> None:
         """Ask the views to read the titles and cells again, in the current language (rows and widths stay)."""
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
-        if self._rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1))
+        reword(self)
 
     def find(self, report_id: str) -> ReportRow | None:
         return next((r for r in self._rows if r.report_id == report_id), None)

@@ -176,7 +176,7 @@ class ReportsPanel(QWidget):
         self.review_button.setText(self.tr("Review…"))
         self.model.retranslate()
         self._enable_actions(self.current_row())
-        if self.comparing:
+        if not self.compare_view.document().isEmpty():  # a comparison is shown: word it again
             self._show_comparison()
 
     def _verdict_texts(self) -> tuple[str, ...]:
@@ -252,7 +252,6 @@ class ReportsPanel(QWidget):
         split.setStretchFactor(0, 4)  # the report is what is read; the evidence pane answers a click
         split.setStretchFactor(1, 1)
         split.setSizes([800, 200])
-        self.comparing = False  # a comparison is on the Compare tab (worded again on a language switch)
         self.compare_view = QTextBrowser(self.tabs)
         self.compare_view.setObjectName("compareView")
         self.compare_view.setOpenLinks(False)
@@ -397,7 +396,6 @@ class ReportsPanel(QWidget):
         self.view.show_report(row)
         self.evidence_view.clear()
         self.compare_view.clear()
-        self.comparing = False
         self.tabs.setCurrentIndex(REPORT_TAB)
         self.status_label.clear()
         self._enable_actions(row)
@@ -437,7 +435,6 @@ class ReportsPanel(QWidget):
                   self.tr("This: {0} ({1})").format(row.day.isoformat(), row.report_id))  # fmt: skip
         changes = compare_sections(previous.draft, row.draft)
         self.compare_view.setHtml(comparison_html(changes, labels, self.tr("unchanged")))
-        self.comparing = True
         return True
 
     def verify(self) -> None:

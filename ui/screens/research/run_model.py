@@ -36,6 +36,7 @@ from stockbench.research.events import (
 )
 from stockbench.research.outcomes import RunListing
 from ui.i18n.action_words import action_word
+from ui.models import reword
 from ui.screens.reports.reports_model import model_title
 
 Index = QModelIndex | QPersistentModelIndex
@@ -267,9 +268,7 @@ class RunModel(QAbstractTableModel):
 
     def retranslate(self) -> None:
         """Ask the views to read the titles and cells again (in the current language); rows and widths stay."""
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
-        if self._rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1))
+        reword(self)
 
     # ---- rows --------------------------------------------------------------------------------------
     def rows(self) -> list[RunRow]:

@@ -24,6 +24,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor
 
 from ui.i18n.action_words import action_word
+from ui.models import reword
 
 MIME = "application/x-stockbench-symbol"
 CONTEXT = "WatchlistModel"
@@ -149,9 +150,7 @@ class WatchlistModel(QAbstractTableModel):
     # ---- content ----------------------------------------------------------------------------------------------
     def retranslate(self) -> None:
         """Ask the views to read the titles and cells again, in the current language."""
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
-        if self.rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(COLUMNS) - 1))
+        reword(self)
 
     def set_rows(self, rows: Sequence[WatchRow]) -> None:
         self.beginResetModel()
