@@ -8,12 +8,15 @@ session's open to the close 20 sessions later, less the equal-weighted market in
 (the calibration's index). Printed per rule, before the cut (in sample) and from it (out of sample): sessions,
 mean and median excess in percent, and the share that beat the market.
 
-The rules: every session (the base rate); the decision baseline's score condition alone (score >=
-buy_min_score); the same with the overheating vetoes of decision_baseline (volatility state not in
-block_buy_volatility, close at most buy_max_ma250_distance_pct above ma250, turnover at most
-buy_max_turnover_pct); the fires with the vetoes; and the grid the two limits were chosen from (ma250 distance
-20/30/50% x turnover 3/4/5/8%), chosen by the in-sample mean only. The backtest, valuation and plan checks of
-the baseline are per symbol and per plan, and are left out here: this measures the score and the vetoes.
+The rules: every session (the base rate); the v1.2 baseline's score condition alone (score >= the factor score's
+fire threshold, 50); the same with v1.2's overheating vetoes (volatility not extreme, close at most 50% above ma250,
+turnover at most 3%); the fires with the vetoes; and the grid the v1.2 limits were chosen from (ma250 distance
+20/30/50% x turnover 3/4/5/8%), chosen by the in-sample mean only. Then the v1.3 baseline's setup, read from the
+decision_baseline table (a quiet uptrend with the turnover limit), alone, with v1.2's backtest conditions (win rate
+>= 0.55, EV > 0.005, 10 trades) and with v1.3's backtest veto (10 trades or more and EV <= 0), and each per year
+beside the base rate. The backtest here is point in time: the score's fires of the same stock whose 20-session trade
+had ended before the session, net of a flat round-trip cost of BACKTEST_COST (the research backtest prices the
+dated fee rows). The valuation, money-flow and plan checks are left out (the file has none of them).
 
 Then a candidate rule that does not read the score, a quiet, healthy uptrend: the close between `lo` and `hi`
 percent above its 250-session average, at most `near` percent above its 20-session average (and not below it),
@@ -42,6 +45,9 @@ HEALTH_NEAR = (5, 10)
 HEALTH_RUN = (10, 20)
 HEALTH_VOLATILITY = {"low or normal": ("low", "normal"), "not extreme": ("low", "normal", "high")}
 GRID_MIN_SESSIONS = 10_000
+SCORE_THRESHOLD = 50  # v1.2's buy_min_score, the factor score's fire threshold
+BACKTEST_COST = 0.0016  # a round trip of a reference order: commission both ways and stamp duty (approximate)
+V12_BACKTEST = (0.55, 0.005, 10)  # v1.2's buy_min_win_rate, buy_min_ev, buy_min_trades
 
 
 def scored_sessions(path: Path = DATA):  # type: ignore[no-untyped-def]  # polars is imported late
@@ -65,14 +71,16 @@ def scored_sessions(path: Path = DATA):  # type: ignore[no-untyped-def]  # polar
     later = pl.col("close").shift(-HORIZON).over("symbol")
     entry = pl.col("open").shift(-1).over("symbol")
     market = pl.col(BENCH_CLOSE).shift(-HORIZON).over("symbol") / pl.col(BENCH_CLOSE) - 1
+    frame = frame.with_columns(
+        excess=later / entry - 1 - market,
+        net=later / entry - 1 - BACKTEST_COST,
+        distance=(pl.col("close") / pl.col("ma250") - 1) * 100,
+        near=(pl.col("close") / pl.col("ma20") - 1) * 100,
+        run=(pl.col("close") / pl.col("close").shift(HORIZON).over("symbol") - 1) * 100,
+        n=pl.int_range(pl.len()).over("symbol"),
+    )
     return (
-        frame.with_columns(
-            excess=later / entry - 1 - market,
-            distance=(pl.col("close") / pl.col("ma250") - 1) * 100,
-            near=(pl.col("close") / pl.col("ma20") - 1) * 100,
-            run=(pl.col("close") / pl.col("close").shift(HORIZON).over("symbol") - 1) * 100,
-            n=pl.int_range(pl.len()).over("symbol"),
-        )
+        _point_in_time_backtest(frame)
         .filter(pl.col("score").is_not_null() & pl.col("excess").is_not_null() & (pl.col("n") >= WARM_UP))
         .select(
             "symbol",
@@ -85,7 +93,31 @@ def scored_sessions(path: Path = DATA):  # type: ignore[no-untyped-def]  # polar
             "run",
             "turnover_pct",
             "excess",
+            "bt_trades",
+            "bt_win_rate",
+            "bt_ev",
         )
+    )
+
+
+def _point_in_time_backtest(frame):  # type: ignore[no-untyped-def]  # polars is imported late
+    """`frame` with the stock's backtest as it stood on each session: the trades of its score fires (entry at the
+    next open, exit at the close HORIZON sessions later) that had ended before the session: count, win rate, EV."""
+    import polars as pl
+
+    done = (
+        frame.filter(pl.col("fire") & pl.col("net").is_not_null())
+        .select("symbol", (pl.col("n") + HORIZON + 1).alias("n"), "net")
+        .group_by("symbol", "n")
+        .agg(k=pl.len(), w=(pl.col("net") > 0).sum(), s=pl.col("net").sum())
+    )
+    running = {c: pl.col(c).fill_null(0).cum_sum().over("symbol") for c in ("k", "w", "s")}
+    return (
+        frame.join(done, on=["symbol", "n"], how="left")
+        .sort("symbol", "n")
+        .with_columns(**running)
+        .with_columns(bt_trades=pl.col("k"), bt_win_rate=pl.col("w") / pl.col("k"), bt_ev=pl.col("s") / pl.col("k"))
+        .drop("k", "w", "s")
     )
 
 
@@ -108,17 +140,17 @@ def study(cut: date, path: Path = DATA) -> list[str]:
 
     t = load_rule_tables().decision_baseline
     sessions = scored_sessions(path)
-    strong = pl.col("score") >= t.number("buy_min_score")
-    calm = ~pl.col("volatility").is_in([str(v) for v in t["block_buy_volatility"]])
+    strong = pl.col("score") >= SCORE_THRESHOLD
+    calm = pl.col("volatility") != "extreme"
 
     def vetoes(distance: float, turnover: float) -> pl.Expr:
         return calm & (pl.col("distance") <= distance) & (pl.col("turnover_pct") <= turnover)
 
-    chosen = vetoes(t.number("buy_max_ma250_distance_pct"), t.number("buy_max_turnover_pct"))
+    chosen = vetoes(50, 3.0)
     rules = {
         "every session (base rate)": pl.lit(True),
-        "score >= buy_min_score": strong,
-        "score >= buy_min_score, with the vetoes": strong & chosen,
+        "score >= 50 (v1.2's buy_min_score)": strong,
+        "score >= 50, with v1.2's vetoes": strong & chosen,
         "fires, with the vetoes": pl.col("fire") & chosen,
     }
     lines = [f"{sessions.height} scored sessions; in sample before {cut}, out of sample from it; "
@@ -131,13 +163,57 @@ def study(cut: date, path: Path = DATA) -> list[str]:
 
     for label, rule in rules.items():
         lines.append(line(label, _figures(sessions.filter(rule), cut)))
-    lines.append("the grid (score >= buy_min_score, volatility not blocked), chosen by the in-sample mean:")
+    lines.append("the grid (score >= 50, volatility not extreme), chosen by the in-sample mean:")
     grid = {(d, x): _figures(sessions.filter(strong & vetoes(d, x)), cut) for d in GRID_DISTANCE for x in GRID_TURNOVER}
     best = max(grid, key=lambda k: grid[k]["in"][1] if "in" in grid[k] else float("-inf"))
     for (d, x), figures in grid.items():
         mark = " <- best in sample" if (d, x) == best else ""
         lines.append(line(f"ma250 distance <= {d}%, turnover <= {x:g}%{mark}", figures))
     lines += _health(sessions, cut, line)
+    lines += _setup(sessions, cut, line, t)
+    return lines
+
+
+def setup_rule(t):  # type: ignore[no-untyped-def]  # polars is imported late
+    """The v1.3 baseline's setup from the decision_baseline table `t`, as a polars expression on the sessions."""
+    import polars as pl
+
+    def between(column: str, low: str, high: str) -> pl.Expr:
+        return pl.col(column).is_between(t.number(low), t.number(high))
+
+    return (between("distance", "buy_min_ma250_distance_pct", "buy_max_ma250_distance_pct")
+            & between("near", "buy_min_ma20_distance_pct", "buy_max_ma20_distance_pct")
+            & between("run", "buy_min_run_pct", "buy_max_run_pct")
+            & ~pl.col("volatility").is_in([str(v) for v in t["block_buy_volatility"]])
+            & (pl.col("turnover_pct") <= t.number("buy_max_turnover_pct")))  # fmt: skip
+
+
+def _setup(sessions, cut: date, line, t) -> list[str]:  # type: ignore[no-untyped-def]
+    """The v1.3 setup alone, with v1.2's backtest conditions and with v1.3's backtest veto, in and out of sample
+    and per year beside the base rate."""
+    import polars as pl
+
+    win, ev, least = V12_BACKTEST
+    setup = setup_rule(t)
+    veto = (pl.col("bt_trades") >= t.integer("buy_min_trades")) & (pl.col("bt_ev") <= 0)
+    rules = {
+        "the v1.3 setup (decision_baseline)": setup,
+        "  with v1.2's backtest conditions": setup
+        & (pl.col("bt_trades") >= least)
+        & (pl.col("bt_win_rate") >= win)
+        & (pl.col("bt_ev") > ev),
+        "  with v1.3's backtest veto": setup & ~veto.fill_null(False),
+    }
+    lines = ["the v1.3 baseline's setup (read from the rule table), point-in-time backtest of the score's fires:"]
+    lines += [line(label, _figures(sessions.filter(rule), cut)) for label, rule in rules.items()]
+
+    def years(part) -> str:  # type: ignore[no-untyped-def]
+        found = part.group_by(pl.col("day").dt.year().alias("y")).agg(n=pl.len(), m=pl.col("excess").mean() * 100)
+        return "  ".join(f"{y}: {m:+.2f}% (n={n})" for y, n, m in found.sort("y").iter_rows())
+
+    lines.append("per year, mean 20-session excess:")
+    lines.append(f"  {'every session (base rate)':48} {years(sessions)}")
+    lines += [f"  {label:48} {years(sessions.filter(rule))}" for label, rule in rules.items()]
     return lines
 
 

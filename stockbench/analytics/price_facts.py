@@ -27,6 +27,7 @@ from stockbench.messages import user_error
 
 YEAR_DAYS = 364  # 52 weeks
 LONG_SESSIONS = 250  # the 250-day line (ma250)
+SHORT_SESSIONS = 20  # the 20-day line (ma20) and the 20-session return
 _PCT = Decimal("0.01")
 _INDEX_STEP = Decimal("0.01")
 _HUNDRED = Decimal(100)
@@ -56,10 +57,12 @@ class PriceFacts:
     turnover_pct: Decimal | None
     float_mcap: Decimal | None
     total_mcap: Decimal | None
+    ma20_distance_pct: Decimal | None = None  # close / ma20 - 1, in percent (forward-adjusted closes)
+    change_20_pct: Decimal | None = None  # close / the close 20 sessions earlier - 1, in percent (forward-adjusted)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: Decimals as exact strings, dates ISO; with the windows they were measured over."""
-        windows = {"range_weeks": YEAR_DAYS // 7, "ma_sessions": LONG_SESSIONS}
+        windows = {"range_weeks": YEAR_DAYS // 7, "ma_sessions": LONG_SESSIONS, "short_sessions": SHORT_SESSIONS}
         return {k: _text(getattr(self, k)) for k in self.__slots__} | windows
 
 
@@ -107,6 +110,9 @@ def price_facts(instrument: Instrument, raw: pl.DataFrame, tables: RuleTables | 
     low = _price(instrument, Decimal(bottom["low"]), day, tables)
     closes = scaled.get_column("close").tail(LONG_SESSIONS).to_list()
     ma250 = sum(closes, Decimal(0)) / len(closes) if len(closes) == LONG_SESSIONS else None
+    recent = closes[-SHORT_SESSIONS:] if len(closes) >= SHORT_SESSIONS else []
+    ma20 = sum(recent, Decimal(0)) / SHORT_SESSIONS if recent else None
+    earlier = closes[-SHORT_SESSIONS - 1] if len(closes) > SHORT_SESSIONS else None
     reference: Decimal | None = last["prev_close"]
     change = close - reference if reference else None
     step = _step(instrument, tables)
@@ -131,6 +137,8 @@ def price_facts(instrument: Instrument, raw: pl.DataFrame, tables: RuleTables | 
         turnover_pct=_turnover(last),
         float_mcap=last.get("float_mcap"),
         total_mcap=last.get("total_mcap"),
+        ma20_distance_pct=_pct(close / ma20 - 1) if ma20 else None,
+        change_20_pct=_pct(close / earlier - 1) if earlier else None,
     )
 
 

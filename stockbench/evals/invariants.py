@@ -2,7 +2,8 @@
 
 citation: nothing in the report or in an accepted submission cites evidence the run does not have, and every
 claim and risk cites some. permission: the ledger is byte-for-byte unchanged and no tool outside the plan
-ran. negative_ev: a baseline with negative expected value is never a buy candidate, a buy or add, or a buy order.
+ran. negative_ev: a baseline whose backtest vetoes a buy (an expected value after costs that is not positive, over at
+least the decision_baseline table's buy_min_trades trades) is never a buy candidate, a buy or add, or a buy order.
 """
 
 from __future__ import annotations
@@ -87,10 +88,16 @@ def _decimal(value: Any) -> Decimal | None:
 
 
 def negative_ev(obs: Observation) -> list[str]:
-    """A negative-expected-value baseline is never a buy candidate, a buy or add, or a buy order."""
+    """A baseline whose backtest vetoes a buy (its EV check failed) is never a buy candidate, a buy or add, or a buy
+    order; the EV check is read again from the baseline's figures, so a candidate that skipped it is caught too."""
+    from stockbench.analytics.rule_tables import load_rule_tables
+    from stockbench.research.decisions import ev_vetoes
+
     baseline = obs.fact("analytics", "baseline") or {}
     ev = _decimal(baseline.get("ev"))
-    if ev is None or ev >= 0:
+    trades = int(baseline.get("trades") or 0)
+    least = load_rule_tables().decision_baseline.integer("buy_min_trades")
+    if ev is None or not (ev_vetoes(baseline.get("reasons") or ()) or (ev <= 0 and trades >= least)):
         return []
     failures = []
     if baseline.get("buy_candidate"):

@@ -346,11 +346,12 @@ class ScenariosFact:
 @dataclass(frozen=True)
 class BaselineFact:
     """The decision baseline (analytics.baseline): `capped` when only an unknown input (`unknown` names them) or an
-    untradeable plan kept it from a buy; `reasons` are codes with their values."""
+    untradeable plan kept it from a buy; `reasons` are codes with their values; `trades` the sample of `ev`."""
 
     direction: str = "hold"
     confidence: Decimal | None = None
     ev: Decimal = Decimal(0)
+    trades: int = 0
     capped: bool = False
     unknown: tuple[str, ...] = ()
     reasons: tuple[Mapping[str, Any], ...] = ()
@@ -452,6 +453,8 @@ class PriceFactsFact:
     turnover_pct: Decimal | None = None
     float_mcap: Decimal | None = None
     total_mcap: Decimal | None = None
+    ma20_distance_pct: Decimal | None = None
+    change_20_pct: Decimal | None = None
     evidence_id: str = ""
 
 

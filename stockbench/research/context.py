@@ -204,6 +204,9 @@ def price_line(price: PriceFactsFact | None, language: Language) -> str | None:
     if price.ma250 is not None:
         parts.append(say("context.price.ma250", language, distance=_signed(price.ma250_distance_pct),
                          ma250=price.ma250))  # fmt: skip
+    if price.ma20_distance_pct is not None and price.change_20_pct is not None:
+        parts.append(say("context.price.ma20", language, distance=_signed(price.ma20_distance_pct),
+                         change=_signed(price.change_20_pct)))  # fmt: skip
     if price.total_mcap is not None and price.float_mcap is not None:
         parts.append(say("context.price.caps", language, total=_money(price.total_mcap, language),
                          float=_money(price.float_mcap, language)))  # fmt: skip

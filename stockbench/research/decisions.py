@@ -6,10 +6,10 @@ action one the position allows (with a state it goes with, no buy path under avo
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from stockbench.analytics.position_states import ACTIONS
 from stockbench.errors import Problem
@@ -162,9 +162,15 @@ def _action(checker: Checker, action: j.FinalAction, analytics: AnalyticsFacts) 
     problems = checker.cited(action.why, "action.why", "reason")
     baseline = analytics.baseline
     problems += agreement(action.action, action.why.text, baseline.direction if baseline else "")
-    if action.action in {"buy", "add"} and baseline is not None and baseline.ev < 0:
+    if action.action in {"buy", "add"} and baseline is not None and ev_vetoes(baseline.reasons):
         problems.append(problem("negative_ev_buy", location="action"))
     return problems
+
+
+def ev_vetoes(reasons: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the baseline's backtest vetoes a buy: its EV check failed (an EV after costs that is not positive,
+    over at least the decision_baseline table's buy_min_trades trades; fewer trades cannot veto)."""
+    return any(r.get("code") == "check_failed" and r.get("check") == "ev" for r in reasons)
 
 
 def action_rules(analytics: AnalyticsFacts | None) -> dict[str, ActionRule]:

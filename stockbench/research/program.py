@@ -269,7 +269,7 @@ def _baseline(
 ) -> dict[str, Any]:
     """The decision baseline; an unknown input caps it at wait (hold for a holder), and so does a plan the zones
     call not tradeable (None zones: none could be computed, and the position state machine refuses a buy). The
-    overheating vetoes read the volatility state and the price facts (`prices`: an unavailable block is unknown)."""
+    setup reads the volatility state and the price facts (`prices`: an unavailable block is unknown)."""
     from stockbench.analytics.baseline import Heat, PlanFacts, decide_from
 
     def number(key: str) -> float | None:
@@ -289,7 +289,13 @@ def _baseline(
         holding=held,
         plan=plan,
         book=book,
-        heat=Heat(states.get("volatility", {}).get("state"), number("ma250_distance_pct"), number("turnover_pct")),
+        heat=Heat(
+            states.get("volatility", {}).get("state"),
+            number("ma250_distance_pct"),
+            number("turnover_pct"),
+            number("ma20_distance_pct"),
+            number("change_20_pct"),
+        ),
     )
     horizon = book.decision_baseline.integer("horizon")
     stats = next((s for s in report.horizons if s.horizon == horizon), None)
@@ -302,6 +308,7 @@ def _baseline(
         "capped": found.capped,
         "unknown": list(found.unknown),
         "ev": shown(stats.ev, 4) if stats and stats.ev is not None else "0",
+        "trades": stats.trades if stats else 0,  # the EV's sample: it vetoes a buy only from buy_min_trades
         "reasons": reasons,
         "reason_text": [baseline_reason(r, language) for r in reasons],
         "table": found.table,

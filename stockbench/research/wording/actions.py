@@ -32,6 +32,11 @@ WORDS: dict[str, Entry] = {
     "baseline.check.volatility": Entry(zh="波动状态", en="the volatility state"),
     "baseline.check.extension": Entry(zh="收盘价高于250日均线的幅度", en="the close's distance above the 250-day MA"),
     "baseline.check.turnover": Entry(zh="换手率", en="the turnover"),
+    "baseline.check.uptrend": Entry(zh="收盘价高于250日均线的幅度", en="the close's distance above the 250-day MA"),
+    "baseline.check.over_ma20": Entry(zh="收盘价高于20日均线的幅度", en="the close's distance above the 20-day MA"),
+    "baseline.check.near_ma20": Entry(zh="收盘价高于20日均线的幅度", en="the close's distance above the 20-day MA"),
+    "baseline.check.run": Entry(zh="近20个交易日的涨跌幅", en="the 20-session return"),
+    "baseline.check.run_up": Entry(zh="近20个交易日的涨跌幅", en="the 20-session return"),
     # the baseline's reasons (codes of stockbench.analytics.baseline.Reason)
     "baseline.buy_conditions_met": Entry(zh="全部买入条件通过", en="every buy condition passed"),
     "baseline.input_unknown": Entry(
@@ -45,7 +50,38 @@ WORDS: dict[str, Entry] = {
         zh="资金状态处于规则表禁止买入的状态", en="the capital state is one the table blocks buying in"
     ),
     "baseline.volatility_blocked": Entry(
-        zh="波动处于极端状态：规则表不在此时买入", en="volatility is extreme: the table does not buy then"
+        zh="波动偏高或极端：规则表只在波动低或正常时买入",
+        en="volatility is high or extreme: the table buys only when it is low or normal",
+    ),
+    "baseline.uptrend_low": Entry(
+        zh="收盘价相对250日均线 {value}%，买入要求至少高出 {limit}%",
+        en="the close stands {value}% against the 250-day MA; a buy needs it at least {limit}% above",
+    ),
+    "baseline.over_ma20_low": Entry(
+        zh="收盘价低于20日均线（{value}%）：短线走弱，规则表不在此时买入",
+        en="the close is below the 20-day MA ({value}%): short-term weakness, the table does not buy then",
+    ),
+    "baseline.near_ma20_high": Entry(
+        zh="收盘价高于20日均线 {value}%，超过买入上限 {limit}%：短线已拉开，等回落",
+        en=(
+            "the close stands {value}% above the 20-day MA, beyond the buy limit of {limit}%: stretched, wait for a"
+            " pullback"
+        ),
+    ),
+    "baseline.run_low": Entry(
+        zh="近20个交易日涨跌幅 {value}%，低于买入要求的 {limit}%：仍在下跌",
+        en="the 20-session return is {value}%, below the {limit}% a buy needs: still falling",
+    ),
+    "baseline.run_up_high": Entry(
+        zh="近20个交易日已上涨 {value}%，超过买入上限 {limit}%：过热",
+        en="the price rose {value}% over 20 sessions, beyond the buy limit of {limit}%: overheated",
+    ),
+    "baseline.ev_veto": Entry(
+        zh="回测 {trades} 笔交易扣费后的期望收益为 {value}，不为正：规则表不买入",
+        en=(
+            "the backtest's expected value after costs over {trades} trades is {value}, not positive: the table does"
+            " not buy"
+        ),
     ),
     "baseline.extension_high": Entry(
         zh="收盘价高于250日均线 {value}%，超过买入上限 {limit}%：过热",
@@ -133,6 +169,17 @@ def _table_words(cited: str, language: Language) -> str:
     return entry.text(language).format(version=version) if entry is not None else cited
 
 
+_SETUP_WORDS = {
+    "extension": "extension_high",
+    "turnover": "turnover_high",
+    "uptrend": "uptrend_low",
+    "over_ma20": "over_ma20_low",
+    "near_ma20": "near_ma20_high",
+    "run": "run_low",
+    "run_up": "run_up_high",
+}
+
+
 def baseline_reason(reason: Mapping[str, object], language: Language) -> str:
     """The words of one baseline reason as the facts block carries it ({"code": ..., its values})."""
     code = str(reason.get("code", ""))
@@ -147,9 +194,11 @@ def baseline_reason(reason: Mapping[str, object], language: Language) -> str:
         return WORDS["baseline.capital_blocked"].text(language)
     if code == "check_failed" and reason.get("check") == "volatility":
         return WORDS["baseline.volatility_blocked"].text(language)
-    if code == "check_failed" and reason.get("check") in ("extension", "turnover"):
-        key = "extension_high" if reason.get("check") == "extension" else "turnover_high"
+    if code == "check_failed" and reason.get("check") in _SETUP_WORDS:
+        key = _SETUP_WORDS[str(reason.get("check"))]
         return WORDS[f"baseline.{key}"].text(language).format(value=values["value"], limit=values["limit"])
+    if code == "check_failed" and reason.get("check") == "ev" and "trades" in reason:
+        return WORDS["baseline.ev_veto"].text(language).format(value=_percent(values["value"]), trades=values["trades"])
     if code == "check_failed":
         op = {">=": "≥", "<=": "≤"}.get(str(values.get("op", "")), values.get("op", ""))
         value, limit = values["value"], values["limit"]

@@ -37,6 +37,10 @@ WORDS: dict[str, Entry] = {
     "context.price.ma250": Entry(
         zh="距250日均线 {distance}%（250日均线 {ma250}）", en="{distance}% from the 250-day MA ({ma250})"
     ),
+    "context.price.ma20": Entry(
+        zh="距20日均线 {distance}%，近20个交易日涨跌 {change}%",
+        en="{distance}% from the 20-day MA, {change}% over 20 sessions",
+    ),
     "context.price.caps": Entry(zh="总市值 {total}，流通市值 {float}", en="market cap {total}, float cap {float}"),
     "context.price.turnover": Entry(zh="成交额 {amount}，换手率 {rate}%", en="traded {amount}, turnover {rate}%"),
     "context.price.amount": Entry(zh="成交额 {amount}", en="traded {amount}"),

@@ -763,8 +763,9 @@ _OFFLINE: dict[str, Entry] = {
         "没有资金流向数据 → 资金{capital}", "no money-flow data → capital {capital}"
     ),
     "offline.finding.chain.baseline": Entry(
-        "趋势、资金、回测与估值合成 → 程序基线{baseline}（置信度 {confidence}）",
-        "trend, capital, backtest and valuation together → program baseline {baseline} (confidence {confidence})",
+        "买入形态、回测、资金、估值与计划合成 → 程序基线{baseline}（置信度 {confidence}）",
+        "the buy setup, backtest, capital, valuation and plan together → program baseline {baseline} (confidence"
+        " {confidence})",
     ),
     # the report's title, conclusion and three answers
     "offline.title_reason": Entry("趋势{trend}，价格{position}", "trend {trend}, price {position}"),

@@ -46,3 +46,11 @@ def test_moutai_on_its_reversal_day(shared_data: Path) -> None:
     indicators = add_indicators(forward_adjust(unadjusted)).row(-1, named=True)
     assert float(found.ma250) == pytest.approx(indicators["ma250"], abs=0.005)
     assert found.as_dict()["ma250_distance_pct"] == "56.27" and found.as_dict()["range_weeks"] == 52
+    # the setup's two other distances (decision_baseline 1.3), as the study computes them from the indicators
+    assert (found.ma20_distance_pct, found.change_20_pct) == (Decimal("12.50"), Decimal("15.79"))
+    assert float(found.ma20_distance_pct) == pytest.approx(
+        (indicators["close"] / indicators["ma20"] - 1) * 100, abs=0.01
+    )
+    earlier = forward_adjust(unadjusted).get_column("close").to_list()[-21]
+    assert float(found.change_20_pct) == pytest.approx((indicators["close"] / earlier - 1) * 100, abs=0.01)
+    assert found.as_dict()["short_sessions"] == 20

@@ -249,26 +249,58 @@ def test_688981_as_of_2020_03_20_is_refused_with_its_listing_date(study: Study) 
     assert study.runs_after_refusal == 0  # no run created or journaled
 
 
-def test_no_buy_in_an_overheated_session_and_600519_on_its_2021_02_18_high_is_one(study: Study) -> None:
-    """decision_baseline 1.2's vetoes (bench/signal_study.py): no baseline buy when the volatility is extreme, the
-    close stands more than 50% above its 250-session average or turnover exceeds 3% of the float. 600519 closed
-    at 2471.00 on 2021-02-18, its all-time high, about 56% above ma250, and then fell 31% in 120 sessions."""
+def _setup_failures(report: Report) -> set[str] | None:
+    """The setup checks (decision_baseline 1.3) that fail on the report's own price facts and volatility state,
+    recomputed here from the rule table; None when an input is unknown."""
+    from stockbench.analytics.rule_tables import load_rule_tables
+
+    t = load_rule_tables().decision_baseline
+    price = report.facts.analytics.price if report.facts.analytics else None
+    states = report.facts.raw["analytics"].get("states", {})
+    volatility = (states.get("volatility") or {}).get("state")
+    if price is None or None in (price.ma250_distance_pct, price.ma20_distance_pct, price.change_20_pct,
+                                 price.turnover_pct) or volatility in (None, "unknown"):  # fmt: skip
+        return None
+    bounds = {
+        "uptrend": price.ma250_distance_pct >= Decimal(str(t.number("buy_min_ma250_distance_pct"))),
+        "extension": price.ma250_distance_pct <= Decimal(str(t.number("buy_max_ma250_distance_pct"))),
+        "over_ma20": price.ma20_distance_pct >= Decimal(str(t.number("buy_min_ma20_distance_pct"))),
+        "near_ma20": price.ma20_distance_pct <= Decimal(str(t.number("buy_max_ma20_distance_pct"))),
+        "run": price.change_20_pct >= Decimal(str(t.number("buy_min_run_pct"))),
+        "run_up": price.change_20_pct <= Decimal(str(t.number("buy_max_run_pct"))),
+        "turnover": price.turnover_pct <= Decimal(str(t.number("buy_max_turnover_pct"))),
+        "volatility": volatility not in [str(v) for v in t["block_buy_volatility"]],
+    }
+    return {name for name, passed in bounds.items() if not passed}
+
+
+def test_no_buy_outside_the_setup_and_600519_on_its_2021_02_18_high_is_none(study: Study) -> None:
+    """decision_baseline 1.3 (bench/signal_study.py): a baseline buy needs the quiet-uptrend setup on the as-of
+    session. The setup checks each report's baseline failed are exactly those its own price facts fail, and no
+    baseline buy or add has one failing. 600519 closed at 2471.00 on 2021-02-18, its all-time high, 56% above ma250
+    and 12.5% above ma20, and then fell 31% in 120 sessions."""
     broken = []
+    setup = {"volatility", "uptrend", "extension", "over_ma20", "near_ma20", "run", "run_up", "turnover"}
     for report in study.reports:
         found = report.facts.analytics.baseline if report.facts.analytics else None
         if found is None:
             broken.append(f"{report.name}: no baseline")
             continue
-        failed = {r.get("check") for r in found.reasons if r.get("code") == "check_failed"}
-        if found.direction in TRADES and failed & {"volatility", "extension", "turnover"}:
-            broken.append(f"{report.name}: the baseline says {found.direction} in an overheated session")
+        failed = {r.get("check") for r in found.reasons if r.get("code") == "check_failed"} & setup
+        expected = _setup_failures(report)
+        if expected is not None and failed != expected:
+            broken.append(
+                f"{report.name}: the baseline failed {sorted(failed)}, its price facts fail {sorted(expected)}"
+            )
+        if found.direction in TRADES and failed:
+            broken.append(f"{report.name}: the baseline says {found.direction} outside the setup ({sorted(failed)})")
     assert broken == []
     high = next(r for r in study.reports if r.symbol == "600519.SH" and r.day == date(2021, 2, 18))
     reasons = high.facts.analytics.baseline.reasons if high.facts.analytics and high.facts.analytics.baseline else ()
-    extension = [r for r in reasons if r.get("code") == "check_failed" and r.get("check") == "extension"]
-    assert extension, reasons
-    assert Decimal(str(extension[0]["value"])) > 50
-    assert "高于250日均线" in high.markdown, "the report says why in the reader's words"
+    failed = {r["check"]: Decimal(str(r["value"])) for r in reasons if r.get("code") == "check_failed"
+              and r.get("check") in ("extension", "near_ma20")}  # fmt: skip
+    assert failed.get("extension", Decimal(0)) > 50 and failed.get("near_ma20", Decimal(0)) > 5, reasons
+    assert "高于250日均线" in high.markdown and "高于20日均线" in high.markdown, "the report says why in its words"
 
 
 def test_a_price_already_in_the_buy_zone_is_never_told_to_come_back_to_it(study: Study) -> None:
