@@ -545,7 +545,7 @@ class DataService:
     def _gap_kinds(self, results: Sequence[GateResult], window: TradingWindow) -> list[DataKind]:
         kinds: list[DataKind] = []
         for result in results:
-            if result.status != "gap":
+            if result.status != "gap" or result.code == "not_listed":  # nothing to fetch before the listing date
                 continue
             kind = GATE_KINDS[result.name]
             if kind == "quote" and not window.live_allowed:
