@@ -138,8 +138,21 @@ def test_a_quote_recorded_in_a_session_replays_later_on_the_recordings_clock(
     assert (
         run(["--home", str(home), "--json", "data", "fetch", SYMBOL, "--what", "quote", "--replay", str(folder)]) == 0
     )
-    fetched = json.loads(capsys.readouterr().out)["fetches"]
+    answer = json.loads(capsys.readouterr().out)
+    fetched = answer["fetches"]
     assert [(f["what"], f["source"], f["ok"]) for f in fetched] == [("quote", "tencent", True)]  # not skipped as late
+    # labelled with the recording's time, never as a live answer of now
+    assert answer["replay"] == {"folder": str(folder), "recorded_at": at.isoformat(), "live": False}
+    assert answer["as_of"].startswith("2024-06-28T02:01")  # the recording's clock (UTC), not the wall clock
     with Workbench.open(home) as bench:
         stored = bench.data.cache.latest_quote(SYMBOL)
     assert stored is not None and stored.last == 1700
+    for language, words in (
+        ("en", "Replayed: the answers recorded at 2024-06-28 10:01:00"),
+        ("zh", "回放：2024-06-28 10:01:00"),
+    ):
+        assert run(["--home", str(home), "--lang", language, "data", "fetch", SYMBOL, "--what", "quote",
+                    "--replay", str(folder)]) == 0  # fmt: skip
+        shown = capsys.readouterr().out
+        assert words in shown and ("not live now" in shown if language == "en" else "并非此刻的实时行情" in shown)
+        assert ("Beijing" if language == "en" else "北京时间") in shown
