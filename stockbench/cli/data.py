@@ -238,7 +238,8 @@ def _kinds(text: str) -> list[DataKind]:
 def fetch(cli: CliContext, symbol: str, what: str, record: Path | None, replay: Path | None) -> None:
     """Fetch SYMBOL's data from the public services (live; progress on stderr). --record DIR keeps every
     exchange for a bug report; --replay DIR answers from such a recording instead of the network, on a clock standing
-    at the time it was made (so a quote recorded in a session is asked again), unless --as-of is given."""
+    at the time it was made (so a quote recorded in a session is asked again), unless --as-of is given (quotes the
+    recording holds are answered from it then too)."""
     if record is not None and replay is not None:
         raise click.UsageError("use --record or --replay, not both")
     kinds = _kinds(what)
