@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -162,16 +162,22 @@ def _bars_human(cli: CliContext, d: dict[str, Any]) -> str:
     return head + ("\n" + cli.table(shown, columns) if shown else "")
 
 
+def _recorded(folder: Path) -> datetime | None:
+    """The instant the recording in `folder` was made (None: it cannot be read or holds no exchange)."""
+    from stockbench.data.recording import BadRecording, recorded_at
+
+    try:
+        return recorded_at(folder)
+    except (BadRecording, OSError):
+        return None
+
+
 def _recorded_clock(folder: Path) -> Clock | None:
     """A live clock at the instant the recording in `folder` was made (None: it cannot be read; the replay then says
     why, as a user error)."""
     from stockbench.clock import RecordedClock
-    from stockbench.data.recording import BadRecording, recorded_at
 
-    try:
-        started = recorded_at(folder)
-    except (BadRecording, OSError):
-        return None
+    started = _recorded(folder)
     return RecordedClock(started) if started is not None else None
 
 
@@ -232,7 +238,8 @@ def _kinds(text: str) -> list[DataKind]:
 def fetch(cli: CliContext, symbol: str, what: str, record: Path | None, replay: Path | None) -> None:
     """Fetch SYMBOL's data from the public services (live; progress on stderr). --record DIR keeps every
     exchange for a bug report; --replay DIR answers from such a recording instead of the network, on a clock standing
-    at the time it was made (so a quote recorded in a session is asked again), unless --as-of is given."""
+    at the time it was made (so a quote recorded in a session is asked again), unless --as-of is given (quotes the
+    recording holds are answered from it then too)."""
     if record is not None and replay is not None:
         raise click.UsageError("use --record or --replay, not both")
     kinds = _kinds(what)
@@ -243,10 +250,23 @@ def fetch(cli: CliContext, symbol: str, what: str, record: Path | None, replay: 
         bench.data.use_recording(record=record, replay=replay)
     found = _symbol(cli, symbol)
     outcomes = bench.data.fetch(found, kinds, progress=_progress)
-    cli.emit(
-        {"symbol": found, "fetches": list(outcomes)},
-        lambda d: cli.table(d["fetches"], ["what", "source", "ok", "rows", "reason"], {"what": "data_kind"}),
-    )
+    result: dict[str, Any] = {"symbol": found, "fetches": list(outcomes)}
+    if replay is not None:  # what a replay answered is what was recorded then, never a live answer of now
+        recorded = _recorded(replay)
+        result["as_of"] = bench.clock.now().isoformat()
+        result["replay"] = {"folder": str(replay), "recorded_at": recorded.isoformat() if recorded else None,
+                            "live": False}  # fmt: skip
+    cli.emit(result, lambda d: _fetch_human(cli, d))
+
+
+def _fetch_human(cli: CliContext, d: dict[str, Any]) -> str:
+    table = cli.table(d["fetches"], ["what", "source", "ok", "rows", "reason"], {"what": "data_kind"})
+    replay = d.get("replay")
+    if not replay:
+        return table
+    at = replay["recorded_at"]
+    said = cli.say("cli.fetch.replayed", at=cli.moment(datetime.fromisoformat(at), symbol=d["symbol"])) if at else ""
+    return "\n".join(line for line in (said or cli.say("cli.fetch.replayed_unknown"), table) if line)
 
 
 @data.command()

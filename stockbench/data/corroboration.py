@@ -123,12 +123,17 @@ def store(db: Database, found: Corroboration, as_of: date | None, *, record_prob
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [[*key, c.field, c.tag, ",".join(c.sources), json.dumps(c.values), now] for c in found.checks],
         )
-        if conflicts:
+        details = [_problem(found, c, found.quoted_at) for c in conflicts]
+        if details:  # the same two answers checked again (a later fetch of the same quotes) are one problem, not two
+            cur.execute("SELECT detail FROM data_problems WHERE symbol = ? AND kind = ?", [found.symbol, PROBLEM_KIND])
+            known = {str(row[0]) for row in cur.fetchall()}
+            details = [d for d in details if d not in known]
+        if details:
             cur.executemany(
                 "INSERT INTO data_problems (symbol, kind, detail, detected_at, as_of) VALUES (?, ?, ?, ?, ?)",
-                [[found.symbol, PROBLEM_KIND, _problem(found, c, found.quoted_at), now, as_of] for c in conflicts],
+                [[found.symbol, PROBLEM_KIND, d, now, as_of] for d in details],
             )
-    return len(conflicts)
+    return len(details)
 
 
 def read(db: Database, quote: Quote) -> Corroboration | None:

@@ -278,7 +278,13 @@ def _last_close(ctx: GateContext) -> GateResult:
 
 
 def fresh_quote(ctx: GateContext) -> GateResult:
-    """In the trading window, a quote at most max_age_minutes old; outside it, the last session's close."""
+    """In the trading window, a quote at most max_age_minutes old; outside it, the last session's close. Before the
+    instrument's listing date (the instrument data's list_date) there is no price at all: `not_listed`."""
+    listed, today = ctx.instrument.list_date, ctx.cache.cutoff(ctx.symbol).today
+    if listed is not None and today < listed:  # whatever a stored line or the session says: it does not trade yet
+        return GateResult("fresh_quote", "gap", f"{ctx.symbol} is not listed yet on {today}: it lists on {listed}",
+                          (f"instruments:{ctx.symbol}:list_date:{listed}",), code="not_listed",
+                          values={"day": str(today), "listed": str(listed)})  # fmt: skip
     if ctx.window.problem:
         return GateResult("fresh_quote", "gap", f"the session state of {ctx.symbol} is unknown: {ctx.window.problem}",
                           code="session_unknown")  # fmt: skip

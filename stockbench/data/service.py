@@ -160,6 +160,7 @@ class DataService:
         rules = load_data_rules()
         self._workers = int(rules["fetch"]["workers"])
         self._bars_lookback = timedelta(days=int(rules["fetch"]["bars_lookback_days"]))
+        self._recorded: frozenset[str] = frozenset()  # the URLs a replayed recording answers (see use_recording)
 
     @property
     def providers(self) -> Mapping[str, Provider]:
@@ -177,14 +178,15 @@ class DataService:
         """Record every HTTP exchange of the fetches into `record`, or answer them from the recording in
         `replay` with no network (see stockbench.data.recording); before the first fetch."""
         from stockbench.data.http import HttpClient
-        from stockbench.data.recording import BadRecording
+        from stockbench.data.recording import BadRecording, load
 
         try:
             client = HttpClient(record=record, replay=replay)
+            recorded = frozenset(e.url for e in load(replay) if not e.error) if replay is not None else frozenset()
         except BadRecording as error:
             raise user_error(InvalidInput, "bad_recording", reason=str(error)) from None
         self.close()
-        self._http, self._own_http, self._at = client, True, {}
+        self._http, self._own_http, self._at, self._recorded = client, True, {}, recorded
         if not self._injected:
             self._providers = None
 
@@ -338,8 +340,16 @@ class DataService:
             self.sources.failed(source, outcome.failure, outcome.reason)
         return outcome, records
 
+    def _replay_answers(self, what: DataKind, symbol: str) -> bool:
+        """Whether the replayed recording holds an answer of one of `what`'s endpoints for `symbol`'s market (then
+        the replay answers what was recorded, whatever the clock)."""
+        if not self._recorded:
+            return False
+        bases = [u for s in self.sources.chain(what, self.instrument(symbol).market) for u in s.urls().values()]
+        return any(url.startswith(base) for url in self._recorded for base in bases)
+
     def _fetch_kind(self, symbol: str, what: DataKind, window: TradingWindow) -> list[FetchOutcome]:
-        if what == "quote" and not window.live_allowed:
+        if what == "quote" and not window.live_allowed and not self._replay_answers(what, symbol):
             why = window.problem or f"no live quote outside the trading window ({window.phase})"
             if self._clock.is_replay and window.in_session:
                 why = "no live quote for a replay clock"
@@ -545,7 +555,7 @@ class DataService:
     def _gap_kinds(self, results: Sequence[GateResult], window: TradingWindow) -> list[DataKind]:
         kinds: list[DataKind] = []
         for result in results:
-            if result.status != "gap":
+            if result.status != "gap" or result.code == "not_listed":  # nothing to fetch before the listing date
                 continue
             kind = GATE_KINDS[result.name]
             if kind == "quote" and not window.live_allowed:

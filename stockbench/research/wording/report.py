@@ -229,6 +229,10 @@ _GATES: dict[str, Entry] = {
     "trading_status.suspended": Entry("停牌", "suspended"),
     "trading_status.delisted": Entry("已退市", "delisted"),
     "trading_status.not_listed": Entry("尚未上市", "not listed"),
+    "gate.not_listed": Entry(
+        "截至 {day} 尚未上市（{listed} 上市）：没有可据以交易的价格",
+        "not listed yet on {day} (it lists on {listed}): there is no price to act on",
+    ),
     "gate.halted": Entry(
         "最新报价 {price}（{at}，来源：{source}）显示该证券{state}：没有可据以交易的价格",
         "last {price} at {at} from {source}: the quote says it is {state}, so there is no price to act on",

@@ -138,8 +138,56 @@ def test_a_quote_recorded_in_a_session_replays_later_on_the_recordings_clock(
     assert (
         run(["--home", str(home), "--json", "data", "fetch", SYMBOL, "--what", "quote", "--replay", str(folder)]) == 0
     )
-    fetched = json.loads(capsys.readouterr().out)["fetches"]
+    answer = json.loads(capsys.readouterr().out)
+    fetched = answer["fetches"]
     assert [(f["what"], f["source"], f["ok"]) for f in fetched] == [("quote", "tencent", True)]  # not skipped as late
+    # labelled with the recording's time, never as a live answer of now
+    assert answer["replay"] == {"folder": str(folder), "recorded_at": at.isoformat(), "live": False}
+    assert answer["as_of"].startswith("2024-06-28T02:01")  # the recording's clock (UTC), not the wall clock
     with Workbench.open(home) as bench:
         stored = bench.data.cache.latest_quote(SYMBOL)
     assert stored is not None and stored.last == 1700
+    for language, words in (
+        ("en", "Replayed: the answers recorded at 2024-06-28 10:01:00"),
+        ("zh", "回放：2024-06-28 10:01:00"),
+    ):
+        assert run(["--home", str(home), "--lang", language, "data", "fetch", SYMBOL, "--what", "quote",
+                    "--replay", str(folder)]) == 0  # fmt: skip
+        shown = capsys.readouterr().out
+        assert words in shown and ("not live now" in shown if language == "en" else "并非此刻的实时行情" in shown)
+        assert ("Beijing" if language == "en" else "北京时间") in shown
+
+
+def test_under_replay_an_as_of_clock_outside_the_session_still_asks_the_recorded_quotes(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With --as-of the evening (a replay clock, outside the window) a recording that holds quote answers is still
+    answered from; one that holds none skips the quote as before (nothing to replay, and never the network)."""
+    from stockbench.workbench import Workbench
+    from tests.engine.data.test_corroboration import tencent_line
+
+    server = ReplayServer().start()
+    server.route("/q=sh600519", Reply.gbk(tencent_line()))
+    server.route(KLINE, Reply.json(eastmoney_kline("600519", 1, "贵州茅台", ROWS)))
+    db = Database(tmp_path / "first.duckdb")
+    migrate(db)
+    only(db, Wall(), {"quote.tencent": server.base_url, "bars.eastmoney": server.base_url})
+    quotes, bars = tmp_path / "quotes", tmp_path / "bars"
+    for folder, kind in ((quotes, "quote"), (bars, "bars")):
+        with client(record=folder) as http:
+            service = DataService(db, FixedClock(local(DAY, 10, 1)), MarketRules(db), http=http, now=Wall())
+            assert [o.ok for o in service.fetch(SYMBOL, [kind])] == [True]
+    db.close()
+    server.stop()
+    with Workbench.open(home) as bench:
+        only(bench.workspace.db, Wall(), {"quote.tencent": server.base_url, "bars.eastmoney": server.base_url})
+    evening = ["--home", str(home), "--json", "--as-of", "2024-06-28T20:00", "data", "fetch", SYMBOL, "--what"]
+    capsys.readouterr()
+    assert run([*evening, "quote", "--replay", str(quotes)]) == 0
+    fetched = json.loads(capsys.readouterr().out)["fetches"]
+    assert [(f["source"], f["ok"], f["skipped"]) for f in fetched] == [("tencent", True, False)]
+    assert run([*evening, "quote", "--replay", str(bars)]) == 0
+    skipped = json.loads(capsys.readouterr().out)["fetches"]
+    assert [(f["ok"], f["skipped"]) for f in skipped] == [(False, True)] and "outside the trading window" in skipped[0][
+        "reason"
+    ]

@@ -69,3 +69,38 @@ def test_traded_on_reads_a_gap_between_stored_bars_as_suspended(db: Database, ru
     assert data.traded_on("000001.SZ", gap) is None  # no bars stored at all: unknown is not a suspension
     early = DataService(db, ReplayClock.as_of(gap), rules, {})  # the later bars are not visible yet
     assert early.traded_on(SYMBOL, gap) is None
+
+
+def test_the_fresh_quote_gate_before_the_listing_date_says_not_listed(db: Database, rules: MarketRules) -> None:
+    """The gate reads the listing date: before it, `not_listed` (its own code and words), not "no quote is stored",
+    whether the market is in session (with a stored quote) or closed (with stored closes); and nothing is fetched."""
+    from stockbench.data.gates import evaluate
+    from stockbench.research.blocks import GateFact
+    from stockbench.research.wording.phrases import gate_reason
+    from tests.engine.data.test_gates import context, fill
+
+    fill(MarketDataCache(db, ReplayClock.as_of(DAY)), rules)
+    quote = Quote(SYMBOL, local(DAY, 10, 0), Decimal("100"), Decimal("100"), None, None, None, 1, None, "tencent")
+    MarketDataCache(db, ReplayClock.as_of(DAY)).store_quotes([quote], fetched_at=WALL)
+    before = {
+        clock: next(r for r in evaluate(context(db, rules, clock)) if r.name == "fresh_quote")
+        for clock in (FixedClock(local(DAY, 10, 1)), FixedClock(local(DAY, 20)), ReplayClock.as_of(DAY))
+    }
+    assert {g.code for g in before.values()} == {"live", "last_close"}  # without a listing date: the stored prices
+
+    rules.registry.save(InstrumentData(SYMBOL, list_date=LISTED))
+    for clock in before:
+        gate = next(r for r in evaluate(context(db, rules, clock)) if r.name == "fresh_quote")
+        assert (gate.status, gate.code, gate.label) == ("gap", "not_listed", None)
+        assert gate.values == {"day": str(DAY), "listed": str(LISTED)} and "no quote" not in gate.reason
+        fact = GateFact(gate.name, gate.status, gate.reason, code=gate.code, values=gate.values)
+        zh, en = gate_reason(fact, SYMBOL, "zh"), gate_reason(fact, SYMBOL, "en")
+        assert "尚未上市" in zh and str(LISTED) in zh and not any(c.isascii() and c.isalpha() for c in zh)
+        assert "not listed yet" in en and str(LISTED) in en
+    on_the_day = next(r for r in evaluate(context(db, rules, ReplayClock.as_of(LISTED))) if r.name == "fresh_quote")
+    assert on_the_day.code != "not_listed"  # the listing day itself trades
+
+    tencent = FakeProvider("tencent", {"quote": lambda: [quote], "bars": lambda: [bar(SYMBOL, DAY, "tencent")]})
+    gates = DataService(db, FixedClock(local(DAY, 10, 1)), rules, {"tencent": tencent}).gates(SYMBOL)
+    assert next(g for g in gates if g.name == "fresh_quote").code == "not_listed"
+    assert "quote" not in tencent.calls  # no quote is asked for a symbol that does not trade yet

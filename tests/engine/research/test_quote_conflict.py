@@ -66,10 +66,16 @@ def bars_csv(folder: Path) -> Path:
     return path
 
 
-def analysed(home: Path, tmp_path: Path, servers: tuple[ReplayServer, ReplayServer], language: str) -> dict[str, Any]:
+def analysed(
+    home: Path,
+    tmp_path: Path,
+    servers: tuple[ReplayServer, ReplayServer],
+    language: str,
+    sina_answer: str = sina_line(prev="1600.00"),  # by default Sina's previous close disagrees
+) -> dict[str, Any]:
     tencent, sina = servers
     tencent.route("/q=sh600519", Reply.gbk(tencent_line()))
-    sina.route("/list=sh600519", Reply.gbk(sina_line(prev="1600.00")))  # Sina's previous close disagrees
+    sina.route("/list=sh600519", Reply.gbk(sina_answer))
     with Workbench.open(home, clock=FixedClock(local(DAY, 10, 1))) as bench:
         assert bench.data.import_file(bars_csv(tmp_path)).stored > 250
         only(bench.workspace.db, Wall(), {"quote.tencent": tencent.base_url, "quote.sina": sina.base_url})
@@ -105,4 +111,56 @@ def test_the_conflict_is_said_in_english_too(
         and "previous close (Tencent Finance 1690.00, Sina Finance 1600.00)" in line
         and "neither is averaged" in line
     )
+    assert loopback_only == []
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_two_services_answering_different_last_prices_is_a_recorded_problem_and_a_disclosed_gap(
+    home: Path, tmp_path: Path, servers: tuple[ReplayServer, ReplayServer], loopback_only: list[object], language: str
+) -> None:
+    """Tencent answers a last price of 1700.00 and Sina 1650.00 (beyond the tolerance) for 600519.SH: the stored
+    last is tagged conflicting, a source_disagreement data problem is recorded, and the report discloses the gap in
+    its own language with the catalogue's words (no English in the Chinese one, no exception text) -- never 1675.00,
+    the average."""
+    from stockbench.data.crosscheck import problems
+    from stockbench.research.wording.phrases import gap_words
+    from tests.engine.research.test_report_language import chinese_in, engine_words_in, english_in
+
+    report = analysed(home, tmp_path, servers, language, sina_line(last="1650.00"))
+    markdown = report["markdown"]
+    with Workbench.open(home, clock=FixedClock(local(DAY, 10, 1))) as bench:
+        view = bench.data.quote(SYMBOL, fetch=False)
+        found = problems(bench.workspace.db, SYMBOL)
+    assert view.corroboration is not None
+    tags = {c.field: c.tag for c in view.corroboration.checks}
+    assert tags["last"] == "conflicting" and tags["prev_close"] == "corroborated"
+    [problem] = [p for p in found if p["kind"] == "source_disagreement"]
+    detail = problem["detail"]
+    assert isinstance(detail, dict) and detail["field"] == "last" and problem["as_of"] == DAY
+    assert {(detail["a_source"], detail["a_value"]), (detail["b_source"], detail["b_value"])} == {
+        ("tencent", "1700.00"),
+        ("sina", "1650.00"),
+    }
+
+    # The report's JSON: the fresh-quote gap is listed and disclosed; the average is nowhere.
+    assert "fresh_quote" in report["summary"]["gaps"]
+    assert {"name": "fresh_quote", "reason": "disclosed"} in report["draft"]["gaps"]
+    assert "1675" not in json.dumps(report, ensure_ascii=False, default=str)
+
+    # The report's text: the gate line and the gap disclosure, in the catalogue's words of the report's language.
+    gate = "- 最新行情：" if language == "zh" else "- Fresh quote:"
+    [line] = [x for x in markdown.splitlines() if x.lower().startswith(gate.lower())]
+    words = gap_words("fresh_quote", language)  # type: ignore[arg-type]
+    [disclosure] = [x for x in markdown.splitlines() if words in x and "1650.00" in x]  # the gaps section's line
+    if language == "zh":
+        for text in (line, disclosure):
+            assert "缺口" in markdown and "最新价不一致" in text and "腾讯财经 1700.00" in text
+            assert "新浪财经 1650.00" in text and "未取平均" in text
+        assert english_in(markdown) == [] and engine_words_in(markdown, "zh") == []
+    else:
+        for text in (line, disclosure):
+            assert "disagree on the last price (Tencent Finance 1700.00, Sina Finance 1650.00)" in text
+            assert "neither is averaged" in text
+        assert chinese_in(markdown, {"贵州茅台"}) == []
+    assert not any(word in markdown for word in ("Error", "Exception", "Traceback", "errno"))
     assert loopback_only == []
