@@ -8,8 +8,10 @@ own pool so a long analysis never starves chart loads.
 
 While a window fills its screens the runner can hold the other ops back (`hold_for_urgent`): an op marked `urgent`
 (what the user sees first: the watchlist's rows and prices, the report list, the chart) runs at once and the others
-start when no urgent op is left. Every op holds the GIL for most of its run, so eight screens loading at once had
-made each of them several times slower, and the watchlist waited seconds behind the dashboard's zone scan.
+start when no urgent op is left, those marked `soon` first (what the user waits on next: the watchlist's zones had
+queued behind every other screen's first load and started five seconds late). Every op holds the GIL for most of its
+run, so eight screens loading at once had made each of them several times slower, and the watchlist waited seconds
+behind the dashboard's zone scan.
 """
 
 from __future__ import annotations
@@ -54,10 +56,10 @@ class OpRunner:
         self.holding = True
 
     def release(self) -> None:
-        """Start every held op, and hold none from now on."""
+        """Start every held op (those marked `soon` first), and hold none from now on."""
         self.holding = False
         held, self.held = self.held, []
-        for op in held:
+        for op in sorted(held, key=lambda o: not o.soon):
             op.run()
 
     def urgent_done(self) -> None:
@@ -123,9 +125,11 @@ class EngineOp:
         progress: Callable[[Any], None] | None = None,
         research: bool = False,
         urgent: bool = False,
+        soon: bool = False,
         parent: QWidget | None = None,
     ) -> None:
         self.runner, self.fn, self.research, self.urgent, self.parent = runner, op, research, urgent, parent
+        self.soon = soon  # not urgent, but ahead of the other ops that are not (in the hold and in the pool's queue)
         self.success, self.failure, self.progress = success, failure, progress
         self.relay = _Relay()
         self.relay.succeeded.connect(self._succeeded)
@@ -144,7 +148,7 @@ class EngineOp:
             EngineOp.live.add(self)
         runner.urgent += self.urgent
         pool = runner.research if self.research else runner.general
-        pool.start(_Task(self), 1 if self.urgent else 0)
+        pool.start(_Task(self), 2 if self.urgent else 1 if self.soon else 0)
         return self
 
     def _done(self) -> None:
