@@ -8,8 +8,11 @@ own pool so a long analysis never starves chart loads.
 
 While a window fills its screens the runner can hold the other ops back (`hold_for_urgent`): an op marked `urgent`
 (what the user sees first: the watchlist's rows and prices, the report list, the chart) runs at once and the others
-start when no urgent op is left. Every op holds the GIL for most of its run, so eight screens loading at once had
-made each of them several times slower, and the watchlist waited seconds behind the dashboard's zone scan.
+start when no urgent op is left, those marked `soon` first (what the user waits on next: the watchlist's zones had
+queued behind every other screen's first load and started five seconds late). Every op holds the GIL for most of its
+run, so eight screens loading at once had made each of them several times slower, and the watchlist waited seconds
+behind the dashboard's zone scan. An op marked `after_soon` (the dashboard's zone alerts and scan, which compute the
+same zones again) starts only once no `soon` op is left.
 """
 
 from __future__ import annotations
@@ -48,16 +51,18 @@ class OpRunner:
         self.holding = False
         self.held: list[EngineOp] = []  # held back until no urgent op is left (GUI thread only)
         self.urgent = 0  # urgent ops started and not delivered yet
+        self.soon = 0  # soon ops started and not delivered yet
+        self.after: list[EngineOp] = []  # `after_soon` ops waiting for them (GUI thread only)
 
     def hold_for_urgent(self) -> None:
         """From now on, start an op that is not urgent only once no urgent op is left (see the module docstring)."""
         self.holding = True
 
     def release(self) -> None:
-        """Start every held op, and hold none from now on."""
+        """Start every held op (those marked `soon` first), and hold none from now on."""
         self.holding = False
         held, self.held = self.held, []
-        for op in held:
+        for op in sorted(held, key=lambda o: not o.soon):
             op.run()
 
     def urgent_done(self) -> None:
@@ -66,10 +71,23 @@ class OpRunner:
         if self.urgent == 0 and self.holding:
             self.release()
 
+    def soon_done(self) -> None:
+        """A soon op was delivered: the ops waiting for the soon ones start once none is left."""
+        self.soon = max(0, self.soon - 1)
+        if self.soon == 0:
+            self._start_after()
+
+    def _start_after(self) -> None:
+        waiting, self.after = self.after, []
+        for op in waiting:
+            op.run()
+
     def close(self) -> None:
         """Refuse new ops from now on (an op started by a late timer or event would read a closed workspace); held
         ops start first (one may be a write the user asked for), so that `wait` drains them too."""
         self.release()
+        self.soon = 0  # and the ops waiting for the soon ones, whether or not those are delivered yet
+        self._start_after()
         self.closed = True
 
     def wait(self, msecs: int = 30_000) -> bool:
@@ -123,9 +141,13 @@ class EngineOp:
         progress: Callable[[Any], None] | None = None,
         research: bool = False,
         urgent: bool = False,
+        soon: bool = False,
+        after_soon: bool = False,
         parent: QWidget | None = None,
     ) -> None:
         self.runner, self.fn, self.research, self.urgent, self.parent = runner, op, research, urgent, parent
+        self.soon = soon  # not urgent, but ahead of the other ops that are not (in the hold and in the pool's queue)
+        self.after_soon = after_soon  # started once no soon op is left
         self.success, self.failure, self.progress = success, failure, progress
         self.relay = _Relay()
         self.relay.succeeded.connect(self._succeeded)
@@ -140,11 +162,15 @@ class EngineOp:
         if runner.holding and not self.urgent:
             runner.held.append(self)
             return self
+        if self.after_soon and runner.soon > 0:
+            runner.after.append(self)
+            return self
         with EngineOp._lock:
             EngineOp.live.add(self)
         runner.urgent += self.urgent
+        runner.soon += self.soon
         pool = runner.research if self.research else runner.general
-        pool.start(_Task(self), 1 if self.urgent else 0)
+        pool.start(_Task(self), 2 if self.urgent else 1 if self.soon else 0)
         return self
 
     def _done(self) -> None:
@@ -160,6 +186,8 @@ class EngineOp:
         finally:
             if self.urgent:
                 self.runner.urgent_done()
+            if self.soon:
+                self.runner.soon_done()
 
     @Slot(object)
     def _failed(self, error: BaseException) -> None:
@@ -177,6 +205,8 @@ class EngineOp:
         finally:
             if self.urgent:
                 self.runner.urgent_done()
+            if self.soon:
+                self.runner.soon_done()
 
     def _parent_alive(self) -> bool:
         if self.parent is None:

@@ -41,13 +41,17 @@ class AppContext:
         progress: Callable[[Any], None] | None = None,
         research: bool = False,
         urgent: bool = False,
+        soon: bool = False,
+        after_soon: bool = False,
         parent: QWidget | None = None,
     ) -> EngineOp:
         """Run `fn(bench)` in the background; `success(result)` on the GUI thread (errors to the presenter).
-        `urgent`: what the user sees first, started ahead of the others (see `ui.background`)."""
+        `urgent`: what the user sees first, started ahead of the others; `soon`: ahead of the others that are not
+        urgent; `after_soon`: once no soon op is left (see `ui.background`)."""
         return EngineOp(
             self.runner, fn, success=success, failure=failure or self.presenter.present, progress=progress,
-            research=research, urgent=urgent, parent=parent,
+            research=research, urgent=urgent, soon=soon, after_soon=after_soon,
+            parent=parent,
         ).run()  # fmt: skip
 
 

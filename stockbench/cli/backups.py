@@ -72,7 +72,7 @@ def folder_command(cli: CliContext, folder: Path | None, default: bool) -> None:
 
     paths = WorkspacePaths(resolve_home(cli.home))
     if folder is not None and default:
-        raise click.UsageError("give a folder or --default, not both")
+        raise click.UsageError(cli.say("cli.folder_or_default"))
     if folder is not None or default:
         choose_folder(paths, None if default else folder)
     chosen = backup_folder(paths)

@@ -221,11 +221,11 @@ def _quote_human(cli: CliContext, d: dict[str, Any]) -> str:
     return "\n".join([line, *said])
 
 
-def _kinds(text: str) -> list[DataKind]:
+def _kinds(cli: CliContext, text: str) -> list[DataKind]:
     kinds = [k.strip() for k in text.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in KIND_CHOICES]
     if unknown or not kinds:
-        raise click.BadParameter(f"use a comma-separated list of {', '.join(KIND_CHOICES)}", param_hint="--what")
+        raise click.BadParameter(cli.say("cli.bad_kinds", kinds=", ".join(KIND_CHOICES)), param_hint="--what")
     return cast("list[DataKind]", kinds)
 
 
@@ -241,8 +241,8 @@ def fetch(cli: CliContext, symbol: str, what: str, record: Path | None, replay: 
     at the time it was made (so a quote recorded in a session is asked again), unless --as-of is given (quotes the
     recording holds are answered from it then too)."""
     if record is not None and replay is not None:
-        raise click.UsageError("use --record or --replay, not both")
-    kinds = _kinds(what)
+        raise click.UsageError(cli.say("cli.record_or_replay"))
+    kinds = _kinds(cli, what)
     if replay is not None and cli.as_of is None:
         cli.clock = _recorded_clock(replay)
     bench = cli.bench()
@@ -362,14 +362,14 @@ def sources(ctx: click.Context) -> None:
         _emit_sources(cli, cli.bench().data.sources.sources())
 
 
-def _flag(value: str | None) -> bool | None:
+def _flag(cli: CliContext, value: str | None) -> bool | None:
     if value is None:
         return None
     if value.lower() in {"true", "yes", "1"}:
         return True
     if value.lower() in {"false", "no", "0"}:
         return False
-    raise click.BadParameter("use true or false", param_hint="--enabled")
+    raise click.BadParameter(cli.say("cli.bad_flag"), param_hint="--enabled")
 
 
 @sources.command("set")
@@ -380,5 +380,5 @@ def _flag(value: str | None) -> bool | None:
 @pass_cli
 def set_source(cli: CliContext, name: str, base_url: str | None, enabled_text: str | None, order: int | None) -> None:
     """Change the data source NAME (see `stockbench data sources`)."""
-    changed = cli.bench().data.sources.change(name, base_url=base_url, enabled=_flag(enabled_text), order=order)
+    changed = cli.bench().data.sources.change(name, base_url=base_url, enabled=_flag(cli, enabled_text), order=order)
     _emit_sources(cli, [changed])

@@ -64,7 +64,7 @@ def evidence(cli: CliContext, report_id: str, number: str | None, quote: str | N
 
     Give exactly one of --number, --quote and --evidence."""
     if sum(v is not None for v in (number, quote, evidence_id)) != 1:
-        raise click.UsageError("give exactly one of --number, --quote and --evidence")
+        raise click.UsageError(cli.say("cli.evidence_one_of"))
     bench = cli.bench()
     report = bench.research.report(report_id)
     citations = bench.evidence.citations(report.draft, report.markdown)

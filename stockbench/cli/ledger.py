@@ -67,7 +67,7 @@ def account_add(
     """Open an account NAME."""
     chosen = tuple(m.strip().upper() for m in markets.split(",")) if markets else None
     if chosen and not set(chosen) <= {"CN", "HK"}:
-        raise click.BadParameter("markets are CN and/or HK", param_hint="--markets")
+        raise click.BadParameter(cli.say("cli.bad_markets"), param_hint="--markets")
     acct = _ledger(cli).add_account(
         name,
         currency,
@@ -293,7 +293,7 @@ def positions(cli: CliContext, name: str, at_text: str | None, prices: tuple[str
     for item in prices:
         symbol, _, value = item.partition("=")
         if not value:
-            raise click.BadParameter(f"'{item}' is not SYMBOL=PRICE", param_hint="--price")
+            raise click.BadParameter(cli.say("cli.bad_price_pair", item=item), param_hint="--price")
         given[canonical(symbol)] = DECIMAL.convert(value, None, None)
     found = cli.bench().ledger.positions(name, _at(at_text), given)
     rows = _positions_data([p for p in found if show_all or p.qty])
@@ -563,7 +563,7 @@ def rebuild(cli: CliContext, from_journal: bool, journal: Path | None, yes: bool
     """Restore the ledger exactly from its journal (even with the database file gone): the whole chain is
     verified first, then every table is replaced and replayed in one transaction."""
     if not from_journal:
-        raise click.UsageError("say what to rebuild from: --from-journal")
+        raise click.UsageError(cli.say("cli.rebuild_from"))
     result = cli.bench().rebuild_ledger_from_journal(journal, yes=yes)
     cli.emit(result, lambda d: _rebuilt_words(cli, result, d))
 

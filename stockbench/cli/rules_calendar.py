@@ -116,7 +116,7 @@ def holiday() -> None:
 def add(cli: CliContext, market: str, day: str, half_day: bool, is_open: bool, note: str) -> None:
     """Record that MARKET is closed on DATE (or trades a half day, or is open)."""
     if half_day and is_open:
-        raise click.UsageError("give at most one of --half-day and --open")
+        raise click.UsageError(cli.say("cli.half_day_or_open"))
     kind: HolidayKind = "half_day" if half_day else "open" if is_open else "closed"
     calendars = _calendars(cli)
     code = _market(market)

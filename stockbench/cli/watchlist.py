@@ -98,7 +98,7 @@ def move(cli: CliContext, symbol: str, position: int | None, group: str | None, 
                                                  position=d["position"]))  # fmt: skip
         return
     if position is None:
-        raise click.UsageError("say where: --to N (1 = top) or --to-group NAME")
+        raise click.UsageError(cli.say("cli.move_where"))
     moved = book.move(symbol, position - 1, group)
     cli.emit({"group": moved.name, "symbols": list(moved.symbols)},
              lambda d: f"[{d['group']}] " + ", ".join(d["symbols"]))  # fmt: skip

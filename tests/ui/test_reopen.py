@@ -169,3 +169,66 @@ def test_held_ops_start_once_the_urgent_ones_are_delivered(
     # an urgent op started by an urgent op's callback still runs before the held ones
     assert order == ["urgent ran", "urgent ran", "other ran"]
     assert not ctx.runner.holding and not ctx.runner.held
+
+
+def test_a_soon_op_starts_ahead_of_the_other_held_ops(ctx: AppContext, qtbot: QtBot, gate: threading.Event) -> None:
+    """Found on a reopen of 60 watched symbols: the watchlist's zones queued behind every other screen's first load
+    and started five seconds late. An op marked `soon` is held like the others but starts first (one thread here, so
+    the order is the pool's queue)."""
+    ctx.runner.general.setMaxThreadCount(1)
+    order: list[str] = []
+
+    def urgent(_bench: Workbench) -> str:
+        assert gate.wait(WAIT_MS / 1000)
+        order.append("urgent")
+        return "urgent"
+
+    def named(name: str) -> Callable[[Workbench], str]:
+        def ran(_bench: Workbench) -> str:
+            order.append(name)
+            return name
+
+        return ran
+
+    ctx.runner.hold_for_urgent()
+    delivered: list[str] = []
+    ctx.op(urgent, delivered.append, urgent=True)
+    ctx.op(named("dashboard"), delivered.append)
+    ctx.op(named("track record"), delivered.append)
+    ctx.op(named("zones"), delivered.append, soon=True)
+    assert len(ctx.runner.held) == 3
+    gate.set()
+    qtbot.waitUntil(lambda: len(delivered) == 4, timeout=WAIT_MS)
+    assert order == ["urgent", "zones", "dashboard", "track record"]
+
+
+def test_an_after_soon_op_starts_once_the_soon_ones_are_delivered(
+    ctx: AppContext, qtbot: QtBot, gate: threading.Event
+) -> None:
+    """The dashboard's zone alerts compute the watchlist's zones again: side by side, each took twice as long. They
+    (`after_soon`) wait for the watchlist's zones (`soon`); an op that is neither does not."""
+    order: list[str] = []
+
+    def zones(_bench: Workbench) -> str:
+        assert gate.wait(WAIT_MS / 1000)
+        order.append("zones")
+        return "zones"
+
+    def named(name: str) -> Callable[[Workbench], str]:
+        def ran(_bench: Workbench) -> str:
+            order.append(name)
+            return name
+
+        return ran
+
+    delivered: list[str] = []
+    ctx.op(zones, delivered.append, soon=True)
+    ctx.op(named("alerts"), delivered.append, after_soon=True)
+    ctx.op(named("chart"), delivered.append)
+    qtbot.waitUntil(lambda: delivered == ["chart"], timeout=WAIT_MS)
+    assert ctx.runner.after and order == ["chart"]  # the alerts wait while the zones are computed
+    gate.set()
+    qtbot.waitUntil(lambda: len(delivered) == 3, timeout=WAIT_MS)
+    assert order == ["chart", "zones", "alerts"] and not ctx.runner.after and ctx.runner.soon == 0
+    ctx.op(named("alone"), delivered.append, after_soon=True)  # no soon op left: it starts at once
+    qtbot.waitUntil(lambda: delivered[-1:] == ["alone"], timeout=WAIT_MS)

@@ -173,3 +173,29 @@ def test_the_report_list_shows_its_titles(
         assert reader.width() >= 400, reader.width()  # the report keeps room to be read
     finally:
         window.shutdown()
+
+
+def test_the_research_tables_model_column_fits_at_1366x768(
+    qtbot: QtBot, reports_bench: Workbench, language: str
+) -> None:
+    """Found in the real window at 1366x768: the run table's model column was cut ("offline rul…", "离线规…"), the
+    model and the columns after it past the dock's edge. The model's words are seen whole, without scrolling."""
+    window = window_at(qtbot, SIZE, reports_bench)
+    research = window.show_screen("research")
+    assert research is not None
+    table = research.table  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: table.model().rowCount() == 3, timeout=20_000)
+    qtbot.wait(200)
+    header, metrics, model = table.horizontalHeader(), table.fontMetrics(), table.model()
+    margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1)  # Qt's own
+    column = COLUMN_INDEX["model"]
+    texts = [str(model.index(row, column).data() or "") for row in range(model.rowCount())]
+    try:
+        assert any(texts), texts
+        width = max(metrics.horizontalAdvance(text) for text in texts) + margin
+        assert width <= header.sectionSize(column), (language, texts, header.sectionSize(column))
+        assert header.sectionSizeFromContents(column).width() <= header.sectionSize(column)  # its title too
+        right = header.sectionViewportPosition(column) + header.sectionSize(column)
+        assert right <= table.viewport().width(), (language, right, table.viewport().width())
+    finally:
+        window.shutdown()

@@ -181,10 +181,13 @@ class Column:
     align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft
 
 
+# What a run is, where it stands and which model writes it come first, in view in a narrow dock at 1366x768 (after
+# the sub-task, time, calls and cost the model was past the dock's edge, cut to "offline rul..." by the border).
 COLUMNS: tuple[Column, ...] = (
     Column("symbol", str(QT_TRANSLATE_NOOP("RunModel", "Symbol")), lambda r: r.symbol),
     Column("status", str(QT_TRANSLATE_NOOP("RunModel", "Status")), lambda r: status_title(r.status)),
     Column("stage", str(QT_TRANSLATE_NOOP("RunModel", "Stage")), lambda r: stage_name(r.stage) if r.stage else ""),
+    Column("model", str(QT_TRANSLATE_NOOP("RunModel", "Model")), lambda r: model_title(r.model)),
     Column("subtask", str(QT_TRANSLATE_NOOP("RunModel", "Sub-task")), lambda r: subtask_title(r.subtask)),
     Column(
         "elapsed",
@@ -201,7 +204,6 @@ COLUMNS: tuple[Column, ...] = (
     Column(
         "cost", str(QT_TRANSLATE_NOOP("RunModel", "Cost")), lambda r: format_cost(r.cost), Qt.AlignmentFlag.AlignRight
     ),
-    Column("model", str(QT_TRANSLATE_NOOP("RunModel", "Model")), lambda r: model_title(r.model)),
     Column("action", str(QT_TRANSLATE_NOOP("RunModel", "Action")), lambda r: action_word(r.action) if r.action else ""),
     Column("run_id", str(QT_TRANSLATE_NOOP("RunModel", "Run")), lambda r: r.run_id),
 )
@@ -255,6 +257,8 @@ class RunModel(QAbstractTableModel):
             return row.reason
         if role == Qt.ItemDataRole.ToolTipRole and column.key == "stage" and row.stage:
             return stage_title(row.stage)
+        if role == Qt.ItemDataRole.ToolTipRole and column.key == "model" and row.model:
+            return model_title(row.model)  # a long model name is read whole here when its cell is cut
         if role == Qt.ItemDataRole.ToolTipRole and column.key == "subtask" and row.subtask:
             return subtask_title(row.subtask)
         if role == Qt.ItemDataRole.UserRole:

@@ -214,7 +214,8 @@ class WatchlistPanel(QWidget):
                     parent=self)  # fmt: skip
 
     def _prices_done(self, generation: int) -> None:
-        """Prices are shown: the zones follow (not urgent: tens of milliseconds a symbol, the window is usable)."""
+        """Prices are shown: the zones follow (not urgent: tens of milliseconds a symbol, the window is usable; but
+        `soon`, ahead of the other screens' first loads, which had kept them queued for seconds on a reopen)."""
         self._show_found()
         if generation != self._generation:
             return
@@ -224,7 +225,8 @@ class WatchlistPanel(QWidget):
             self.zones_refreshed.emit()
             return
         self.ctx.op(lambda bench, report: actions.fill_zones(bench, missing, report),
-                    lambda _count: self._zones_done(generation), progress=self._found, parent=self)  # fmt: skip
+                    lambda _count: self._zones_done(generation), progress=self._found, soon=True,
+                    parent=self)  # fmt: skip
 
     def _with_known(self, row: WatchRow) -> WatchRow:
         zone, price = self._zones.get(row.symbol), self._prices.get(row.symbol)
