@@ -12,7 +12,8 @@ start when no urgent op is left, those marked `soon` first (what the user waits 
 queued behind every other screen's first load and started five seconds late). Every op holds the GIL for most of its
 run, so eight screens loading at once had made each of them several times slower, and the watchlist waited seconds
 behind the dashboard's zone scan. An op marked `after_soon` (the dashboard's zone alerts and scan, which compute the
-same zones again) starts only once no `soon` op is left.
+same zones again) starts only once no `soon` op is left; it must be a read, as one still waiting when the runner
+closes is dropped (started then, it read a workspace being closed, perhaps one found damaged and being restored).
 """
 
 from __future__ import annotations
@@ -86,8 +87,8 @@ class OpRunner:
         """Refuse new ops from now on (an op started by a late timer or event would read a closed workspace); held
         ops start first (one may be a write the user asked for), so that `wait` drains them too."""
         self.release()
-        self.soon = 0  # and the ops waiting for the soon ones, whether or not those are delivered yet
-        self._start_after()
+        self.soon = 0
+        self.after = []  # reads waiting for the soon ones: never started on a closing workspace (nothing to show)
         self.closed = True
 
     def wait(self, msecs: int = 30_000) -> bool:

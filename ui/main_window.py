@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+import shiboken6
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QMargins, QRect, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
@@ -296,7 +297,8 @@ class MainWindow(QMainWindow):
     def _damaged_while_open(self, error: WorkspaceDamaged) -> None:
         """A read or write of the open workspace found its file damaged (a block that does not read back, a full
         disk): the damage dialog once, naming the newest backup and offering to restore it."""
-        if self.damage_dialog is not None and self.damage_dialog.isVisible():
+        shown = self.damage_dialog
+        if shown is not None and shiboken6.isValid(shown) and shown.isVisible():  # closed, it is deleted on close
             return
         if self.ctx is not None:
             self._tried = self.ctx.bench.home

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+import shiboken6
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QFileDialog
 from pytestqt.qtbot import QtBot
@@ -152,3 +153,18 @@ def bars_offset(database: Path) -> int:
     finally:
         con.close()
     return HEADER + int(block) * BLOCK + 8 + int(offset) + 16
+
+
+def test_a_damage_reported_after_its_dialog_was_closed_shows_it_again(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The dialog is deleted when it closes; a later damage report (an op of the same workspace failing late) must
+    not touch the deleted dialog (CI: RuntimeError, "Internal C++ object already deleted"), and shows a new one."""
+    paths = books_workspace(tmp_path / "books")
+    paths.database.write_bytes(b"")
+    first = open_damaged(window, qtbot, paths.home)
+    first.close()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(first), timeout=WAIT_MS)  # deleted on close
+    with qtbot.waitSignal(window.presenter.error_presented, timeout=WAIT_MS):
+        window.presenter.present(WorkspaceDamaged(f"{paths.database} is damaged", reason="corrupt"))
+    assert isinstance(window.damage_dialog, DamagedWorkspaceDialog) and window.damage_dialog is not first

@@ -232,3 +232,25 @@ def test_an_after_soon_op_starts_once_the_soon_ones_are_delivered(
     assert order == ["chart", "zones", "alerts"] and not ctx.runner.after and ctx.runner.soon == 0
     ctx.op(named("alone"), delivered.append, after_soon=True)  # no soon op left: it starts at once
     qtbot.waitUntil(lambda: delivered[-1:] == ["alone"], timeout=WAIT_MS)
+
+
+def test_an_after_soon_op_still_waiting_when_the_runner_closes_is_dropped(
+    ctx: AppContext, qtbot: QtBot, gate: threading.Event
+) -> None:
+    """An `after_soon` op is a read for a screen; started while the runner closes it would read a workspace being
+    detached (in CI it read one found damaged and being restored, and showed the damage again)."""
+    ran: list[str] = []
+
+    def zones(_bench: Workbench) -> str:
+        assert gate.wait(WAIT_MS / 1000)
+        return "zones"
+
+    ctx.op(zones, ran.append, soon=True)
+    ctx.op(lambda _bench: ran.append("alerts") or "alerts", ran.append, after_soon=True)
+    assert ctx.runner.after
+    ctx.runner.close()
+    assert not ctx.runner.after and ctx.runner.soon == 0
+    gate.set()
+    assert ctx.runner.wait(WAIT_MS)
+    qtbot.wait(50)  # any delivery queued on the GUI thread
+    assert "alerts" not in ran
