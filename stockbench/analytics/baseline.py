@@ -143,9 +143,7 @@ def _ev_check(ev: float | None, trades: int, min_trades: int) -> Check:
     """The backtest's veto: with at least `min_trades` trades, an EV after costs that is not positive is no buy.
     Fewer trades cannot veto (the report shows the EV with its count); no backtest at all is unknown. As a condition
     (win rate >= 0.55, EV > 0.005, 10 trades: v1.2) the per-symbol backtest lowered the setup's excess from 2021."""
-    if ev is None:
-        return _check("ev", None, None, ">", 0.0, f" (after costs, vetoes from {min_trades} trades)", "fraction")
-    passed = trades < min_trades or ev > 0
+    passed = None if ev is None else trades < min_trades or ev > 0
     return _check("ev", ev, passed, ">", 0.0, f" (after costs, vetoes from {min_trades} trades)", "fraction")
 
 

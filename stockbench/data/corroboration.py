@@ -125,7 +125,9 @@ def store(db: Database, found: Corroboration, as_of: date | None, *, record_prob
         )
         details = [_problem(found, c, found.quoted_at) for c in conflicts]
         if details:  # the same two answers checked again (a later fetch of the same quotes) are one problem, not two
-            cur.execute("SELECT detail FROM data_problems WHERE symbol = ? AND kind = ?", [found.symbol, PROBLEM_KIND])
+            marks = ", ".join("?" * len(details))  # only the candidates are read, not every problem of the symbol
+            cur.execute(f"SELECT detail FROM data_problems WHERE symbol = ? AND kind = ? AND detail IN ({marks})",
+                        [found.symbol, PROBLEM_KIND, *details])  # fmt: skip
             known = {str(row[0]) for row in cur.fetchall()}
             details = [d for d in details if d not in known]
         if details:
