@@ -16,7 +16,12 @@ decision_baseline table (a quiet uptrend with the turnover limit), alone, with v
 >= 0.55, EV > 0.005, 10 trades) and with v1.3's backtest veto (10 trades or more and EV <= 0), and each per year
 beside the base rate. The backtest here is point in time: the score's fires of the same stock whose 20-session trade
 had ended before the session, net of a flat round-trip cost of BACKTEST_COST (the research backtest prices the
-dated fee rows). The valuation, money-flow and plan checks are left out (the file has none of them).
+dated fee rows). The valuation and money-flow checks are left out (the file has none of them).
+
+Last, the baseline's buy candidates as far as the file can have them: the setup with the backtest veto and a
+tradeable plan, the zones computed on each session's own window by the one zone algorithm (`plans`; unrounded, no
+valuation band): the population the replay batch (bench/replay_track.py) samples its buy candidates from, so its
+out-of-sample mean is the replay's target measured on every stock instead of 50.
 
 Then a candidate rule that does not read the score, a quiet, healthy uptrend: the close between `lo` and `hi`
 percent above its 250-session average, at most `near` percent above its 20-session average (and not below it),
@@ -54,6 +59,12 @@ def scored_sessions(path: Path = DATA):  # type: ignore[no-untyped-def]  # polar
     """One row per scored session: symbol, day, score, fire, the volatility state, the distances above ma250 and
     ma20, the 20-session return up to the session and the turnover in percent, and the 20-session excess over the
     market after it (a fraction; null past the data's end)."""
+    return sessions_of(session_frame(path))
+
+
+def session_frame(path: Path = DATA):  # type: ignore[no-untyped-def]  # polars is imported late
+    """Every bar of the file's Shanghai and Shenzhen stocks with the indicators, states, score, fires, the session
+    facts the setup reads, the excess after it and `n`, the session's index within its stock."""
     import polars as pl
 
     from stockbench.analytics.calibration import market_benchmark
@@ -61,7 +72,7 @@ def scored_sessions(path: Path = DATA):  # type: ignore[no-untyped-def]  # polar
     from stockbench.analytics.indicators import add_indicators
     from stockbench.analytics.rule_tables import load_rule_tables
     from stockbench.analytics.signals import add_fires, add_score
-    from stockbench.analytics.states import BENCH_CLOSE, add_states, state_column, with_benchmark
+    from stockbench.analytics.states import BENCH_CLOSE, add_states, with_benchmark
 
     book = load_rule_tables()
     bars = bars_from_community_parquet(path)
@@ -79,24 +90,32 @@ def scored_sessions(path: Path = DATA):  # type: ignore[no-untyped-def]  # polar
         run=(pl.col("close") / pl.col("close").shift(HORIZON).over("symbol") - 1) * 100,
         n=pl.int_range(pl.len()).over("symbol"),
     )
-    return (
-        _point_in_time_backtest(frame)
-        .filter(pl.col("score").is_not_null() & pl.col("excess").is_not_null() & (pl.col("n") >= WARM_UP))
-        .select(
-            "symbol",
-            "day",
-            "score",
-            "fire",
-            pl.col(state_column("volatility")).alias("volatility"),
-            "distance",
-            "near",
-            "run",
-            "turnover_pct",
-            "excess",
-            "bt_trades",
-            "bt_win_rate",
-            "bt_ev",
-        )
+    return _point_in_time_backtest(frame)
+
+
+def sessions_of(frame):  # type: ignore[no-untyped-def]  # polars is imported late
+    """The scored sessions of `session_frame`'s `frame` (see `scored_sessions`), with `n`."""
+    import polars as pl
+
+    from stockbench.analytics.states import state_column
+
+    return frame.filter(
+        pl.col("score").is_not_null() & pl.col("excess").is_not_null() & (pl.col("n") >= WARM_UP)
+    ).select(
+        "symbol",
+        "day",
+        "score",
+        "fire",
+        pl.col(state_column("volatility")).alias("volatility"),
+        "distance",
+        "near",
+        "run",
+        "turnover_pct",
+        "excess",
+        "bt_trades",
+        "bt_win_rate",
+        "bt_ev",
+        "n",
     )
 
 
@@ -138,8 +157,10 @@ def study(cut: date, path: Path = DATA) -> list[str]:
 
     from stockbench.analytics.rule_tables import load_rule_tables
 
-    t = load_rule_tables().decision_baseline
-    sessions = scored_sessions(path)
+    book = load_rule_tables()
+    t = book.decision_baseline
+    frame = session_frame(path)
+    sessions = sessions_of(frame)
     strong = pl.col("score") >= SCORE_THRESHOLD
     calm = pl.col("volatility") != "extreme"
 
@@ -171,6 +192,64 @@ def study(cut: date, path: Path = DATA) -> list[str]:
         lines.append(line(f"ma250 distance <= {d}%, turnover <= {x:g}%{mark}", figures))
     lines += _health(sessions, cut, line)
     lines += _setup(sessions, cut, line, t)
+    lines += _candidates(frame, sessions, cut, line, book)
+    return lines
+
+
+def plans(frame, chosen, book):  # type: ignore[no-untyped-def]  # polars is imported late
+    """`chosen` (sessions with symbol, day and n) with the plan the zones make on each: `reward_risk` and
+    `tradeable` (the zones table's min_reward_risk, the buy zone within max_buy_distance_atr ATR under the close,
+    the close above the stop). The zones come from the one zone algorithm (candidate_levels, zone_levels) on the
+    stock's last ZoneParams.window sessions up to the session, each session its own window; they are not rounded
+    to the tick nor moved apart after rounding as research's are (a tick's difference), and the file has no
+    valuation, so no valuation band is a level (as in the replay)."""
+    import polars as pl
+
+    from stockbench.analytics.zones import PlanRules, ZoneParams, candidate_levels, zone_levels
+
+    params, rules = ZoneParams.from_table(book.zones), PlanRules.from_table(book.zones)
+    keys = chosen.select("symbol", "day", "n").with_columns(key=pl.col("symbol") + "@" + pl.col("day").cast(pl.String))
+    back = pl.DataFrame({"_k": list(range(params.window))}, schema={"_k": pl.Int64})
+    rows = keys.select("key", "symbol", "n").join(back, how="cross").with_columns(n=pl.col("n") - pl.col("_k"))
+    bars = frame.select("symbol", "n", "day", "high", "low", "close", "volume")
+    window = (rows.join(bars, on=["symbol", "n"]).drop("symbol", "n").rename({"key": "symbol"})
+              .sort("symbol", "day"))  # fmt: skip
+    wanted = ["close", "atr14", "high_52w", *(m for m in params.mas if m in frame.columns)]
+    last = (keys.join(frame.select("symbol", "n", *wanted), on=["symbol", "n"])
+            .drop("symbol", "n").rename({"key": "symbol"}).sort("symbol"))  # fmt: skip
+    zones = zone_levels(last, candidate_levels(window, last, params), params)
+    middle_buy = (pl.col("buy_low") + pl.col("buy_high")) / 2
+    ratio = (((pl.col("sell_low") + pl.col("sell_high")) / 2 - middle_buy) / (middle_buy - pl.col("stop"))).round(2)
+    reach = pl.col("close") - pl.col("buy_high") <= float(rules.max_buy_distance_atr) * pl.col("atr")
+    judged = zones.select("symbol", reward_risk=ratio).with_columns(
+        tradeable=(pl.col("reward_risk") >= float(rules.min_reward_risk))
+    )
+    judged = judged.join(zones.select("symbol", reach=reach & (pl.col("close") > pl.col("stop"))), on="symbol")
+    judged = judged.select("symbol", "reward_risk", tradeable=pl.col("tradeable") & pl.col("reach"))
+    out = keys.join(judged.rename({"symbol": "key"}), on="key", how="left").drop("key", "n")
+    return chosen.join(out, on=["symbol", "day"], how="left").with_columns(pl.col("tradeable").fill_null(False))
+
+
+def _candidates(frame, sessions, cut: date, line, book) -> list[str]:  # type: ignore[no-untyped-def]
+    """The baseline's buy candidates as the file can have them: the setup, the backtest veto and a tradeable plan
+    (capital and valuation are unknown in the file, so the replay's calls are these capped at wait). In and out of
+    sample and per year beside the base rate."""
+    import polars as pl
+
+    t = book.decision_baseline
+    veto = (pl.col("bt_trades") >= t.integer("buy_min_trades")) & (pl.col("bt_ev") <= 0)
+    chosen = plans(frame, sessions.filter(setup_rule(t) & ~veto.fill_null(False)), book)
+    rules = {
+        "setup + veto, tradeable plan (the candidates)": pl.col("tradeable"),
+        "setup + veto, plan not tradeable": ~pl.col("tradeable"),
+    }
+    lines = ["the buy candidates: the setup, the backtest veto and the zones' plan (min reward-to-risk, reach, stop):"]
+    lines += [line(label, _figures(chosen.filter(rule), cut)) for label, rule in rules.items()]
+    found = chosen.group_by(pl.col("day").dt.year().alias("y")).agg(
+        n=pl.len(), m=pl.col("excess").filter(pl.col("tradeable")).mean() * 100, k=pl.col("tradeable").sum()
+    )
+    per_year = "  ".join(f"{y}: {m:+.2f}% (n={k} of {n})" for y, n, m, k in found.sort("y").iter_rows())
+    lines.append(f"  {'candidates per year (of the setup + veto)':48} {per_year}")
     return lines
 
 

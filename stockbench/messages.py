@@ -681,6 +681,12 @@ NOTES: dict[str, Words] = {
     "scan.zone": _w("close {zone} (buy zone based on {basis})", "收盘价{zone_zh}（买入区间依据 {basis}）"),
     "scan.st": _w("flagged ST: special treatment (risk warning)", "ST：特别处理（风险警示）"),
     "scan.star_st": _w("flagged *ST: delisting risk warning", "*ST：退市风险警示"),
+    "scan.setup": _w("in the baseline's buy setup: a quiet, healthy uptrend (close {ma250}% over the 250-day MA, "
+                     "{ma20}% over the 20-day MA, calm volatility and turnover)",
+                     "处在程序基线的买入形态：安静、健康的上升趋势（收盘高于250日均线 {ma250}%、高于20日均线 {ma20}%，"
+                     "波动与换手不高）"),
+    "scan.setup_unknown": _w("buy setup not judged: the data cannot say {checks}",
+                             "买入形态无法判断：数据缺少 {checks}"),
     # ---- typed numbers (market/numbers.py) ----
     # ---- the ledger's journal: the rebuild's result and the doctor's checks (ledger/restore.py, checks.py) ----
     "journal.rebuilt": _w("rebuilt the ledger from {lines} journal line(s): {accounts} account(s), {entries} "

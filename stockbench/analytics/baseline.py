@@ -10,7 +10,9 @@ catalogue.
 
 Since v1.3 the technical score is not a buy condition: on the 2017-2022 A-share file the sessions scoring at least 50
 trailed the market from 2021 (-0.40% over 20 sessions), while the quiet-uptrend setup beat it in every year 2018-2021
-(bench/signal_study.py). The score still marks the weak cases (reduce, avoid) and sets the confidence's strength.
+(bench/signal_study.py). The score still marks the weak cases (reduce, avoid) and sets their confidence's strength
+and that of hold and wait; since v1.4 a buy's (or add's) confidence reads the setup's measured edge instead (its
+out-of-sample share of sessions beating the market against every session's), and the buy's reason cites it.
 """
 
 from __future__ import annotations
@@ -127,7 +129,7 @@ def _checks(
     min_trades, max_val = t.integer("buy_min_trades"), t.number("buy_max_valuation_pct")
     blocked = [str(c) for c in t["block_buy_capital"]]
     pct = valuation_pct
-    checks = [*_setup_checks(t, heat or Heat()), _ev_check(ev, trades, min_trades)]
+    checks = [*setup_checks(t, heat or Heat()), _ev_check(ev, trades, min_trades)]
     checks += [
         _check("capital", capital, None if capital in ("", UNKNOWN) else capital not in blocked, "not",
                " or ".join(blocked)),
@@ -155,7 +157,7 @@ def _range(name_low: str, name_high: str, value: float | None, low: float, high:
     ]
 
 
-def _setup_checks(t: Table, heat: Heat) -> list[Check]:
+def setup_checks(t: Table, heat: Heat) -> list[Check]:
     """The setup a buy needs (v1.3): a quiet, healthy uptrend. The close 10-50% above its 250-session average (a
     long uptrend, not an overheated one: 600519 stood 56% above it on 2021-02-18), 0-5% above its 20-session
     average (not stretched, not broken), a 20-session return of 0-20%, volatility low or normal and turnover at most
@@ -177,6 +179,42 @@ def _setup_checks(t: Table, heat: Heat) -> list[Check]:
     ]  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """The buy's setup on one session alone (the scan's flag): its checks, whether it holds (None while an input is
+    unknown and none failed: unknown is never a pass), and the names of the checks that failed or are unknown."""
+
+    symbol: str
+    day: str
+    checks: tuple[Check, ...]
+
+    @property
+    def failed(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.checks if c.status == "fail")
+
+    @property
+    def unknown(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.checks if c.status == "unknown")
+
+    @property
+    def holds(self) -> bool | None:
+        if self.failed:
+            return False
+        return None if self.unknown else True
+
+    def as_dict(self) -> dict[str, object]:
+        checks = [{"name": c.name, "status": c.status, "value": c.value, "op": c.op, "limit": c.limit}
+                  for c in self.checks]  # fmt: skip
+        return {"day": self.day, "holds": self.holds, "failed": list(self.failed), "unknown": list(self.unknown),
+                "checks": checks}  # fmt: skip
+
+
+def setup_of(symbol: str, day: str, heat: Heat, book: RuleBook | None = None) -> Setup:
+    """The setup's checks of `symbol` on `day` from the session's `heat` (decision_baseline's bounds)."""
+    t = (book or load_rule_tables()).decision_baseline
+    return Setup(symbol, day, tuple(setup_checks(t, heat)))
+
+
 def _negative(score: float | None, ev: float | None, t: Table) -> bool:
     if score is None:
         return False
@@ -191,6 +229,13 @@ def _direction(candidate: bool, negative: bool, holding: bool) -> Direction:
     return "hold" if holding else "wait"
 
 
+def setup_edge(t: Table) -> float:
+    """The setup's measured edge on the confidence's scale: its out-of-sample share of sessions that beat the market
+    less the share of every session, over the win-rate edge that counts in full (win_rate_full - 0.5), within 0..1."""
+    edge = (t.number("setup_beat_rate") - t.number("base_beat_rate")) / (t.number("win_rate_full") - 0.5)
+    return min(1.0, max(0.0, edge))
+
+
 def _confidence(direction: Direction, score: float | None, win_rate: float | None, cap: float, t: Table) -> float:
     strength = min(1.0, abs(score) / t.number("score_full")) if score is not None else 0.0
     if direction in ("hold", "wait"):
@@ -199,7 +244,15 @@ def _confidence(direction: Direction, score: float | None, win_rate: float | Non
     edge = 0.0
     if win_rate is not None and (win_rate > 0.5) == bullish and win_rate != 0.5:
         edge = min(1.0, abs(win_rate - 0.5) / (t.number("win_rate_full") - 0.5))
+    if bullish:  # the score decides no buy (v1.3), so its strength is no evidence for one: the setup's measured edge is
+        return round(cap * (t.number("setup_weight") * setup_edge(t) + t.number("evidence_weight") * edge), 3)
     return round(cap * (t.number("score_weight") * strength + t.number("evidence_weight") * edge), 3)
+
+
+def _setup_figures(t: Table) -> dict[str, Value]:
+    """The setup's measured record beside every session's, as the table cites it (the buy's reason carries it)."""
+    keys = ("setup_beat_rate", "base_beat_rate", "setup_excess_pct", "base_excess_pct")
+    return {key: t.number(key) for key in keys} | {"measured_from": str(t["setup_measured_from"])}
 
 
 def _capped(checks: tuple[Check, ...], candidate: bool) -> bool:
@@ -217,7 +270,7 @@ def _reasons(  # noqa: PLR0917
     checks: tuple[Check, ...], candidate: bool, direction: Direction, plan: PlanFacts | None, t: Table, trades: int
 ) -> list[Reason]:
     if candidate:
-        return [Reason("buy_conditions_met")]
+        return [Reason("buy_conditions_met", _setup_figures(t))]
     cap = "hold" if direction in ("hold", "reduce") else "wait"
     reasons = []
     for c in checks:

@@ -21,6 +21,7 @@ from typing import Any
 
 import polars as pl
 
+from stockbench.analytics.baseline import Setup
 from stockbench.analytics.rule_tables import RuleBook, Table, load_rule_tables
 from stockbench.analytics.states import classify, state_column
 from stockbench.analytics.zones import ZoneParams, candidate_levels, position_expr, with_sessions_back, zone_levels
@@ -75,6 +76,20 @@ class Pick:
     notes: tuple[Note, ...]
     name: str | None = None
     st: str | None = None
+    setup: Setup | None = None  # the baseline's buy setup on the session (None: not judged)
+
+    def with_setup(self, setup: Setup) -> Pick:
+        """This pick with the buy setup judged: a note says it first (after a special-treatment flag) when it holds,
+        or which checks its data cannot judge; a setup that fails is said only in the JSON (most do)."""
+        flags = self.notes[: 1 if self.st else 0]
+        said: tuple[Note, ...] = ()
+        if setup.holds:
+            limit = {c.name: c.limit for c in setup.checks}
+            said = (note("scan.setup", ma250=f"{limit['uptrend']:g}-{limit['extension']:g}",
+                         ma20=f"{limit['over_ma20']:g}-{limit['near_ma20']:g}"),)  # fmt: skip
+        elif setup.holds is None:
+            said = (note("scan.setup_unknown", checks=", ".join(setup.unknown)),)
+        return replace(self, setup=setup, notes=flags + said + self.notes[len(flags) :])
 
     @property
     def reasons(self) -> tuple[str, ...]:
@@ -96,9 +111,10 @@ class ScanResult:
 
     def as_dict(self) -> dict[str, object]:
         picks = [
-            {"symbol": p.symbol, "name": p.name, "st": p.st, "score": p.score, "reasons": list(p.reasons)}
+            {"symbol": p.symbol, "name": p.name, "st": p.st, "score": p.score, "reasons": list(p.reasons),
+             "setup": p.setup.as_dict() if p.setup is not None else None}
             for p in self.shortlist
-        ]
+        ]  # fmt: skip
         return {
             "as_of": self.as_of,
             "scanned": self.scanned,

@@ -8,6 +8,7 @@ meant for the session after it, whose limits come from the as-of close.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -16,11 +17,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
+from stockbench.analytics.baseline import Setup
 from stockbench.analytics.frames import BAR_SCHEMA
 from stockbench.analytics.indicators import add_indicators
 from stockbench.analytics.position_states import PositionFacts, PositionState, Transition, check_move
 from stockbench.analytics.rule_tables import load_rule_tables
-from stockbench.analytics.scan import ScanResult, load_zone_tables, run_scan
+from stockbench.analytics.scan import Pick, ScanResult, load_zone_tables, run_scan
 from stockbench.analytics.sizing import AccountView, SizeResult, TradeDate, plan_with_defaults, size_order
 from stockbench.analytics.valuation import Percentile, band_levels, bands, percentiles, screen_percentile
 from stockbench.analytics.zones import TradeDay, ZoneParams, Zones, zones_for
@@ -312,8 +314,35 @@ class Analytics:
                 sessions = None
         registry = self._market.registry
         names = {s: name for s in symbols if (name := registry.instrument(s).name)} | registry.names_on(symbols, as_of)
-        return run_scan(frame, as_of, top, valuation=valuation, sessions=sessions, book=self.rules, names=names,
-                        include_st=include_st)  # fmt: skip
+        found = run_scan(frame, as_of, top, valuation=valuation, sessions=sessions, book=self.rules, names=names,
+                         include_st=include_st)  # fmt: skip
+        return dataclasses.replace(found, shortlist=tuple(self._judged(p, as_of) for p in found.shortlist))
+
+    def _judged(self, pick: Pick, as_of: date) -> Pick:
+        try:
+            return pick.with_setup(self.setup(pick.symbol, as_of))
+        except UserError:  # no bars to judge it on: the pick stays unjudged
+            return pick
+
+    def setup(self, symbol: str, as_of: date | None = None) -> Setup:
+        """The decision baseline's buy setup of `symbol` on its last session on or before `as_of`, from the facts
+        research reads (the price facts' distances, return and turnover; the volatility state), judged by the same
+        checks (analytics.baseline.setup_checks): unknown inputs are unknown, never a pass."""
+        from stockbench.analytics.baseline import Heat, setup_of
+        from stockbench.analytics.price_facts import price_facts
+        from stockbench.analytics.states import add_states, states_on
+
+        found = self.history(symbol, as_of)
+        facts = price_facts(found.instrument, found.raw)
+        frame = add_states(add_indicators(found.adjusted), self.rules)
+        volatility = states_on(frame, facts.day, found.instrument.symbol, self.rules)["volatility"]["state"]
+
+        def number(value: Decimal | None) -> float | None:
+            return None if value is None else float(value)
+
+        heat = Heat(volatility, number(facts.ma250_distance_pct), number(facts.turnover_pct),
+                    number(facts.ma20_distance_pct), number(facts.change_20_pct))  # fmt: skip
+        return setup_of(found.instrument.symbol, facts.day.isoformat(), heat, self.rules)
 
 
 def _stack(parts: Sequence[tuple[str, pl.DataFrame]]) -> pl.DataFrame | None:

@@ -25,6 +25,7 @@ from typing import Any
 from stockbench.errors import Problem, UserError
 from stockbench.evidence.documents import CANDIDATE_KINDS, GateContext, Statement
 from stockbench.evidence.numbers import (
+    _EXPLICIT_FIELDS,
     _STANDS_FOR,
     PERIOD_CONSTANTS,
     TextNumber,
@@ -159,7 +160,7 @@ class EvidenceValues:
                 approx = v if type(v) is float and v - v == 0.0 else _approx(v)
                 if approx is None:
                     continue
-                unit = explicit if explicit is not None and k == "value" else unit_for_key(name)
+                unit = explicit if explicit is not None and k in _EXPLICIT_FIELDS else unit_for_key(name)
                 building.setdefault(unit, []).append((approx, node, k, v, entity))
 
     def _note_name(self, data: Mapping[str, Any]) -> None:
@@ -220,12 +221,25 @@ class EvidenceValues:
 
 
 def _identity(data: Mapping[str, Any]) -> str | None:
-    """The symbol a row or block names (in its canonical form where it is one: sh600519 -> 600519.SH)."""
+    """The symbol a row or block names (in its canonical form where it is one: sh600519 -> 600519.SH). A `code`
+    that is no symbol (a baseline reason's "check_failed", a gap's reason code) names nobody: its numbers stay the
+    block's subject's."""
     for key in _IDENTITY_KEYS:
         value = data.get(key)
         if isinstance(value, str) and value.strip():
+            if key == "code" and not _is_symbol(value.strip()):
+                continue
             return _canonical(value.strip())
     return None
+
+
+@lru_cache(maxsize=8192)
+def _is_symbol(text: str) -> bool:
+    try:
+        parse_symbol(text)
+    except UserError:
+        return False
+    return True
 
 
 @lru_cache(maxsize=8192)

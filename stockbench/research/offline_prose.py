@@ -17,7 +17,6 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from stockbench.research.blocks import (
-    AnalyticsFacts,
     BaselineFact,
     PriceFactsFact,
     RunFacts,
@@ -76,7 +75,6 @@ class Reading:
     capital_inputs: Mapping[str, Decimal | None] = field(default_factory=dict)
     relative_inputs: Mapping[str, Decimal | None] = field(default_factory=dict)
     volatility_inputs: Mapping[str, Decimal | None] = field(default_factory=dict)
-    move_band: Decimal | None = None  # the scenario table's significant move, in percent
     indicators: Mapping[str, Decimal | None] = field(default_factory=dict)
     price: PriceFactsFact | None = None
     zones: ZonesFact | None = None
@@ -116,7 +114,6 @@ class Reading:
             capital_inputs=states.capital.inputs,
             relative_inputs=states.relative_strength.inputs,
             volatility_inputs=states.volatility.inputs,
-            move_band=_band(analytics),
             indicators=indicators,
             price=analytics.price if analytics else None,
             zones=zones,
@@ -146,12 +143,6 @@ class Reading:
     # ---- values ------------------------------------------------------------------------------------------------
     def ma(self, name: str) -> Decimal | None:
         return self.trend_inputs.get(name) or self.indicators.get(name)
-
-
-def _band(analytics: AnalyticsFacts | None) -> Decimal | None:
-    scenarios = analytics.scenarios if analytics else None
-    moves = [abs(s.move_pct) for s in (scenarios.items if scenarios else ()) if s.move_pct]
-    return max(moves) if moves else None
 
 
 def price(value: Decimal) -> str:
@@ -260,16 +251,19 @@ def _long_average(reading: Reading, side: str) -> Finding | None:
 
 
 def _extension(reading: Reading) -> Finding | None:
-    """A close further above ma250 than the scenario table's significant move: a return to the long average
-    would take more than such a move."""
-    facts, close, band = reading.price, reading.close, reading.move_band
-    if facts is None or facts.ma250 is None or facts.ma250_distance_pct is None or close is None or band is None:
+    """A close further above ma250 than the decision baseline's overheating limit (its `extension` check failed):
+    the program's own rule calls it overheated, and a return to the long average would take a larger fall. A
+    distance within the limit is the setup's healthy range, never a risk on its own."""
+    facts, close, baseline = reading.price, reading.close, reading.baseline
+    if facts is None or facts.ma250 is None or facts.ma250_distance_pct is None or close is None or baseline is None:
         return None
-    if facts.ma250_distance_pct <= band:
+    failed = next((r for r in baseline.reasons if r.get("code") == "check_failed" and r.get("check") == "extension"),
+                  None)  # fmt: skip
+    if failed is None or failed.get("limit") is None:
         return None
-    distance = facts.ma250_distance_pct
-    return _finding(reading, "ma250_extended", min(int(distance), 65), ("price", "scenarios"), close=price(close),
-                    ma250=price(facts.ma250), distance=pct(distance), band=format(band, "f"))  # fmt: skip
+    distance, limit = facts.ma250_distance_pct, format(Decimal(str(failed["limit"])).normalize(), "f")
+    return _finding(reading, "ma250_extended", min(int(distance), 65), ("price", "baseline"), close=price(close),
+                    ma250=price(facts.ma250), distance=pct(distance), limit=limit)  # fmt: skip
 
 
 def _drawdown(reading: Reading) -> Finding | None:

@@ -39,6 +39,18 @@ WORDS: dict[str, Entry] = {
     "baseline.check.run_up": Entry(zh="近20个交易日的涨跌幅", en="the 20-session return"),
     # the baseline's reasons (codes of stockbench.analytics.baseline.Reason)
     "baseline.buy_conditions_met": Entry(zh="全部买入条件通过", en="every buy condition passed"),
+    "baseline.buy_setup_record": Entry(
+        zh=(
+            "全部买入条件通过；这一形态的记录（{measured_from} 起，样本外）：20个交易日跑赢市场的占 {setup_beat}"
+            "（全部交易日 {base_beat}），平均超额 {setup_excess}（全部交易日 {base_excess}）："
+            "优势小，单次结果多半取决于运气"
+        ),
+        en=(
+            "every buy condition passed; the setup's record (out of sample from {measured_from}): {setup_beat} of its"
+            " sessions beat the market over 20 sessions (every session: {base_beat}), mean excess {setup_excess} (every"
+            " session: {base_excess}): a small edge, so any one outcome is mostly luck"
+        ),
+    ),
     "baseline.input_unknown": Entry(
         zh="{what}未知：未知不算通过，基线最多为{cap}",
         en="{what} is unknown: unknown is not a pass, so the baseline is at most {cap}",
@@ -162,6 +174,15 @@ def _percent(value: object) -> object:
     return f"{format(number.quantize(Decimal('0.01'), ROUND_HALF_UP).normalize(), 'f')}%"
 
 
+def _signed_pct(value: object) -> object:
+    """A figure already in percent (0.79) with its sign, as the report writes an excess: "+0.79%"."""
+    try:
+        number = Decimal(str(value)).quantize(Decimal("0.01"), ROUND_HALF_UP)
+    except InvalidOperation:
+        return value
+    return f"{number:+}%"
+
+
 def _table_words(cited: str, language: Language) -> str:
     """A rule table's citation ("sample_confidence v1.0") in the reader's words; an unknown table as cited."""
     name, _, version = cited.partition(" v")
@@ -186,6 +207,12 @@ def baseline_reason(reason: Mapping[str, object], language: Language) -> str:
     check = WORDS.get(f"baseline.check.{reason.get('check')}")
     what = check.text(language) if check is not None else str(reason.get("check", ""))
     values = {k: "—" if v is None else v for k, v in reason.items() if k != "code"}
+    if code == "buy_conditions_met" and "setup_beat_rate" in reason:
+        return WORDS["baseline.buy_setup_record"].text(language).format(
+            measured_from=values["measured_from"], setup_beat=_percent(values["setup_beat_rate"]),
+            base_beat=_percent(values["base_beat_rate"]), setup_excess=_signed_pct(values["setup_excess_pct"]),
+            base_excess=_signed_pct(values["base_excess_pct"]),
+        )  # fmt: skip
     if code == "input_unknown":
         return WORDS[f"baseline.{code}"].text(language).format(what=what, cap=action_word(str(values["cap"]), language))
     if code == "no_trade":

@@ -380,10 +380,10 @@ _OFFLINE: dict[str, Entry] = {
     ),
     "offline.label.ma250_bull": Entry("收盘在250日均线之上", "a close over the 250-day MA"),
     "offline.finding.ma250_extended": Entry(
-        "收盘 {close} 高于 250日均线 {ma250} 达 {distance}%，超过情景表的显著波动幅度 {band}%："
+        "收盘 {close} 高于 250日均线 {ma250} 达 {distance}%，超过决策基线的过热上限 {limit}%："
         "回到长期均线需要更大的跌幅",
-        "The close {close} stands {distance}% above the 250-day MA {ma250}, more than the scenario table's "
-        "significant move of {band}%: a return to the long average would take a larger fall",
+        "The close {close} stands {distance}% above the 250-day MA {ma250}, beyond the decision baseline's "
+        "overheating limit of {limit}%: a return to the long average would take a larger fall",
     ),
     "offline.label.ma250_extended": Entry("偏离250日均线过远", "the stretch above the 250-day MA"),
     "offline.finding.drawdown_pct": Entry(

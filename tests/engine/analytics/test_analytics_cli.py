@@ -112,7 +112,7 @@ def test_scan_json(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = cli_json(capsys, home, "scan", "--top", "5")
     assert data["scanned"] == 2 and isinstance(data["shortlist"], list)
     for pick in data["shortlist"]:
-        assert set(pick) == {"symbol", "name", "st", "score", "reasons"} and pick["reasons"]
+        assert set(pick) == {"symbol", "name", "st", "score", "reasons", "setup"} and pick["reasons"]
     one = cli_json(capsys, home, "scan", "--symbol", "600519")
     assert one["scanned"] == 1
     assert run(["--home", str(home), "--json", "watchlist", "add", "600519"]) == 0

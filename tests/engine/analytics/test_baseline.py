@@ -30,8 +30,9 @@ def test_a_strong_case_is_a_buy_with_full_confidence_allowed() -> None:
     found = decide(70, **STRONG)
     assert found.direction == "buy" and found.buy_candidate and not found.capped
     assert all(c.passed for c in found.checks) and found.confidence_cap == 1.0
-    assert found.confidence == pytest.approx(0.5 * 70 / 80 + 0.5 * 0.15 / 0.2, abs=1e-3)
-    assert found.table == "decision_baseline v1.3"
+    # v1.4: the setup's measured edge (0.455 - 0.431 of sessions beating the market, over 0.2) and the win-rate edge
+    assert found.confidence == pytest.approx(0.5 * (0.455 - 0.431) / 0.2 + 0.5 * 0.15 / 0.2, abs=1e-3)
+    assert found.table == "decision_baseline v1.4"
     assert codes(found) == ["buy_conditions_met", "confidence_cap"]
     assert [c.name for c in found.checks] == [*SETUP_CHECKS, "ev", "capital", "valuation"]
 
@@ -43,6 +44,26 @@ def test_the_score_is_no_buy_condition_since_v1_3() -> None:
     assert decide(10, **STRONG, holding=True).direction == "add"
     assert decide(70, **{**STRONG, "heat": Heat("normal", 60.0, 1.5, 2.0, 8.0)}).direction == "wait"
     assert decide(-40, **{**STRONG, "heat": Heat("normal", 5.0, 1.5, -2.0, -8.0)}).direction == "avoid"
+
+
+def test_a_buy_s_confidence_reads_the_setup_s_measured_edge_not_the_score() -> None:
+    """v1.4: the score decides no buy, so a buy's confidence does not rise with it; it reads the setup's record (its
+    out-of-sample share of sessions beating the market against every session's), and the buy's reason cites that
+    record with its period."""
+    t = load_rule_tables().decision_baseline
+    weak, strong = decide(10, **STRONG), decide(79, **STRONG)
+    assert weak.direction == strong.direction == "buy" and weak.confidence == strong.confidence
+    assert decide(79, **STRONG, holding=True).confidence == strong.confidence  # an add reads the same
+    edge = (t.number("setup_beat_rate") - t.number("base_beat_rate")) / (t.number("win_rate_full") - 0.5)
+    no_backtest_edge = decide(79, **{**STRONG, "win_rate": 0.45})  # a win rate on the wrong side counts 0
+    assert no_backtest_edge.confidence == pytest.approx(t.number("setup_weight") * edge, abs=1e-3)
+    reason = strong.reasons[0]
+    assert reason.code == "buy_conditions_met"
+    assert reason.values == {"setup_beat_rate": 0.455, "base_beat_rate": 0.431, "setup_excess_pct": 0.79,
+                             "base_excess_pct": 0.29, "measured_from": "2021-01-01"}  # fmt: skip
+    # the weak side still reads the score's strength
+    off = {**STRONG, "heat": Heat("normal", 5.0, 1.5, -2.0, -8.0), "win_rate": 0.4}
+    assert decide(-40, **off).confidence < decide(-80, **off).confidence
 
 
 def test_a_holder_s_buy_is_an_add_and_a_holder_s_neutral_is_a_hold() -> None:

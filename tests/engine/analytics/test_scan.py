@@ -79,7 +79,7 @@ def test_shortlist_is_ranked_with_reasons_and_no_prices(bars: pl.DataFrame) -> N
     best = result.screen.filter(pl.col("score") >= floor).sort(keys, descending=[True] * (len(keys) - 1) + [False])
     assert [p.symbol for p in result.shortlist] == best.get_column("symbol").head(3).to_list()
     for pick in result.as_dict()["shortlist"]:  # type: ignore[attr-defined]
-        assert set(pick) == {"symbol", "name", "st", "score", "reasons"}
+        assert set(pick) == {"symbol", "name", "st", "score", "reasons", "setup"}
     parts = result.screen.select(pl.sum_horizontal("p_trend", "p_rs", "p_surge", "p_valuation", "p_zone"))
     assert result.screen.filter(pl.col("quality") == "ok")["score"].to_list() == [
         s for s, q in zip(parts.to_series().to_list(), result.screen["quality"], strict=True) if q == "ok"

@@ -82,3 +82,44 @@ def test_the_concept_is_read_next_to_the_number() -> None:
     text = "市盈率 34.67 倍，换手率 2.1%，收于 358.53 元"
     found = [concept_of(text, n) for n in extract_numbers(text)]
     assert found == [("pe", False), ("turnover", False), (None, False)]
+
+
+def test_a_baseline_reason_s_limit_is_cited_in_its_unit_and_its_reason_code_names_no_company() -> None:
+    """A baseline reason carries its unit for its value and its limit ({"code": "check_failed", "value": "56.27",
+    "limit": "50", "unit": "pct"}): "50%" grounds on the limit as it does on the value (numbers.py already read
+    both), and the reason's code is no symbol, so its numbers are the subject's, not a company called check_failed."""
+    baseline = evidence(
+        "computation",
+        {
+            "direction": "wait",
+            "reasons": [
+                {
+                    "code": "check_failed",
+                    "check": "extension",
+                    "value": "56.27",
+                    "op": "<=",
+                    "limit": "50",
+                    "unit": "pct",
+                }
+            ],
+        },
+    )
+    peers = evidence("computation", {"rows": [{"code": "003902.SZ", "pe_ttm": "27.51"}]})  # a code that IS a symbol
+    ctx = GateContext("run", {e.evidence_id: e for e in (baseline, peers)}, (), (), (), {}, {})
+    assert codes(ctx, "高于250日均线 56.27%，超过决策基线的过热上限 50%", baseline) == []
+    assert codes(ctx, "above the 250-day MA by 56.27%, beyond the overheating limit of 50%", baseline) == []
+    assert codes(ctx, "本公司市盈率 27.51 倍", peers) == ["number_misattributed"]  # a row's symbol code still names it
+
+
+def test_a_buy_s_setup_record_grounds_on_the_baseline_s_reason() -> None:
+    """The buy's reason cites the setup's measured record (decision_baseline v1.4): the words the report and the
+    model's facts carry for it ground on the baseline block, each figure in its unit."""
+    from stockbench.research.wording.actions import baseline_reason
+
+    reason = {"code": "buy_conditions_met", "setup_beat_rate": 0.455, "base_beat_rate": 0.431,
+              "setup_excess_pct": 0.79, "base_excess_pct": 0.29, "measured_from": "2021-01-01"}  # fmt: skip
+    baseline = evidence("computation", {"direction": "buy", "reasons": [reason]})
+    ctx = GateContext("run", {baseline.evidence_id: baseline}, (), (), (), {}, {})
+    for language in ("zh", "en"):
+        assert codes(ctx, baseline_reason(reason, language), baseline) == [], language
+    assert codes(ctx, "跑赢市场的占 46.5%", baseline) == ["number_ungrounded"]  # a slip is still caught

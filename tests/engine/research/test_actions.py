@@ -148,6 +148,17 @@ def test_the_words_of_the_actions_and_of_the_baseline_s_reasons() -> None:
     assert baseline_reason({**no_trade, "reward_risk": None}, "en") == "no trade: the plan was not assessed"
     failed = {"code": "check_failed", "check": "score", "value": "10", "op": ">=", "limit": "50"}
     assert baseline_reason(failed, "zh") == "技术分为 10，买入要求 ≥ 50"
+    # a buy cites the setup's measured record (v1.4); an older report's bare code keeps its short words
+    record = {"code": "buy_conditions_met", "setup_beat_rate": 0.455, "base_beat_rate": 0.431,
+              "setup_excess_pct": 0.79, "base_excess_pct": 0.29, "measured_from": "2021-01-01"}  # fmt: skip
+    assert baseline_reason(record, "zh") == (
+        "全部买入条件通过；这一形态的记录（2021-01-01 起，样本外）：20个交易日跑赢市场的占 45.5%（全部交易日 43.1%），"
+        "平均超额 +0.79%（全部交易日 +0.29%）：优势小，单次结果多半取决于运气")  # fmt: skip
+    assert baseline_reason(record, "en") == (
+        "every buy condition passed; the setup's record (out of sample from 2021-01-01): 45.5% of its sessions beat"
+        " the market over 20 sessions (every session: 43.1%), mean excess +0.79% (every session: +0.29%): a small"
+        " edge, so any one outcome is mostly luck")  # fmt: skip
+    assert baseline_reason({"code": "buy_conditions_met"}, "en") == "every buy condition passed"
 
 
 @pytest.mark.realdata

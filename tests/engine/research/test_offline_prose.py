@@ -239,3 +239,33 @@ def test_an_old_wait_that_missed_the_rise_of_300750_is_graded_wrong(
     assert f"累计上涨 {pct(Decimal(since['return_pct']))}%" in told["what_happened"]
     assert since["call"] in {"wait", "bearish"}  # no buy with the valuation history a gap (unknown caps it)
     assert since["grade"] == "wrong" and "错过了这段上涨" in told["what_changed"]
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_stretch_above_ma250_is_a_risk_only_beyond_the_baseline_s_overheating_limit(language: str) -> None:
+    """A close 24.76% above ma250 lies in the v1.3 setup's healthy range (10-50%): the offline model does not name
+    it as a risk (it did, against the scenario table's move of a few percent). At 56.27%, where the baseline's
+    `extension` check failed, it is the risk, with the baseline's own limit, citing the price and baseline blocks."""
+    from stockbench.research.blocks import BaselineFact, PriceFactsFact
+    from stockbench.research.offline_prose import findings
+
+    ev = {"price": "EV-PRICE", "baseline": "EV-BASE", "zones": "EV-ZONES", "states": "EV-STATES"}
+
+    def reading(distance: str, reasons: tuple[dict[str, Any], ...]) -> Reading:
+        close, ma250 = (
+            Decimal("2050.00"),
+            (Decimal("2050.00") / (1 + Decimal(distance) / 100)).quantize(Decimal("0.01")),
+        )
+        facts = PriceFactsFact(day="2021-02-18", close=close, ma250=ma250, ma250_distance_pct=Decimal(distance))
+        baseline = BaselineFact(direction="wait", reasons=reasons)
+        return Reading(language=language, name="贵州茅台", symbol="600519.SH", close=close, price=facts,
+                       baseline=baseline, ev=ev)  # type: ignore[arg-type]  # fmt: skip
+
+    healthy = findings(reading("24.76", ()), "bear")
+    assert "ma250_extended" not in [f.code for f in healthy]
+    failed = {"code": "check_failed", "check": "extension", "value": 56.27, "op": "<=", "limit": 50, "unit": "pct"}
+    hot = {f.code: f for f in findings(reading("56.27", (failed,)), "bear")}
+    assert {"EV-PRICE", "EV-BASE"} <= set(hot["ma250_extended"].evidence)
+    text = hot["ma250_extended"].text
+    assert "56.27%" in text and "50%" in text
+    assert ("过热上限" in text) if language == "zh" else ("overheating limit" in text)
