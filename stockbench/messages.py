@@ -2058,9 +2058,9 @@ METAVARS: dict[str, Words] = {
     "metavar.account": _w("ACCOUNT", "账户"),
     "metavar.position": _w("POSITION", "位置"),
     "metavar.store": _w("STORE", "存储"),
-    "metavar.report": _w("REPORT", "报告"),
+    "metavar.report": _w("REPORT", "报告编号"),
     "metavar.report_id": _w("REPORT_ID", "报告编号"),
-    "metavar.run": _w("RUN", "任务"),
+    "metavar.run": _w("RUN", "任务编号"),
     "metavar.run_id": _w("RUN_ID", "任务编号"),
     "metavar.order_id": _w("ORDER_ID", "委托编号"),
     "metavar.entry_id": _w("ENTRY_ID", "记录编号"),
@@ -2077,6 +2077,825 @@ METAVARS: dict[str, Words] = {
     "metavar.options": _w("OPTIONS", "选项"),
     "metavar.command": _w("COMMAND", "命令"),
     "metavar.args": _w("ARGS", "参数"),
+}
+
+# Our commands' own help, said in `--help` (stockbench/cli/usage.py): a command's description (and its short line
+# in its group's list) keyed by its path ("data.fetch"), an option's by the command's and its name
+# ("data.fetch.--record"); the English is the command's docstring (its paragraphs on one line each, as `--help`
+# wraps them) or the option's help exactly: a test pins it.
+# A placeholder (SYMBOL, DIR) is said as the usage line says it; option names, values to type and codes stay.
+COMMAND_HELP: dict[str, Words] = {
+    "stockbench": _w(
+        "Stock Workbench: research A-share and Hong Kong stocks against your own ledger.\n"
+        "\n"
+        "With no command, opens the desktop window.",
+        "股票研究工作台：对照你自己的账本研究 A 股和港股。\n\n不带命令时打开桌面窗口。",
+    ),
+    "analyze": _w(
+        "Run a full analysis of SYMBOL (stage titles on stderr); ends in a published report or a pause.",
+        "对所给代码做一次完整分析（各阶段标题输出到标准错误）；最终发布一份报告，或暂停等待处理。",
+    ),
+    "analyze.--account": _w("The ledger account the advice is sized for.", "按哪个账本账户计算建议的下单数量。"),
+    "analyze.--approve-plan": _w(
+        "Approve a plan whose estimate exceeds --max-cost.",
+        "批准预计费用超过 --max-cost 的研究计划。",
+    ),
+    "analyze.--language": _w(
+        "The report's language (default: the workspace's report_language setting, else the system locale's).",
+        "报告的语言（默认：工作区设置 report_language，否则跟随系统区域设置）。",
+    ),
+    "analyze.--max-cost": _w(
+        "A cost ceiling for the model calls (the plan must fit or be approved).",
+        "模型调用的费用上限（研究计划须在上限之内，或经批准）。",
+    ),
+    "analyze.--model": _w(
+        "A configured model name, or 'offline' (default: the workspace's default).",
+        "已配置的模型名称，或 'offline'（默认：工作区的默认模型）。",
+    ),
+    "analyze.--question": _w(
+        "Your own question: the plan holds only what it needs.",
+        "你自己的问题：研究计划只包含回答它所需的步骤。",
+    ),
+    "backtest": _w(
+        "Replay the factor-score buy signal over SYMBOL's stored history: per horizon (5, 20, 60 sessions) the "
+        "signals, win rate and expected value after costs beside the base rate (the same trade from every session), "
+        "with the independent trade count, the evidence grade, in- and out-of-sample.",
+        "在该代码已存的历史行情上回测因子得分买入信号：按每个持有期（5、20、60 个交易日）给出信号数、"
+        "胜率和扣除成本后的期望值，并与基础概率（每个交易日都做同样的交易）对比；另给出独立交易次数、证据等级，"
+        "以及样本内和样本外的结果。",
+    ),
+    "backtest.--benchmark": _w(
+        "Index for relative strength (e.g. the sector index).",
+        "计算相对强弱所用的指数（例如所属板块指数）。",
+    ),
+    "backup": _w(
+        "Take a backup of the workspace now (a consistent copy, with a manifest holding its sha256).",
+        "立即备份工作区（一致的副本，附带记录其 sha256 的清单）。",
+    ),
+    "backup.--to": _w(
+        "Write the backup to this folder instead of the backup folder (not pruned there).",
+        "把备份写到此目录，而不是备份目录（在那里不会被自动清理）。",
+    ),
+    "backups": _w(
+        "The workspace's backups: list them, or choose the folder they go to.",
+        "工作区的备份：列出备份，或选择备份存放的目录。",
+    ),
+    "backups.folder": _w(
+        "Show the backup folder, or set it (e.g. a synced folder); kept in backups.toml in the workspace folder.",
+        "显示备份目录，或设置备份目录（例如一个同步目录）；设置保存在工作区目录的 backups.toml 中。",
+    ),
+    "backups.folder.--default": _w(
+        "Go back to the workspace's own backups/ folder.",
+        "改回工作区自己的 backups/ 目录。",
+    ),
+    "backups.list": _w(
+        "Every complete backup, newest first (times in Beijing time).",
+        "全部完整的备份，最新的在前（时间为北京时间）。",
+    ),
+    "calibrate": _w(
+        "Build the calibrated scenario table (probabilities of up, sideways and down over 20 sessions per state "
+        "combination) from the community A-share parquet, with its provenance and data range. Research as of a date "
+        "uses the newest table whose data ends before it, so build per-year tables for research of the past.",
+        "用社区 A 股 parquet 数据建立校准后的情景概率表（按每种状态组合给出 20 个交易日内上涨、横盘和下跌的概率），"
+        "并记下数据来源和数据区间。按某一日期研究过去时，使用数据截止于该日期之前的最新一张表，"
+        "因此研究过去时请按年份建表。",
+    ),
+    "calibrate.--data": _w(
+        "Community A-share parquet (default: ../shared/data).",
+        "社区 A 股 parquet 数据（默认：../shared/data）。",
+    ),
+    "calibrate.--out": _w(
+        "Where to write (default: resources/calibration/).",
+        "写到哪里（默认：resources/calibration/）。",
+    ),
+    "calibrate.--per-year": _w(
+        "Also one table per year-end, written beside the full one.",
+        "另按每个年末各建一张表，写在完整的表旁边。",
+    ),
+    "calibrate.--until": _w("Build from the data up to this date only.", "只用截至此日期的数据建表。"),
+    "check-plan": _w(
+        "Check the latest report's plan on SYMBOL against current data, by rule alone (no model).",
+        "仅按规则（不用模型），用当前数据检查该代码最新一份报告中的交易计划。",
+    ),
+    "check-plan.--account": _w(
+        "The ledger account whose orders and holding are checked (default: the report's).",
+        "检查哪个账本账户的委托和持仓（默认：报告所用的账户）。",
+    ),
+    "data": _w(
+        "Market data: import files, read bars and quotes as of the clock, fetch, and the data gates.",
+        "行情数据：导入文件，按时钟读取日线和报价，获取数据，以及数据关卡。",
+    ),
+    "data.bars": _w(
+        "Daily bars of SYMBOL as visible at the clock (prices unadjusted unless --adjust).",
+        "按时钟可见的该代码日线（除非给出 --adjust，价格为不复权价）。",
+    ),
+    "data.bars.--from": _w("First date (default: the first stored).", "起始日期（默认：已存的第一天）。"),
+    "data.bars.--source": _w(
+        "Read this source only (default: the preferred source with data).",
+        "只读这个数据源（默认：有数据的首选数据源）。",
+    ),
+    "data.bars.--to": _w("Last date (default: the clock's date).", "截止日期（默认：时钟所在日期）。"),
+    "data.crosscheck": _w(
+        "Compare SYMBOL's last price and previous close from two services; record disagreements.",
+        "比对两项服务给出的该代码最新价和前收盘价；记录不一致之处。",
+    ),
+    "data.fetch": _w(
+        "Fetch SYMBOL's data from the public services (live; progress on stderr). --record DIR keeps every exchange "
+        "for a bug report; --replay DIR answers from such a recording instead of the network, on a clock standing at "
+        "the time it was made (so a quote recorded in a session is asked again), unless --as-of is given (quotes the "
+        "recording holds are answered from it then too).",
+        "从公开数据源获取该代码的数据（实时联网；进度输出到标准错误）。--record 目录 把每一次请求和应答保存下来，"
+        "供报告问题时使用；--replay 目录 不联网，改由这样的录制来应答，时钟停在录制时的时刻（因此交易时段内录下的报价"
+        "会再次被请求），除非给出 --as-of（此时录制中已有的报价也由录制应答）。",
+    ),
+    "data.fetch.--record": _w("Write every request and answer into DIR.", "把每一次请求和应答写入此目录。"),
+    "data.fetch.--replay": _w("Answer from the recording in DIR (no network).", "由此目录中的录制应答（不联网）。"),
+    "data.fetch.--what": _w("Kinds to fetch, comma-separated.", "要获取的数据类别，用逗号分隔。"),
+    "data.gates": _w(
+        "The data gates of SYMBOL: pass or gap, the reason and the evidence (gaps are fetched first).",
+        "该代码的数据关卡：通过或缺口、原因和证据（先获取缺口数据）。",
+    ),
+    "data.gates.--no-fetch": _w(
+        "Evaluate what is stored, without fetching the gaps.",
+        "只评估已存的数据，不获取缺口数据。",
+    ),
+    "data.import": _w(
+        "Import daily bars from FILE (community CSV or parquet, or the generic CSV; a folder imports every file).",
+        "从文件导入日线（社区 CSV 或 parquet，或通用 CSV；给出目录时导入其中每个文件）。",
+    ),
+    "data.indices": _w(
+        "Rebuild the program's own indices (a benchmark and one per board) from every stored stock.",
+        "用已存的全部股票重建本程序自己的指数（一个基准指数，另每个板块一个）。",
+    ),
+    "data.quote": _w(
+        "The price of SYMBOL: a live quote inside its trading window, else the last close (labelled).",
+        "该代码的价格：在其交易时段内为实时报价，否则为最近收盘价（并注明）。",
+    ),
+    "data.quote.--no-fetch": _w("Use only what is stored.", "只用已存的数据。"),
+    "data.sources": _w(
+        "The data sources per service and endpoint: base URL, state (ok, resting, failing, disabled), the last good "
+        "answer, the last error and the failures in a row.",
+        "按服务和端点列出数据源：基础网址、状态（ok 正常、resting 暂停、failing 失败中、disabled 已停用）、"
+        "最近一次成功应答、最近一次错误和连续失败次数。",
+    ),
+    "data.sources.set": _w(
+        "Change the data source NAME (see `stockbench data sources`).",
+        "修改名为“名称”的数据源（参见 `stockbench data sources`）。",
+    ),
+    "data.sources.set.--base-url": _w(
+        "Ask this base URL instead (a mirror or proxy; the paths are kept; '' restores).",
+        "改为请求此基础网址（镜像或代理；路径保持不变；给出 '' 则恢复原址）。",
+    ),
+    "data.sources.set.--enabled": _w("Ask this endpoint or leave it out.", "请求此端点，或不再请求它。"),
+    "data.sources.set.--order": _w(
+        "Its place in its service (1 = asked first).",
+        "它在所属服务中的次序（1 = 最先请求）。",
+    ),
+    "demo": _w(
+        "Create or open the demo market (fictional, offline) and list what it holds.",
+        "创建或打开示例市场（虚构、离线），并列出其中的内容。",
+    ),
+    "doctor": _w(
+        "Check the workspace: schema, report seals, every block read back (and backups, ledger replay, journal).\n"
+        "\n"
+        "Exit 0 when no check failed, 1 when one did. A damaged file is reported (with the newest backup), not "
+        "raised.",
+        "检查工作区：数据库结构、报告封印、逐块读回的数据（以及备份、账本重放和账本日志）。\n"
+        "\n"
+        "没有检查项失败时退出码为 0，有失败时为 1。损坏的文件会被报告出来（并给出最新的备份），而不是报错中断。",
+    ),
+    "eval": _w(
+        "Run the golden research cases (tool routing, citations, numbers, failure recovery, usefulness).\n"
+        "\n"
+        "Each case runs in a fresh copy of the demo market; the citation, permission and negative-expected-value "
+        "invariants must hold on every case. Results are stored and compared with the previous run of the same "
+        "model. Exits with 1 when a case or an invariant fails.",
+        "运行标准研究用例（工具调用、引用、数字、故障恢复、实用性）。\n"
+        "\n"
+        "每个用例都在一份全新的示例市场副本中运行；每个用例都须满足引用、权限和负期望值这几条不变量。结果会保存下来，"
+        "并与同一模型的上一次评测比较。有用例或不变量未通过时退出码为 1。",
+    ),
+    "eval.--case": _w("Run only these cases or categories.", "只运行这些用例或类别。"),
+    "eval.--list": _w("List the golden cases and exit.", "列出标准用例后退出。"),
+    "eval.--model": _w("'offline' or a configured model name.", "'offline' 或已配置的模型名称。"),
+    "feedback": _w(
+        "Review published reports: `feedback RUN --verdict ... --reason ...`; list, lineage, codes.\n"
+        "\n"
+        "Reviews are append-only. The next run on the symbol reads only their aggregates (verdict counts, the most "
+        "frequent reason codes, mean scores); comments are for people and never reach a model.",
+        "复核已发布的报告，并列出复核、查看修订链和理由码：`feedback 任务编号 --verdict ... --reason ...`。\n"
+        "\n"
+        "复核只增不改。下一次研究该代码时只读取复核的汇总（各结论的次数、最常见的理由码、平均得分）；评语只给人看，"
+        "绝不会发给模型。",
+    ),
+    "feedback.add": _w(
+        "Record a review of the report RUN (a run or report id) published.",
+        "记录对所给任务编号（研究任务或报告的编号）所发布报告的复核。",
+    ),
+    "feedback.add.--comment": _w("Free text for people (never shown to a model).", "给人看的评语（绝不会给模型看）。"),
+    "feedback.add.--reason": _w(
+        "A reason code (repeat); see `feedback codes`.",
+        "理由码（可重复给出）；参见 `feedback codes`。",
+    ),
+    "feedback.add.--revised-by": _w(
+        "The run that revises this report (revise only).",
+        "修订此报告的研究任务（仅用于 revise）。",
+    ),
+    "feedback.add.--score": _w("A score (repeat), e.g. usefulness=4.", "得分（可重复给出），例如 usefulness=4。"),
+    "feedback.codes": _w("The reason codes and scores a review may use.", "复核可用的理由码和得分项。"),
+    "feedback.lineage": _w(
+        "The chain of revisions around REPORT (a report or run id), oldest first, from the stored reviews.",
+        "按已存的复核，列出所给报告编号（报告或研究任务的编号）前后的修订链，最早的在前。",
+    ),
+    "feedback.list": _w("Reviews in the order they were recorded.", "按记录先后列出复核。"),
+    "feedback.list.--run": _w("Reviews of one run.", "某一个研究任务的复核。"),
+    "handbook": _w(
+        "The method handbook the research follows: check it, show any version runs used.",
+        "研究所遵循的方法手册：检查它，或显示研究任务用过的任一版本。",
+    ),
+    "handbook.check": _w(
+        "Check the handbook against the code: names, stage markers, both editions, references, tables.\n"
+        "\n"
+        "Exits with 1 when there are problems.",
+        "对照代码检查方法手册：名称、阶段标记、中英两个版本、参考文档和表格。\n\n有问题时退出码为 1。",
+    ),
+    "handbook.check.--folder": _w("Check another handbook folder.", "检查另一个方法手册目录。"),
+    "handbook.show": _w(
+        "Print the handbook (or one reference document) of the current version or of any stored version.",
+        "显示当前版本或任一已存版本的方法手册（或其中一篇参考文档）。",
+    ),
+    "handbook.show.--lang": _w("Edition.", "语言版本。"),
+    "handbook.show.--reference": _w(
+        "Show one reference document instead of the main handbook.",
+        "显示一篇参考文档，而不是方法手册正文。",
+    ),
+    "handbook.show.--version": _w(
+        "A version a run used (default: the current one).",
+        "某个研究任务用过的版本（默认：当前版本）。",
+    ),
+    "handbook.versions": _w(
+        "The handbook versions stored in the workspace (every version a run used), newest first.",
+        "工作区中保存的方法手册版本（研究任务用过的每个版本），最新的在前。",
+    ),
+    "indicators": _w(
+        "Indicators of SYMBOL on its latest session on or before the clock's date (--as-of D to look back).\n"
+        "\n"
+        "Null values are still warming up (too few sessions) or undefined on that day.",
+        "该代码在时钟所在日期当天或之前最近一个交易日的技术指标（用 --as-of 日期 回看过去）。\n"
+        "\n"
+        "空值表示指标仍在预热（交易日太少），或当天没有定义。",
+    ),
+    "indicators.--benchmark": _w(
+        "Also the relative strength against this index or stock.",
+        "另给出相对于此指数或股票的相对强弱。",
+    ),
+    "info": _w("Show the workspace path, schema version and sizes.", "显示工作区路径、数据库结构版本和大小。"),
+    "ledger": _w(
+        "Your books: accounts, cash, fills, positions (T+1 sellable), orders and corporate actions.",
+        "你的账本：账户、现金、成交、持仓（按 T+1 计可卖数量）、委托和公司行动。",
+    ),
+    "ledger.account": _w("Add and list accounts.", "添加和列出账户。"),
+    "ledger.account.add": _w("Open an account NAME.", "开立名为“名称”的账户。"),
+    "ledger.account.add.--bundled": _w("Exchange fees are inside the commission.", "交易所收费已包含在佣金内。"),
+    "ledger.account.add.--commission-min": _w("Minimum commission per order, e.g. 5.", "每笔委托的最低佣金，例如 5。"),
+    "ledger.account.add.--commission-rate": _w("Broker commission rate, e.g. 0.00025.", "券商佣金费率，例如 0.00025。"),
+    "ledger.account.add.--currency": _w("Base currency.", "本位币。"),
+    "ledger.account.add.--markets": _w(
+        "Markets traded, comma-separated (default: CN for CNY, HK for HKD).",
+        "交易的市场，用逗号分隔（默认：CNY 账户为 CN，HKD 账户为 HK）。",
+    ),
+    "ledger.account.list": _w("List the accounts and their cash.", "列出各账户及其现金。"),
+    "ledger.action": _w(
+        "Corporate actions on a holding: cash dividends, bonus shares, capitalisation shares, splits.",
+        "持仓上的公司行动：现金分红、送股、转增和拆股。",
+    ),
+    "ledger.action.bonus": _w("Bonus shares (送股), capitalisation shares (转增) or a split.", "送股、转增或拆股。"),
+    "ledger.action.bonus.--qty": _w(
+        "Shares credited by the broker (default: floor(holding x ratio)).",
+        "券商实际到账的股数（默认：持仓 × 比例，向下取整）。",
+    ),
+    "ledger.action.bonus.--ratio": _w("Shares per share held: 0.3 for 10送3.", "每持有 1 股所得的股数：10送3 即 0.3。"),
+    "ledger.action.dividend": _w(
+        "A cash dividend on the holding at the record date.",
+        "按股权登记日的持仓记录一笔现金分红。",
+    ),
+    "ledger.action.dividend.--amount": _w(
+        "The broker's credited amount, if it differs from qty x per-share.",
+        "券商实际到账的金额，如果与 数量 × 每股现金 不同。",
+    ),
+    "ledger.action.dividend.--per-share": _w("Cash per share (before tax).", "每股现金（税前）。"),
+    "ledger.balance": _w("Cash per currency.", "各币种的现金。"),
+    "ledger.cash": _w(
+        "Record cash: deposit, withdraw, interest, fee, tax or dividend AMOUNT (positive).",
+        "记录一笔现金：存入、取出、利息、费用、税款或分红，金额为正数。",
+    ),
+    "ledger.cash.--at": _w("When (default: now).", "时间（默认：现在）。"),
+    "ledger.cash.--currency": _w("Currency (default: the account's base currency).", "币种（默认：账户的本位币）。"),
+    "ledger.cash.--note": _w("A note kept with the entry.", "随这条记录保存的备注。"),
+    "ledger.cash.--symbol": _w("The instrument a dividend, fee or tax belongs to.", "分红、费用或税款所属的证券。"),
+    "ledger.export": _w(
+        "Export an account's entries to CSV or to a Beancount ledger.",
+        "把一个账户的记录导出为 CSV 或 Beancount 账本。",
+    ),
+    "ledger.fill": _w(
+        "Record a fill; every problem is listed and nothing is written if any is found.",
+        "记录一笔成交；发现问题时逐一列出，且什么都不写入。",
+    ),
+    "ledger.fill.--at": _w("Execution time (exchange time if naive).", "成交时间（未带时区时按交易所时间）。"),
+    "ledger.fill.--dry-run": _w("Check and show the fill without recording it.", "检查并显示这笔成交，但不记录。"),
+    "ledger.fill.--fee": _w(
+        "The broker's total fees (default: computed from the rules and your terms).",
+        "券商收取的费用合计（默认：按规则和你的费率计算）。",
+    ),
+    "ledger.fill.--order": _w("The order this fill executed.", "这笔成交所执行的委托。"),
+    "ledger.fill.--qty": _w("Shares.", "股数。"),
+    "ledger.fill.--ref": _w("The day's reference price, to check the price limits.", "当日参考价，用于检查涨跌停价。"),
+    "ledger.fill.--report": _w("The report that proposed it.", "提出这笔交易的报告。"),
+    "ledger.history": _w("Every entry of an account, voided ones included.", "一个账户的全部记录，包括已作废的。"),
+    "ledger.import": _w(
+        "Import fills from a CSV (see README: executed_at,symbol,side,qty,price[,fee][,order_id][,note]).",
+        "从 CSV 导入成交（参见 README：executed_at,symbol,side,qty,price[,fee][,order_id][,note]）。",
+    ),
+    "ledger.import.--dry-run": _w(
+        "Show what would be written and every problem; write nothing.",
+        "显示将写入的内容和每一个问题；什么都不写入。",
+    ),
+    "ledger.order": _w(
+        "Orders placed at the broker (or planned). Orders never change holdings.",
+        "在券商处下的委托（或计划中的委托）。委托不会改变持仓。",
+    ),
+    "ledger.order.add": _w("Record an order.", "记录一笔委托。"),
+    "ledger.order.add.--at": _w("When it was placed (default: now).", "下单时间（默认：现在）。"),
+    "ledger.order.add.--valid-until": _w("Last session the order is good for.", "委托有效的最后一个交易日。"),
+    "ledger.order.cancel": _w("Mark an order cancelled.", "把一笔委托标记为已撤销。"),
+    "ledger.order.list": _w(
+        "List orders with their status (derived from fills and events).",
+        "列出委托及其状态（由成交和事件推出）。",
+    ),
+    "ledger.positions": _w(
+        "Holdings: quantity, T+1 sellable, average and diluted cost, realized and unrealized P&L.",
+        "持仓：数量、T+1 可卖数量、平均成本和摊薄成本、已实现和未实现盈亏。",
+    ),
+    "ledger.positions.--all": _w(
+        "Include closed positions (realized P&L only).",
+        "包括已清仓的持仓（只有已实现盈亏）。",
+    ),
+    "ledger.positions.--at": _w("Positions as they stood at this instant.", "按此时刻的持仓。"),
+    "ledger.positions.--price": _w("Value a holding at P (repeatable).", "按此价格为持仓估值（可重复给出）。"),
+    "ledger.rebuild": _w(
+        "Restore the ledger exactly from its journal (even with the database file gone): the whole chain is verified "
+        "first, then every table is replaced and replayed in one transaction.",
+        "按账本日志原样恢复账本（数据库文件不在了也可以）：先校验整条日志链，再在一个事务中替换每一张表并重放全部记录"
+        "。",
+    ),
+    "ledger.rebuild.--from-journal": _w("Rebuild the ledger tables from the journal.", "用账本日志重建账本的各张表。"),
+    "ledger.rebuild.--journal": _w(
+        "The journal file to rebuild from (default: the workspace's ledger-journal.jsonl).",
+        "用于重建的账本日志文件（默认：工作区的 ledger-journal.jsonl）。",
+    ),
+    "ledger.rebuild.--yes": _w("Replace a ledger that already holds rows.", "即使账本中已有记录也予以替换。"),
+    "ledger.transfer": _w(
+        "Move cash between two accounts (with an FX rate when the currencies differ).",
+        "在两个账户之间转账（币种不同时按汇率换算）。",
+    ),
+    "ledger.transfer.--currency": _w(
+        "Currency leaving SOURCE (default: its base currency).",
+        "从转出账户转出的币种（默认：其本位币）。",
+    ),
+    "ledger.transfer.--fx-rate": _w(
+        "Units of the target currency per unit of the source currency.",
+        "每 1 单位转出币种可换的转入币种数量。",
+    ),
+    "ledger.transfer.--to-currency": _w(
+        "Currency arriving in TARGET, when different.",
+        "转入账户收到的币种，如果不同。",
+    ),
+    "ledger.void": _w(
+        "Void a fill, cash entry or corporate action; history keeps both.",
+        "作废一笔成交、现金记录或公司行动；历史记录中两者都保留。",
+    ),
+    "ledger.void.--reason": _w("Why the entry is void (kept in history).", "作废的原因（保留在历史记录中）。"),
+    "models": _w(
+        "Language models: add, store keys (OS keyring or encrypted file), test, list, remove.",
+        "大语言模型：添加、保存密钥（系统钥匙串或加密文件）、测试、列出和删除。",
+    ),
+    "models.add": _w(
+        "Configure model NAME: with --provider and --model, or from a --preset.\n"
+        "\n"
+        "Exits 5 when the model was added but cannot be used yet: its key can be neither stored nor read here.",
+        "配置名为“名称”的模型：用 --provider 和 --model，或用 --preset 预设。\n"
+        "\n"
+        "模型已添加但暂时无法使用（其密钥在这里既无法保存也无法读取）时，退出码为 5。",
+    ),
+    "models.add.--api-base": _w(
+        "Endpoint URL (default: the provider's; required for openai_compatible).",
+        "端点网址（默认：服务商的；openai_compatible 必须给出）。",
+    ),
+    "models.add.--fallback": _w(
+        "A configured model to use when this one keeps failing.",
+        "此模型持续失败时改用的另一个已配置模型。",
+    ),
+    "models.add.--model": _w(
+        "The provider's model id, e.g. deepseek-v4-flash (a preset's default).",
+        "服务商的模型编号，例如 deepseek-v4-flash（预设的默认值）。",
+    ),
+    "models.add.--preset": _w(
+        "Fill provider, model and endpoint from a preset (see `models presets`), e.g. deepseek.",
+        "按预设（参见 `models presets`）填入服务商、模型和端点，例如 deepseek。",
+    ),
+    "models.add.--provider": _w(
+        "deepseek, openai, moonshot, qwen, minimax, ollama, openai_compatible.",
+        "deepseek、openai、moonshot、qwen、minimax、ollama、openai_compatible 之一。",
+    ),
+    "models.add.--replace": _w("Replace an existing model of this name.", "替换同名的已有模型。"),
+    "models.key": _w(
+        "Store the API key of model NAME in the key store (read from standard input, never echoed).",
+        "把名为“名称”的模型的 API 密钥保存到密钥存储中（从标准输入读取，不回显）。",
+    ),
+    "models.key.--delete": _w("Remove the stored key instead.", "改为删除已保存的密钥。"),
+    "models.keystore": _w(
+        "Where API keys are kept: show it, or choose STORE: os (the OS keyring) or file (an encrypted file in the "
+        "workspace folder; its passphrase comes from STOCKBENCH_KEYSTORE_PASSPHRASE, else is asked without echo, "
+        "else is the first line of standard input, and is never stored). Keys already stored are not moved.",
+        "API 密钥保存在哪里：显示当前位置，或选择存储方式：os（系统钥匙串）或 file（工作区目录中的加密文件；"
+        "其口令取自 STOCKBENCH_KEYSTORE_PASSPHRASE，否则不回显地询问，再否则取标准输入的第一行，且绝不保存）。"
+        "已保存的密钥不会被迁移。",
+    ),
+    "models.list": _w(
+        "The configured models, with their endpoints and where each key comes from (`key_source`: environment, "
+        "keyring, file, missing or keyring_unavailable).",
+        "已配置的模型，及其端点和各自密钥的来源（`key_source`：environment 环境变量、keyring 钥匙串、file 加密文件、"
+        "missing 缺失或 keyring_unavailable 钥匙串不可用）。",
+    ),
+    "models.presets": _w(
+        'The connection presets (the desktop app\'s "Connect your model"): provider, default model, endpoints.',
+        "连接预设（即桌面程序的“连接你的模型”）：服务商、默认模型和端点。",
+    ),
+    "models.providers": _w(
+        "The provider presets: litellm route, default endpoint, whether a key is needed.",
+        "服务商预设：litellm 路由、默认端点、是否需要密钥。",
+    ),
+    "models.remove": _w("Remove model NAME (and its stored key).", "删除名为“名称”的模型（及其已保存的密钥）。"),
+    "models.remove.--keep-key": _w("Leave the stored key in the key store.", "把已保存的密钥留在密钥存储中。"),
+    "models.test": _w(
+        "Send model NAME one tiny request (no fallback) and report latency, model and usage.",
+        "向名为“名称”的模型发送一个很小的请求（不用备用模型），报告延迟、模型和用量。",
+    ),
+    "replay": _w(
+        "Analyse symbols as of past sessions (offline model by default) and report the track record they earn.",
+        "以过去若干交易日为研究日期分析一批代码（默认用离线模型），并报告这些分析所得的历史战绩。",
+    ),
+    "replay.--benchmark": _w(
+        "Measure against this index instead of the official one.",
+        "以此指数而不是官方指数作为比较基准。",
+    ),
+    "replay.--calls": _w("List every call in --json output.", "在 --json 输出中列出每一个判断。"),
+    "replay.--every": _w("Sessions between analyses.", "每两次分析之间相隔的交易日数。"),
+    "replay.--fresh": _w(
+        "Analyse again even where the batch already published a report.",
+        "即使这批回放已发布过报告，也重新分析。",
+    ),
+    "replay.--from": _w("First session to analyse as of.", "作为研究日期的第一个交易日。"),
+    "replay.--language": _w(
+        "The reports' language (default: report_language).",
+        "报告的语言（默认：report_language 设置）。",
+    ),
+    "replay.--remember": _w(
+        "Keep --benchmark as this workspace's stand-in (runs read it too).",
+        "把 --benchmark 保存为本工作区的替代基准（研究任务也会读取它）。",
+    ),
+    "replay.--runs": _w("List every analysis in --json output.", "在 --json 输出中列出每一次分析。"),
+    "replay.--symbols": _w("Comma-separated symbols.", "代码，用逗号分隔。"),
+    "replay.--to": _w("Last session to analyse as of.", "作为研究日期的最后一个交易日。"),
+    "replay.--universe-file": _w("A file of symbols.", "列出代码的文件。"),
+    "replay.--workers": _w(
+        "Threads, one symbol each (little gain: the GIL).",
+        "线程数，每个线程分析一个代码（受 GIL 所限，提速有限）。",
+    ),
+    "reports": _w("Published reports: list, show, export, verify.", "已发布的报告：列出、显示、导出和核验。"),
+    "reports.evidence": _w(
+        "Where a number or quote of report REPORT_ID comes from: each evidence it cites, with the passage holding "
+        "it.\n"
+        "\n"
+        "Give exactly one of --number, --quote and --evidence.",
+        "报告编号所指报告中的某个数字或引文出自哪里：它所引用的每条证据，以及包含该内容的原文段落。\n"
+        "\n"
+        "--number、--quote 和 --evidence 三者须给出且只给出一个。",
+    ),
+    "reports.evidence.--evidence": _w("An evidence id the report cites (ev-...).", "报告所引用的证据编号（ev-...）。"),
+    "reports.evidence.--number": _w(
+        "A number as written in one of the report's claims, e.g. 27.51.",
+        "报告某条论断中写出的数字，例如 27.51。",
+    ),
+    "reports.evidence.--quote": _w("One of the report's quotations, as written.", "报告中的一段引文，按原样写出。"),
+    "reports.export": _w("Write a report to a file (.md or .json).", "把一份报告写入文件（.md 或 .json）。"),
+    "reports.export.--to": _w("A .md or .json path.", "一个 .md 或 .json 路径。"),
+    "reports.list": _w(
+        "Published reports, newest first (published in the exchange's time).",
+        "已发布的报告，最新的在前（发布时间为交易所时间）。",
+    ),
+    "reports.show": _w(
+        "A report as Markdown or as its structured JSON (a report that is not as published is shown with a warning).",
+        "以 Markdown 或结构化 JSON 显示一份报告（与发布时不一致的报告会附警告显示）。",
+    ),
+    "reports.verify": _w(
+        "Re-check a published report from its frozen evidence alone (nothing is fetched); exit 1 on any problem.",
+        "仅凭封存的证据重新核验一份已发布的报告（不获取任何数据）；发现任何问题时退出码为 1。",
+    ),
+    "restore": _w(
+        "Put the backup NAME (a file name from `backups list`, or a path) in place of the workspace's database.\n"
+        "\n"
+        "The current file is renamed to workspace.before-restore-<time>.duckdb first, never overwritten or deleted; "
+        "the backup is checked (sha256, DuckDB opens it, its schema) before anything changes.",
+        "用名为“名称”的备份（`backups list` 中的文件名，或一个路径）替换工作区的数据库。\n"
+        "\n"
+        "当前文件会先改名为 workspace.before-restore-<time>.duckdb，绝不会被覆盖或删除；在做任何改动之前，"
+        "先检查备份（sha256、DuckDB 能否打开、数据库结构）。",
+    ),
+    "restore.--yes": _w(
+        "Restore without asking (the current file is kept aside either way).",
+        "不经询问直接恢复（无论如何当前文件都会另行保留）。",
+    ),
+    "review-quick": _w(
+        "Re-check SYMBOL against its latest full report: the changes since, each answered by the model.",
+        "对照该代码最新的完整报告做快速复核：列出此后的变化，每一项由模型作答。",
+    ),
+    "review-quick.--account": _w(
+        "The ledger account whose position and open orders the answers consider.",
+        "作答时考虑哪个账本账户的持仓和未成交委托。",
+    ),
+    "review-quick.--model": _w(
+        "A configured model name, or 'offline' (default: the workspace's default).",
+        "已配置的模型名称，或 'offline'（默认：工作区的默认模型）。",
+    ),
+    "rules": _w(
+        "Exchange rules: identity, lots, ticks, limits, sessions, calendars and fees.",
+        "交易所规则：证券识别、交易单位、最小价格变动、涨跌停、交易时段、交易日历和费用。",
+    ),
+    "rules.calendar": _w(
+        "The sessions and half days of MARKET (CN or HK) between two dates.",
+        "两个日期之间该市场（CN 或 HK）的交易日和半日市。",
+    ),
+    "rules.calendar.--from": _w("First day, YYYY-MM-DD.", "起始日，YYYY-MM-DD。"),
+    "rules.calendar.--to": _w("Last day, YYYY-MM-DD (included).", "截止日，YYYY-MM-DD（含当日）。"),
+    "rules.check-order": _w(
+        "Can this order be placed? Lots, ticks, limits and the price cage (exit 0 either way).",
+        "这笔委托能否下单？检查交易单位、最小价格变动、涨跌停和价格笼子（无论结果如何退出码都为 0）。",
+    ),
+    "rules.check-order.--date": _w("The trading date (default: today).", "交易日期（默认：今天）。"),
+    "rules.check-order.--holding": _w(
+        "Sellable holding (for sells: the odd-lot rule).",
+        "可卖持仓（卖出时用于零股规则）。",
+    ),
+    "rules.check-order.--listing-session": _w(
+        "Session number since listing, for new listings.",
+        "上市以来的第几个交易日，用于新股。",
+    ),
+    "rules.check-order.--lot": _w(
+        "Hong Kong board lot, when the workspace has no data for it.",
+        "港股每手股数，在工作区没有该股数据时使用。",
+    ),
+    "rules.check-order.--qty": _w("Quantity in shares.", "数量（股）。"),
+    "rules.check-order.--ref": _w(
+        "The day's reference price, to check limits and the price cage.",
+        "当日参考价，用于检查涨跌停和价格笼子。",
+    ),
+    "rules.check-order.--st": _w(
+        "The stock is under special treatment (ST/*ST) that day.",
+        "该股票当天处于风险警示（ST/*ST）。",
+    ),
+    "rules.fees": _w(
+        "Itemised fees of an order: commission, stamp duty, exchange fees and levies in force on the date.",
+        "一笔委托的分项费用：当日适用的佣金、印花税、交易所收费和征费。",
+    ),
+    "rules.fees.--bundled": _w(
+        "Exchange handling and regulatory fees are inside the commission (A-shares).",
+        "交易所经手费和证管费已包含在佣金内（A 股）。",
+    ),
+    "rules.fees.--commission-min": _w("Minimum commission per order, e.g. 5.", "每笔委托的最低佣金，例如 5。"),
+    "rules.fees.--commission-rate": _w(
+        "Commission rate on the traded amount, e.g. 0.00025.",
+        "按成交金额计的佣金费率，例如 0.00025。",
+    ),
+    "rules.fees.--date": _w(
+        "Trade date YYYY-MM-DD (default: today in the market).",
+        "交易日期 YYYY-MM-DD（默认：该市场的今天）。",
+    ),
+    "rules.fees.--price": _w("Price per share in the market's currency.", "以该市场币种计的每股价格。"),
+    "rules.fees.--qty": _w("Number of shares.", "股数。"),
+    "rules.fees.--side": _w("Buy or sell.", "买入或卖出。"),
+    "rules.holiday": _w(
+        "The workspace's own holidays: corrections and years the shipped calendars do not know yet.",
+        "工作区自己的休市日：对内置交易日历的更正，以及内置日历尚未覆盖的年份。",
+    ),
+    "rules.holiday.add": _w(
+        "Record that MARKET is closed on DATE (or trades a half day, or is open).",
+        "记录该市场在所给日期休市（或只交易半日，或照常开市）。",
+    ),
+    "rules.holiday.add.--half-day": _w("A morning-only session (Hong Kong).", "只有上午交易的半日市（港股）。"),
+    "rules.holiday.add.--note": _w("Why (e.g. the exchange notice).", "原因（例如交易所公告）。"),
+    "rules.holiday.add.--open": _w("A session the shipped calendar lacks.", "内置日历中缺少的交易日。"),
+    "rules.holiday.extend": _w(
+        "Vouch that MARKET's workspace holidays are complete through a date.",
+        "确认该市场的工作区休市日已完整覆盖到某一日期。",
+    ),
+    "rules.holiday.extend.--note": _w("Where the holiday list comes from.", "休市日列表的出处。"),
+    "rules.holiday.extend.--through": _w("Last day the workspace holidays cover.", "工作区休市日覆盖到的最后一天。"),
+    "rules.holiday.list": _w(
+        "The workspace's holidays, and how far each market's calendar is known.",
+        "工作区的休市日，以及各市场的交易日历已知到哪一天。",
+    ),
+    "rules.limits": _w(
+        "Limit-up and limit-down prices of SYMBOL from a reference price.",
+        "按参考价计算该代码的涨停价和跌停价。",
+    ),
+    "rules.limits.--date": _w("The trading date (default: today).", "交易日期（默认：今天）。"),
+    "rules.limits.--listing-session": _w(
+        "Session number since listing, for new listings.",
+        "上市以来的第几个交易日，用于新股。",
+    ),
+    "rules.limits.--ref": _w(
+        "Reference price: previous close or ex-rights reference.",
+        "参考价：前收盘价或除权除息参考价。",
+    ),
+    "rules.limits.--st": _w(
+        "The stock is under special treatment (ST/*ST) that day.",
+        "该股票当天处于风险警示（ST/*ST）。",
+    ),
+    "rules.session": _w(
+        "Which session phase MARKET (CN or HK) is in at an instant.",
+        "该市场（CN 或 HK）在某一时刻处于哪个交易时段。",
+    ),
+    "rules.session.--at": _w(
+        "The instant (default: now); naive = exchange time.",
+        "时刻（默认：现在）；未带时区时按交易所时间。",
+    ),
+    "rules.session.--board": _w(
+        "main, chinext, star, bse, fund, hk_main, hk_gem (default: main).",
+        "main、chinext、star、bse、fund、hk_main、hk_gem 之一（默认：main）。",
+    ),
+    "rules.session.--exchange": _w("SH, SZ, BJ or HK (default: SH for CN).", "SH、SZ、BJ 或 HK（默认：CN 为 SH）。"),
+    "rules.show": _w("Identity and trading rules of SYMBOL on a date.", "该代码在某一日期的证券识别信息和交易规则。"),
+    "rules.show.--date": _w("The date whose rules apply (default: today).", "按哪一天的规则（默认：今天）。"),
+    "runs": _w("Research runs: list, show, resume, stop.", "研究任务：列出、显示、继续和停止。"),
+    "runs.list": _w("Every run with its status and stage.", "每个研究任务及其状态和所处阶段。"),
+    "runs.resume": _w(
+        "Continue a paused or interrupted run from its journal (research of the past continues on its own clock).",
+        "按任务日志继续一个已暂停或被中断的研究任务（研究过去的任务按它自己的时钟继续）。",
+    ),
+    "runs.show": _w(
+        "A run's plan, status, model calls, cost and journal.",
+        "一个研究任务的计划、状态、模型调用、费用和任务日志。",
+    ),
+    "runs.stop": _w("Stop a run (it cannot be resumed afterwards).", "停止一个研究任务（停止后无法再继续）。"),
+    "scan": _w(
+        "Screen every instrument (or the watchlist, or --symbol ...) and shortlist what is worth researching.\n"
+        "\n"
+        "The scan gives no prices to trade at and no quantities. Names are those of the as-of session; ST and *ST "
+        "names are flagged and left off the shortlist unless --include-st. Equal scores are ordered by their "
+        "components.",
+        "筛选全部证券（或自选股，或 --symbol 给出的代码），列出值得研究的候选名单。\n"
+        "\n"
+        "扫描不给出交易价格，也不给出数量。证券名称取自研究日期当天；ST 和 *ST 股票会被标出，除非给出 --include-st，"
+        "否则不进入候选名单。得分相同时按各分项排序。",
+    ),
+    "scan.--include-st": _w(
+        "Rank ST and *ST names too (always flagged as such).",
+        "ST 和 *ST 股票也参与排名（始终会被标出）。",
+    ),
+    "scan.--symbol": _w("Scan these symbols instead (repeatable).", "改为扫描这些代码（可重复给出）。"),
+    "scan.--top": _w("Shortlist length.", "候选名单的长度。"),
+    "scan.--universe": _w("What to scan.", "扫描的范围。"),
+    "search": _w(
+        "The web search research may use: a SearXNG instance (its JSON API) or the Brave Search API (with a key).",
+        "研究可用的网页搜索：一个 SearXNG 实例（通过其 JSON API）或 Brave Search API（需要密钥）。",
+    ),
+    "search.clear": _w(
+        "Use no search provider (Brave's stored key is deleted too).",
+        "不使用任何搜索服务（已保存的 Brave 密钥也会被删除）。",
+    ),
+    "search.set": _w(
+        "Let research query the SearXNG instance at URL, or the Brave Search API (test it with: stockbench search "
+        "test).",
+        "让研究查询位于所给网址的 SearXNG 实例，或 Brave Search API（可用 `stockbench search test` 测试）。",
+    ),
+    "search.set.--base-url": _w(
+        "With --brave: another address of the API (a proxy, or a test server; http only to this machine). Default "
+        "https://api.search.brave.com.",
+        "与 --brave 一起用：API 的另一个地址（代理或测试服务器；http 只能指向本机）。"
+        "默认 https://api.search.brave.com。",
+    ),
+    "search.set.--brave": _w(
+        "Use the Brave Search API; its key is read from standard input (asked without echo on a terminal), unless "
+        "STOCKBENCH_KEY_SEARCH_BRAVE gives it.",
+        "使用 Brave Search API；其密钥从标准输入读取（在终端上不回显地询问），"
+        "除非由 STOCKBENCH_KEY_SEARCH_BRAVE 给出。",
+    ),
+    "search.set.--searxng": _w(
+        "The SearXNG instance's address, e.g. https://searx.example.org (JSON format enabled).",
+        "SearXNG 实例的地址，例如 https://searx.example.org（须启用 JSON 格式）。",
+    ),
+    "search.show": _w(
+        "The configured search provider (`provider` null when none).",
+        "已配置的搜索服务（未配置时 `provider` 为 null）。",
+    ),
+    "search.test": _w(
+        "Send the configured provider one query and report ok (results, latency) or the reason it failed.",
+        "向已配置的搜索服务发送一次查询，报告正常（结果数、延迟）或失败的原因。",
+    ),
+    "size": _w(
+        "Size an order of SYMBOL for ACCOUNT from a risk budget; a plan that breaks a rule is refused (exit 1).\n"
+        "\n"
+        "Percentages are percent: --risk-pct 1 risks 1% of equity at the stop (1% is the same).",
+        "按风险预算为该账户计算该代码一笔委托的数量；违反规则的计划会被拒绝（退出码为 1）。\n"
+        "\n"
+        "百分比按百分数写：--risk-pct 1 表示触及止损时亏损权益的 1%（写 1% 也一样）。",
+    ),
+    "size.--confirm-risk": _w(
+        "Accept a --risk-pct above the sizing table's ceiling.",
+        "接受超过仓位表上限的 --risk-pct。",
+    ),
+    "size.--entry": _w(
+        "Entry price (rounded to the tick, cautiously).",
+        "入场价（按最小价格变动单位、向保守方向取整）。",
+    ),
+    "size.--max-weight": _w(
+        "Largest position weight after the trade, percent: 20 or 20% (default: 20%).",
+        "交易后单只持仓的最大权重，按百分数：20 或 20%（默认：20%）。",
+    ),
+    "size.--risk-pct": _w(
+        "Percent of equity lost at the stop: 1 or 1% (default: the sizing table's 1%; above its 2% ceiling only with "
+        "--confirm-risk).",
+        "触及止损时亏损的权益百分比：1 或 1%（默认：仓位表的 1%；超过其 2% 上限须同时给出 --confirm-risk）。",
+    ),
+    "size.--side": _w("Buy or sell.", "买入或卖出。"),
+    "size.--stop": _w("Stop price of the position (below the entry).", "这笔持仓的止损价（低于入场价）。"),
+    "track-record": _w(
+        "How published calls turned out once their horizon passed: hit rates, calibration, cost per report.",
+        "已发布的判断在持有期过后的结果：命中率、校准情况和每份报告的费用。",
+    ),
+    "track-record.--benchmark": _w(
+        "Measure against this index instead of the official one.",
+        "以此指数而不是官方指数作为比较基准。",
+    ),
+    "track-record.--calls": _w("List every call in --json output.", "在 --json 输出中列出每一个判断。"),
+    "track-record.--model": _w("Only reports by this model.", "只看此模型写的报告。"),
+    "track-record.--remember": _w(
+        "Keep --benchmark as this workspace's stand-in (runs read it too).",
+        "把 --benchmark 保存为本工作区的替代基准（研究任务也会读取它）。",
+    ),
+    "track-record.--since": _w("Calls made on or after this session.", "在此交易日或之后做出的判断。"),
+    "track-record.--until": _w("Calls made on or before this session.", "在此交易日或之前做出的判断。"),
+    "watchlist": _w("Symbols you follow, in groups and in your order.", "你关注的代码，按分组和你排定的顺序。"),
+    "watchlist.add": _w(
+        "Add SYMBOLS (any accepted form: 600519, sh600519, 00700.HK) at the end of a group.",
+        "把这些代码（可用任一接受的写法：600519、sh600519、00700.HK）添加到某个分组的末尾。",
+    ),
+    "watchlist.add.--group": _w("Group to add to (default: the first group).", "添加到哪个分组（默认：第一个分组）。"),
+    "watchlist.add.--note": _w("A note shown beside the symbol.", "显示在代码旁边的备注。"),
+    "watchlist.group": _w("Add, rename, reorder, remove and list groups.", "添加、重命名、调整次序、删除和列出分组。"),
+    "watchlist.group.add": _w("Create an empty group NAME at the end.", "在末尾新建一个名为“名称”的空分组。"),
+    "watchlist.group.list": _w("Every group with its size.", "每个分组及其代码数量。"),
+    "watchlist.group.move": _w(
+        "Move group NAME to POSITION (1 = first).",
+        "把名为“名称”的分组移到所给位置（1 = 最前）。",
+    ),
+    "watchlist.group.remove": _w("Delete group NAME and the symbols on it.", "删除名为“名称”的分组及其中的代码。"),
+    "watchlist.group.rename": _w("Rename group NAME to NEW_NAME.", "把名为“名称”的分组改名为“新名称”。"),
+    "watchlist.list": _w("The groups and their symbols, in order.", "各分组及其中的代码，按顺序列出。"),
+    "watchlist.list.--group": _w("Only this group.", "只看这个分组。"),
+    "watchlist.move": _w(
+        "Reorder SYMBOL within its group, or move it to another group.",
+        "在所在分组内调整该代码的位置，或把它移到另一个分组。",
+    ),
+    "watchlist.move.--group": _w(
+        "The group SYMBOL is in (needed when it is in several).",
+        "该代码所在的分组（它在多个分组中时须给出）。",
+    ),
+    "watchlist.move.--to": _w("New place in its group (1 = top).", "在所在分组中的新位置（1 = 最前）。"),
+    "watchlist.move.--to-group": _w(
+        "Move SYMBOL into this group instead (at --to, default the end).",
+        "改为把该代码移入此分组（放在 --to 给出的位置，默认放在末尾）。",
+    ),
+    "watchlist.remove": _w("Remove SYMBOL from the watchlist.", "把该代码从自选股中删除。"),
+    "watchlist.remove.--group": _w(
+        "Remove from this group only (default: from every group).",
+        "只从这个分组中删除（默认：从每个分组中删除）。",
+    ),
+    "watchlist.search": _w(
+        "Find instruments by code or name (e.g. 6059, 酒业).",
+        "按代码或名称查找证券（例如 6059、酒业）。",
+    ),
+    "zones": _w(
+        "Buy zone, sell zone and stop of SYMBOL on its last session (--as-of D to look back), with their anchors, "
+        "the plan's reward-to-risk and whether it is tradeable (the reason codes when not).",
+        "该代码在最近一个交易日的买入区间、卖出区间和止损价（用 --as-of 日期 回看过去），附其锚点、"
+        "计划的盈亏比以及能否交易（不能交易时给出理由码）。",
+    ),
+    "zones.--price": _w(
+        "Place this price against the zones (default: the last close).",
+        "把此价格放到各区间中对照（默认：最近收盘价）。",
+    ),
 }
 
 # The command line's own lines around an error (stockbench/cli/main.py, params.py).

@@ -18,7 +18,15 @@ import click
 import stockbench
 from stockbench.cli.context import CliContext
 from stockbench.cli.output import dumps, message
-from stockbench.cli.usage import WordedContext, finish_sentences, speaking, usage_payload
+from stockbench.cli.usage import (
+    ROOT_KEY,
+    WordedContext,
+    finish_sentences,
+    name_help,
+    speaking,
+    subcommand_key,
+    usage_payload,
+)
 from stockbench.errors import Cancelled, StockbenchError, UserError
 from stockbench.messages import LANGUAGES, Language, error_words, language_of_locale, note, said
 
@@ -124,8 +132,8 @@ class LazyGroup(click.Group):
         return sorted({*super().list_commands(ctx), *self.lazy})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in self.lazy:
-            return attach_global_options(_load(self.lazy[cmd_name]))
+        if cmd_name in self.lazy:  # its help, and its subcommands', said from the catalogue by its name
+            return name_help(attach_global_options(_load(self.lazy[cmd_name])), subcommand_key(self, cmd_name))
         return super().get_command(ctx, cmd_name)
 
 
@@ -169,6 +177,9 @@ def cli(ctx: click.Context, home: Path | None, as_json: bool, as_of: str | None,
             click.echo(ctx.get_help())
             return
         ctx.exit(open_desktop(home, chosen if language else None))
+
+
+name_help(cli, ROOT_KEY)
 
 
 def open_desktop(home: Path | None, language: Language | None = None) -> int:
