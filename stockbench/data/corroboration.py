@@ -110,10 +110,13 @@ def _problem(found: Corroboration, check: FieldCheck, at: datetime) -> str:
     return json.dumps(detail, ensure_ascii=False)
 
 
-def store(db: Database, found: Corroboration, as_of: date | None, *, record_problems: bool = True) -> int:
+def store(
+    db: Database, found: Corroboration, as_of: date | None, *, record_problems: bool = True, at: datetime | None = None
+) -> int:
     """Write the tags (replacing earlier ones of the same quote) and, with `record_problems`, each conflict as
-    a data problem; returns the number of conflicts recorded."""
-    now = SystemClock().now()
+    a data problem, checked `at` (None: now, in real time; a replayed fetch: when its answer was recorded);
+    returns the number of conflicts recorded."""
+    now = at or SystemClock().now()
     key = [found.symbol, found.quoted_at, found.source]
     conflicts = found.conflicts() if record_problems else ()
     with db.transaction() as cur:

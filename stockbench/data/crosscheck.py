@@ -111,11 +111,14 @@ def compare(symbol: str, a: PricePoint, b: PricePoint, tolerances: Tolerances) -
     return found
 
 
-def record(db: Database, disagreements: Sequence[Disagreement], as_of: date | None) -> int:
-    """Write each disagreement to data_problems (detected now, in real time; `as_of` is the clock's date)."""
+def record(
+    db: Database, disagreements: Sequence[Disagreement], as_of: date | None, *, at: datetime | None = None
+) -> int:
+    """Write each disagreement to data_problems (detected `at`, else now in real time; a replayed fetch passes when
+    its answers were recorded; `as_of` is the clock's date)."""
     if not disagreements:
         return 0
-    now = SystemClock().now()
+    now = at or SystemClock().now()
     with db.transaction() as cur:
         cur.executemany(
             "INSERT INTO data_problems (symbol, kind, detail, detected_at, as_of) VALUES (?, ?, ?, ?, ?)",

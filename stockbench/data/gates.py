@@ -75,7 +75,8 @@ class GateResult:
 
 @dataclass(frozen=True, slots=True)
 class FetchAttempt:
-    """One row of the fetch log: who was asked for what, when (real time), and how it ended."""
+    """One row of the fetch log: who was asked for what, when (real time; a replayed fetch: when the answer it
+    replayed was recorded), and how it ended."""
 
     source: str
     what: str
@@ -87,6 +88,7 @@ class FetchAttempt:
     rows: int | None = None
     start_day: date | None = None
     end_day: date | None = None
+    replay: str | None = None  # the recording folder a replayed fetch answered from (None: asked live)
 
     @property
     def ref(self) -> str:

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal
@@ -186,8 +187,10 @@ class HttpClient:
         headers = {"User-Agent": user_agent, "Accept": "*/*", "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8"}
         self.recorder = Recorder(record) if record is not None else None
         self.replaying = replay is not None
-        if replay is not None:
-            transport = ReplayTransport(replay)
+        self.replay_folder = replay
+        self._replay = ReplayTransport(replay) if replay is not None else None
+        if self._replay is not None:
+            transport = self._replay
         hooks: dict[str, list[Callable[..., Any]]] = {}
         if self.recorder is not None:
             hooks = {"request": [self.recorder.started], "response": [self.recorder.answered]}
@@ -197,6 +200,16 @@ class HttpClient:
 
     def close(self) -> None:
         self._client.close()
+
+    @property
+    def recorded_at(self) -> datetime | None:
+        """When the replayed recording was made: its first request's time (None: not replaying, or it holds none)."""
+        return self._replay.recorded_at if self._replay is not None else None
+
+    def replayed_times(self) -> list[datetime]:
+        """When the recorded exchanges a replay answered on this thread since the last call were recorded (and
+        forget them); empty when not replaying."""
+        return self._replay.answered_times() if self._replay is not None else []
 
     def __enter__(self) -> HttpClient:
         return self

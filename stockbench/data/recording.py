@@ -22,7 +22,8 @@ The layout of a recording folder DIR (a user attaches the whole folder to a bug 
 A name is secret when it contains token, key, sign, secret, password, auth, cookie, session, ticket or
 credential (any case); a URL's user and password are dropped. A replay matches a request by method, URL and
 form as redacted, answering the exchanges recorded for it in order (the last one repeats); a request that was
-never recorded fails with `NotRecorded`, naming the URL, and is never sent.
+never recorded fails with `NotRecorded`, naming the URL, and is never sent. What a replayed fetch stores is stamped
+with the `time` of the exchange it was answered from (see stockbench.data.service), never the time of the replay.
 """
 
 from __future__ import annotations
@@ -195,6 +196,7 @@ def load(folder: Path) -> list[Exchange]:
             exchange = Exchange(**json.loads(line))
         except (ValueError, TypeError) as exc:
             raise BadRecording(f"{folder / INDEX} line {number} is not an exchange ({exc})") from None
+        _instant(exchange.time)
         if exchange.body:
             body = _body(folder, exchange.body)
             if hashlib.sha256(body).hexdigest() != exchange.sha256:
@@ -209,6 +211,17 @@ def recorded_at(folder: Path) -> datetime | None:
     return datetime.fromisoformat(exchanges[0].time) if exchanges else None
 
 
+def _instant(text: str) -> datetime:
+    """An exchange's time as a UTC instant (a recording edited by hand may give it with another offset)."""
+    try:
+        found = datetime.fromisoformat(text)
+    except ValueError:
+        raise BadRecording(f"{INDEX} gives an exchange the time {text!r}, not an ISO 8601 instant") from None
+    if found.tzinfo is None:
+        raise BadRecording(f"{INDEX} gives an exchange the time {text!r} with no offset")
+    return found.astimezone(UTC)
+
+
 def _body(folder: Path, name: str) -> bytes:
     path = folder / BODIES / name
     if path.parent != folder / BODIES:
@@ -221,14 +234,26 @@ def _body(folder: Path, name: str) -> bytes:
 
 class ReplayTransport(httpx.BaseTransport):
     """Answers requests from a recording folder with no network: the exchanges recorded for a request in order,
-    the last one repeating; a recorded failure is raised again; an unrecorded request raises NotRecorded."""
+    the last one repeating; a recorded failure is raised again; an unrecorded request raises NotRecorded.
+
+    It notes, per thread, when each exchange it answered from was recorded (see `answered_times`), so that what a
+    replayed fetch stores carries the recording's time rather than the time of the replay."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._queues: dict[tuple[str, str, str], list[Exchange]] = {}
-        for exchange in load(folder):
+        exchanges = load(folder)
+        for exchange in exchanges:
             self._queues.setdefault(exchange.key, []).append(exchange)
+        self.recorded_at = _instant(exchanges[0].time) if exchanges else None
         self._lock = threading.Lock()
+        self._answered = threading.local()
+
+    def answered_times(self) -> list[datetime]:
+        """When the exchanges answered on this thread since the last call were recorded (and forget them)."""
+        found: list[datetime] = getattr(self._answered, "times", [])
+        self._answered.times = []
+        return found
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         key = request_key(request)
@@ -237,6 +262,7 @@ class ReplayTransport(httpx.BaseTransport):
             if not queue:
                 raise NotRecorded(f"not in the recording {self.folder}: {key[0]} {key[1]}", request=request)
             exchange = queue.pop(0) if len(queue) > 1 else queue[0]
+        self._answered.times = [*getattr(self._answered, "times", []), _instant(exchange.time)]
         if exchange.error:
             kind = httpx.ReadTimeout if "Timeout" in exchange.error.split(":", 1)[0] else httpx.ConnectError
             raise kind(f"as recorded: {exchange.error}", request=request)

@@ -4,7 +4,9 @@ Every read goes through the point-in-time cache; every fetch attempt, success or
 `fetch_log` in real time. Per kind and market the endpoints of resources/data_sources.toml are asked in order
 (as the user changed them, see stockbench.data.sources) and the next is tried when one fails; a host resting
 after failures in a row is skipped, and said so. Live quotes are fetched only inside the trading window; a
-stored quote older than the fresh-quote limit is labelled stale with its age, never shown as live.
+stored quote older than the fresh-quote limit is labelled stale with its age, never shown as live. A fetch replayed
+from a recording stores and logs what it answered at the time each answer was recorded (the fetch log naming the
+recording), and leaves the endpoints' health alone.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ class FetchOutcome:
     failure: str | None = None  # FetchFailure.kind
     log: str | None = None  # the fetch_log reference
     skipped: bool = False
+    at: datetime | None = None  # when it was asked (a replay: when its answer was recorded); None when skipped
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -81,6 +84,7 @@ class FetchOutcome:
             "failure": self.failure,
             "log": self.log,
             "skipped": self.skipped,
+            "fetched_at": self.at.isoformat() if self.at is not None else None,
         }
 
 
@@ -239,12 +243,25 @@ class DataService:
         }
         return stores[what](records, fetched_at=fetched_at)
 
+    @property
+    def _replay(self) -> HttpClient | None:
+        """The HTTP client answering from a recording, when the fetches are replayed (None: they are live)."""
+        return self._http if self._http is not None and self._http.replaying else None
+
+    def _replayed_at(self, started: datetime) -> datetime:
+        """When a replayed attempt was asked in the recording: the earliest recorded exchange it was answered from,
+        else (the recording lacks its request) when the recording was made; `started` when the fetch is live."""
+        replay = self._replay
+        if replay is None:
+            return started
+        return min(replay.replayed_times(), default=replay.recorded_at or started)
+
     def _log(self, attempt: FetchAttempt, url: str, status: int | None, elapsed_ms: int) -> None:
         with self._db.transaction() as cur:
             cur.execute(
                 "INSERT INTO fetch_log (started_at, source, what, symbol, url, ok, status, failure, reason, "
-                "elapsed_ms, rows, start_day, end_day) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "elapsed_ms, rows, start_day, end_day, replay) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     attempt.started_at,
                     attempt.source,
@@ -259,6 +276,7 @@ class DataService:
                     attempt.rows,
                     attempt.start_day,
                     attempt.end_day,
+                    attempt.replay,
                 ],
             )
 
@@ -268,6 +286,9 @@ class DataService:
 
         period = self._period(what, symbol)
         started = SystemClock().now()
+        replay = self._replay
+        if replay is not None:
+            replay.replayed_times()  # forget what an earlier attempt on this thread was answered from
         clock = time.perf_counter()
         records: list[Any] = []
         failure: FetchFailure | None = None
@@ -282,6 +303,7 @@ class DataService:
             failure = FetchFailure(
                 provider.name, what, symbol, f"internal error: {type(error).__name__}", "unparseable"
             )
+        started = self._replayed_at(started)  # a replay stores what it answered as of the time it was recorded
         rows = 0 if failure else self._store(what, records, started)
         attempt = FetchAttempt(
             provider.name,
@@ -292,11 +314,13 @@ class DataService:
             failure.kind if failure else None,
             failure.reason if failure else None,
             None if failure else rows,
-            *(period or (None, None)),
+            period[0] if period else None,
+            period[1] if period else None,
+            str(replay.replay_folder) if replay is not None else None,
         )
         self._log(attempt, failure.url if failure else "", failure.status if failure else None, _ms(clock))
         outcome = FetchOutcome(
-            what, provider.name, failure is None, rows, attempt.reason or "", attempt.failure, attempt.ref
+            what, provider.name, failure is None, rows, attempt.reason or "", attempt.failure, attempt.ref, at=started
         )
         return outcome, records if failure is None else []
 
@@ -328,7 +352,11 @@ class DataService:
         return chosen
 
     def _ask(self, source: Source, provider: Provider, what: DataKind, symbol: str) -> tuple[FetchOutcome, list[Any]]:
-        """One attempt through one endpoint, its health recorded (a host resting is not asked: skipped)."""
+        """One attempt through one endpoint, its health recorded (a host resting is not asked: skipped). A replay
+        neither reads nor writes the endpoints' health: it asks what the recording holds, and what it answers says
+        nothing of how the services are doing now."""
+        if self._replay is not None:
+            return self._attempt(provider, what, symbol)
         until = self.sources.resting_until(source)
         if until is not None:
             reason = f"{source.name}: {source.host} rests until {until.isoformat()} after failures in a row"
@@ -361,19 +389,24 @@ class DataService:
             outcomes.append(outcome)
             if outcome.ok:
                 if what == "quote" and corroboration.at_fetch():
-                    outcomes += self._corroborate(records[0], route[index + 1 :], symbol)
+                    at = outcome.at if self._replay is not None else None  # live: checked now
+                    outcomes += self._corroborate(records[0], route[index + 1 :], symbol, at)
                 break
         if not outcomes:
             outcomes.append(FetchOutcome(what, None, False, reason=f"no provider offers {what}", skipped=True))
         return outcomes
 
-    def _corroborate(self, kept: Quote, rest: Sequence[tuple[Source, Provider]], symbol: str) -> list[FetchOutcome]:
+    def _corroborate(
+        self, kept: Quote, rest: Sequence[tuple[Source, Provider]], symbol: str, at: datetime | None
+    ) -> list[FetchOutcome]:
         """Ask the next quote service of another provider for the same instrument, tag `kept`'s values against
-        its answer (single_source when none answers) and record conflicts as data problems."""
+        its answer (single_source when none answers) and record conflicts as data problems, checked `at` (a replay:
+        when `kept`'s answer was recorded; None: now)."""
         outcomes: list[FetchOutcome] = []
         other: Quote | None = None
         for source, provider in rest:
-            if provider.name == kept.source or self.sources.resting_until(source) is not None:
+            resting = self._replay is None and self.sources.resting_until(source) is not None
+            if provider.name == kept.source or resting:
                 continue
             outcome, records = self._ask(source, provider, "quote", symbol)
             outcomes.append(outcome)
@@ -381,9 +414,9 @@ class DataService:
                 other = records[0]
             break
         today = self.cache.cutoff(symbol).today
-        corroboration.store(self._db, corroboration.corroborate(kept, other), today)
+        corroboration.store(self._db, corroboration.corroborate(kept, other), today, at=at)
         if other is not None:  # the second quote is stored too (it may be the latest): it carries the same tags
-            corroboration.store(self._db, corroboration.corroborate(other, kept), today, record_problems=False)
+            corroboration.store(self._db, corroboration.corroborate(other, kept), today, record_problems=False, at=at)
         return outcomes
 
     def fetch(
@@ -528,7 +561,8 @@ class DataService:
     def attempts(self, symbol: str) -> tuple[FetchAttempt, ...]:
         """The recent fetch attempts for `symbol`, newest first."""
         rows = self._db.fetchall(
-            "SELECT source, what, symbol, started_at, ok, failure, reason, rows, start_day, end_day FROM fetch_log"
+            "SELECT source, what, symbol, started_at, ok, failure, reason, rows, start_day, end_day, replay"
+            " FROM fetch_log"
             " WHERE symbol = ? ORDER BY started_at DESC LIMIT ?",
             [symbol, _ATTEMPTS_READ],
         )
@@ -580,7 +614,8 @@ class DataService:
 
     def _points(self, symbol: str, window: TradingWindow) -> tuple[list[PricePoint], list[FetchOutcome]]:
         what: DataKind = "quote" if window.live_allowed else "bars"
-        route = [(s, p) for s, p in self._route(what, symbol) if self.sources.resting_until(s) is None][:2]
+        route = [(s, p) for s, p in self._route(what, symbol)
+                 if self._replay is not None or self.sources.resting_until(s) is None][:2]  # fmt: skip
         with ThreadPoolExecutor(max_workers=2) as pool:
             found = list(pool.map(lambda pair: self._ask(pair[0], pair[1], what, symbol), route))
         outcomes = [outcome for outcome, _ in found]
@@ -603,7 +638,8 @@ class DataService:
         found: list[Disagreement] = []
         if len(points) >= 2:
             found = compare(symbol, points[0], points[1], Tolerances.from_table())
-            record(self._db, found, self.cache.cutoff(symbol).today)
+            asked = min((o.at for o in outcomes if o.at is not None), default=None) if self._replay else None
+            record(self._db, found, self.cache.cutoff(symbol).today, at=asked)
         return CrossCheck(symbol, tuple(points), tuple(found), tuple(outcomes))
 
 

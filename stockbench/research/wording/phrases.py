@@ -2,8 +2,9 @@
 line, a gap's disclosure, and the one-line reason of a title.
 
 A gate's line words its reason code with its own figures (`gate.<name>.<code>`, else `gate.<code>`); a gap's
-disclosure is `gap.<gate>` from the one gap table, so the same gap reads the same in every report. Neither ever
-shows the English reason text the gate wrote for the model and the logs (an exception's text included).
+disclosure is `gap.<gate>` from the one gap table (`gap.<gate>.<code>` where a reason has words of its own), so the
+same gap reads the same in every report. Neither ever shows the English reason text the gate wrote for the model and
+the logs (an exception's text included).
 """
 
 from __future__ import annotations
@@ -105,8 +106,15 @@ def gate_line(gate: GateFact, symbol: str, language: Language) -> str:
                reason=gate_reason(gate, symbol, language))  # fmt: skip
 
 
-def gap_words(name: str, language: Language) -> str:
-    """What a gap on gate `name` means for the report: the one table's words (the same in every report)."""
+def gap_words(name: str, language: Language, gate: GateFact | None = None) -> str:
+    """What a gap on gate `name` means for the report: the one table's words (the same in every report), or, where
+    the table words the gap's reason code on its own (`gap.<name>.<code>`, with the gate's figures: a quote before
+    the listing date names the listing date), those."""
+    if gate is not None and gate.code and has(f"gap.{name}.{gate.code}"):
+        try:
+            return say(f"gap.{name}.{gate.code}", language, **gate.values)
+        except KeyError:  # a figure the wording needs is missing (an older block): the table's general words
+            pass
     return say(f"gap.{name}", language) if has(f"gap.{name}") else say("gap.other", language)
 
 
@@ -115,7 +123,7 @@ def gap_line(gate: GateFact, symbol: str, language: Language) -> str:
     reason = gate_reason(gate, symbol, language)
     if gate.exception_allowed:
         reason = say("report.list_separator", language).join([reason, say("report.data.exception", language)])
-    return say("report.data.gap", language, words=gap_words(gate.name, language), reason=reason)
+    return say("report.data.gap", language, words=gap_words(gate.name, language, gate), reason=reason)
 
 
 def anchor_name(name: str, language: Language) -> str:

@@ -285,11 +285,16 @@ _GATES: dict[str, Entry] = {
     "failure.unknown": Entry("原因不明", "for an unknown reason"),
 }
 
-# The one table of gap words: what is missing, and what that means for the report (whatever the reason).
+# The one table of gap words: what is missing, and what that means for the report (whatever the reason, except where
+# a reason code has words of its own: `gap.<gate>.<code>`, filled from the gate's figures).
 _GAPS: dict[str, Entry] = {
     "gap.fresh_quote": Entry(
         "缺少当前价格，区间位置以最近收盘价为准且未经核实",
         "no current price: zone positions rest on an unverified last close",
+    ),
+    "gap.fresh_quote.not_listed": Entry(
+        "尚未上市（{listed} 上市）：此前没有任何价格，区间位置与下单规模均无从谈起",
+        "not listed yet (it lists on {listed}): there is no price before then, so no zone position or order size",
     ),
     "gap.daily_bars": Entry(
         "日线缺失或不足，指标、状态与区间的可靠性降低",

@@ -132,7 +132,17 @@ def test_fetch_reports_every_attempt_with_progress_on_stderr(
         ("eastmoney", False, "network"),
         ("sina", False, "network"),
     ]
-    assert set(data["fetches"][0]) == {"what", "source", "ok", "rows", "reason", "failure", "log", "skipped"}
+    assert set(data["fetches"][0]) == {
+        "what",
+        "source",
+        "ok",
+        "rows",
+        "reason",
+        "failure",
+        "log",
+        "skipped",
+        "fetched_at",
+    }
     assert "money_flow of 600519.SH: failed" in captured.err
 
 

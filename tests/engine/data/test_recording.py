@@ -4,6 +4,7 @@ same stored data; secrets never reach the folder; an unrecorded request fails by
 from __future__ import annotations
 
 import json
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -191,3 +192,59 @@ def test_under_replay_an_as_of_clock_outside_the_session_still_asks_the_recorded
     assert [(f["ok"], f["skipped"]) for f in skipped] == [(False, True)] and "outside the trading window" in skipped[0][
         "reason"
     ]
+
+
+def test_what_a_replay_stores_carries_the_recordings_time_and_says_it_was_replayed(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bars, quotes, their cross-source tags and the fetch log of a replayed fetch are stamped with the time each
+    answer was recorded (a request the recording lacks: the time the recording was made), never the real now; the
+    fetch log names the recording, and a replay leaves the endpoints' live health alone."""
+    from stockbench.workbench import Workbench
+    from tests.engine.data.test_corroboration import tencent_line
+
+    server = ReplayServer().start()
+    server.route("/q=sh600519", Reply.gbk(tencent_line()))
+    server.route(KLINE, Reply.json(eastmoney_kline("600519", 1, "贵州茅台", ROWS)))
+    folder, asked, answered = tmp_path / "recording", local(DAY, 10, 1), local(DAY, 10, 1).replace(second=2)
+    db = Database(tmp_path / "first.duckdb")
+    migrate(db)
+    only(db, Wall(), {"quote.tencent": server.base_url, "bars.eastmoney": server.base_url})
+    with client(record=folder) as http:
+        service = DataService(db, FixedClock(asked), MarketRules(db), http=http, now=Wall())
+        assert [o.ok for o in service.fetch(SYMBOL, ["quote", "bars"])] == [True, True]
+    db.close()
+    server.stop()
+    index = folder / "index.jsonl"  # the wall clock of that moment: the quote asked at 10:01:00, the bars at 10:01:02
+    lines = [json.loads(line) for line in index.read_text(encoding="utf-8").splitlines()]
+    for line in lines:
+        line["time"] = (answered if KLINE in line["url"] else asked).isoformat()
+    lines.sort(key=lambda line: line["time"])
+    index.write_text("".join(json.dumps(line, sort_keys=True) + "\n" for line in lines), encoding="utf-8")
+    at = {"quote.tencent": server.base_url, "quote.sina": server.base_url, "bars.eastmoney": server.base_url}
+    with Workbench.open(home) as bench:
+        only(bench.workspace.db, Wall(), at)  # the replay asks Sina too (the cross-check): not in the recording
+    capsys.readouterr()
+    command = ["--home", str(home), "--json", "data", "fetch", SYMBOL, "--what", "quote,bars", "--replay", str(folder)]
+    assert run(command) == 0
+    fetched = json.loads(capsys.readouterr().out)["fetches"]
+    assert [(f["what"], f["source"], f["ok"], f["failure"], f["fetched_at"]) for f in fetched] == [
+        ("quote", "tencent", True, None, asked.astimezone(UTC).isoformat()),
+        ("quote", "sina", False, "not_recorded", asked.astimezone(UTC).isoformat()),
+        ("bars", "eastmoney", True, None, answered.astimezone(UTC).isoformat()),
+    ]
+    with Workbench.open(home) as bench:
+        store = bench.workspace.db
+        assert {row[0] for row in store.fetchall("SELECT fetched_at FROM bars")} == {answered}
+        assert store.fetchall("SELECT source, fetched_at FROM quotes") == [("tencent", asked)]
+        assert {row[0] for row in store.fetchall("SELECT checked_at FROM quote_corroboration")} == {asked}
+        logged = store.fetchall("SELECT source, what, ok, failure, started_at, replay FROM fetch_log ORDER BY source")
+        assert logged == [
+            ("eastmoney", "bars", True, None, answered, str(folder)),
+            ("sina", "quote", False, "not_recorded", asked, str(folder)),
+            ("tencent", "quote", True, None, asked, str(folder)),
+        ]
+        newest = bench.data.attempts(SYMBOL)[0]
+        assert (newest.source, newest.replay) == ("eastmoney", str(folder))
+        health = store.fetchall("SELECT name, failures, last_ok, last_error FROM source_health ORDER BY name")
+        assert health == []  # no live endpoint was asked: a replay says nothing of their health now

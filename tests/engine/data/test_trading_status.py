@@ -104,3 +104,28 @@ def test_the_fresh_quote_gate_before_the_listing_date_says_not_listed(db: Databa
     gates = DataService(db, FixedClock(local(DAY, 10, 1)), rules, {"tencent": tencent}).gates(SYMBOL)
     assert next(g for g in gates if g.name == "fresh_quote").code == "not_listed"
     assert "quote" not in tencent.calls  # no quote is asked for a symbol that does not trade yet
+
+
+def test_a_quote_gap_before_the_listing_date_is_disclosed_in_its_own_words_naming_the_listing_date(
+    db: Database, rules: MarketRules
+) -> None:
+    """The report's gap disclosure of a `not_listed` fresh-quote gap says the symbol is not listed yet and when it
+    lists, in Chinese and in English, instead of the general "no current price" words of the fresh-quote gap."""
+    from stockbench.data.gates import evaluate
+    from stockbench.research.blocks import GateFact
+    from stockbench.research.wording.phrases import gap_line, gap_words
+    from tests.engine.data.test_gates import context
+
+    rules.registry.save(InstrumentData(SYMBOL, list_date=LISTED))
+    gate = next(r for r in evaluate(context(db, rules, FixedClock(local(DAY, 10, 1)))) if r.name == "fresh_quote")
+    fact = GateFact(gate.name, gate.status, gate.reason, code=gate.code, values=gate.values)
+    assert fact.code == "not_listed"
+    for language, words in (("zh", "尚未上市"), ("en", "not listed yet")):
+        general, own = gap_words("fresh_quote", language), gap_words("fresh_quote", language, fact)
+        line = gap_line(fact, SYMBOL, language)
+        assert own != general and words in own and str(LISTED) in own, own
+        assert own in line and general not in line, line
+    zh = gap_words("fresh_quote", "zh", fact)
+    assert not any(c.isascii() and c.isalpha() for c in zh)
+    stale = GateFact("fresh_quote", "gap", "old", code="quote_stale", values={"price": "1.00"})
+    assert gap_words("fresh_quote", "en", stale) == gap_words("fresh_quote", "en")  # other reasons: the table's words
