@@ -103,6 +103,24 @@ class RecordedClock:
         return f"RecordedClock({self.started.isoformat()})"
 
 
+def instant_of(value: object) -> datetime | None:
+    """An instant as a result carries it (a datetime, or its ISO text once made plain for output); None when it is
+    neither."""
+    if isinstance(value, datetime):
+        return value
+    try:
+        return datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
+
+
+def local_words(at: datetime) -> str:
+    """An instant in the user's own time zone, named ("2026-12-03 18:46:01 CST"), for what no exchange applies to
+    (a workspace's creation, a lock's start); a naive `at` is taken as UTC."""
+    local = (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).astimezone()
+    return f"{local:%Y-%m-%d %H:%M:%S} {local.tzname() or local.strftime('%z')}"
+
+
 def parse_instant(text: str, market: Market = "CN") -> datetime:
     """Parse an ISO instant; a naive one is read in `market`'s time zone, a bare date as that day's 18:00."""
     text = text.strip()

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
+from stockbench.clock import instant_of
 
 PASSAGE_LINES = 12
 
@@ -21,35 +22,43 @@ def _marked(passage: str, highlight: str) -> str:
     return passage if at < 0 else f"{passage[:at]}»{highlight}«{passage[at + len(highlight) :]}"
 
 
-def _detail_human(detail: dict[str, Any], asked: bool) -> list[str]:
+def _detail_human(cli: CliContext, detail: dict[str, Any], asked: bool) -> list[str]:
     if detail["missing"]:
-        return [f"{detail['evidence_id']}: not in this workspace"]
+        return [cli.say("cli.evidence.missing", evidence_id=detail["evidence_id"])]
     state = ""
     if asked:
-        state = {"drops_negation": f"  REFUSED: the quote leaves out “{detail['dropped']}” of its clause",
-                 "mismatch": "  NOT FOUND: the closest passage is shown"}.get(detail["quote_check"], "")  # fmt: skip
-        state = state or ("  found" if detail["found"] else "  NOT FOUND: its opening is shown")
+        if detail["quote_check"] == "drops_negation":
+            state = cli.say("cli.evidence.drops_negation", dropped=detail["dropped"])
+        elif detail["quote_check"] == "mismatch":
+            state = cli.say("cli.evidence.mismatch")
+        else:
+            state = cli.say("cli.evidence.found" if detail["found"] else "cli.evidence.not_found")
+    fetched = instant_of(detail["fetched_at"])
     lines = [
-        f"{detail['evidence_id']} ({detail['kind']}) from {detail['source']}",
-        f"  sha256 {detail['sha256']}" + ("" if detail["intact"] else "  (body altered!)"),
-        f"  fetched {detail['fetched_at']}",
-        *([f"  at {detail['where']}"] if detail["where"] else []),
+        cli.say("cli.evidence.item", evidence_id=detail["evidence_id"], kind=cli.word("evidence_kind", detail["kind"]),
+                source=detail["source"]),
+        cli.say("cli.evidence.sha", sha256=detail["sha256"]) + ("" if detail["intact"] else cli.say(
+            "cli.evidence.altered")),
+        cli.say("cli.evidence.fetched", at=cli.moment(fetched) if fetched is not None else detail["fetched_at"]),
+        *([cli.say("cli.evidence.where", where=detail["where"])] if detail["where"] else []),
         *([state] if state else []),
-    ]
+    ]  # fmt: skip
     passage = _marked(detail["passage"], detail["highlight"]).splitlines()[:PASSAGE_LINES]
     return lines + [f"    {line}" for line in passage]
 
 
-def _human(data: dict[str, Any]) -> str:
+def _human(cli: CliContext, data: dict[str, Any]) -> str:
     request = data["request"]
     asked = request["number"] is not None or request["quote"] is not None
-    head = (
-        f"where {request['number']} comes from" if request["number"] is not None
-        else "where the quote comes from" if request["quote"] is not None else "evidence"
-    )  # fmt: skip
-    lines = [f"{data['report_id']}: {head}"]
+    if request["number"] is not None:
+        head = cli.say("cli.evidence.head_number", report_id=data["report_id"], number=request["number"])
+    elif request["quote"] is not None:
+        head = cli.say("cli.evidence.head_quote", report_id=data["report_id"])
+    else:
+        head = cli.say("cli.evidence.head", report_id=data["report_id"])
+    lines = [head]
     for detail in data["details"]:
-        lines += ["", *_detail_human(detail, asked)]
+        lines += ["", *_detail_human(cli, detail, asked)]
     return "\n".join(lines)
 
 
@@ -69,4 +78,4 @@ def evidence(cli: CliContext, report_id: str, number: str | None, quote: str | N
     report = bench.research.report(report_id)
     citations = bench.evidence.citations(report.draft, report.markdown)
     answer = bench.evidence.in_report(report_id, citations, number=number, quote=quote, evidence_id=evidence_id)
-    cli.emit(answer, _human)
+    cli.emit(answer, lambda d: _human(cli, d))

@@ -11,13 +11,17 @@ from stockbench.cli.context import CliContext, pass_cli
 
 def _human(cli: CliContext, data: dict[str, Any]) -> str:
     sizes = data["sizes"]
-    clock = cli.say("cli.info.system_clock") if data["clock"] == "system" else data["clock"]
+    from stockbench.clock import instant_of, local_words
+
+    replayed = instant_of(data["clock"]) if data["clock"] != "system" else None
+    clock = cli.moment(replayed) if replayed is not None else cli.say("cli.info.system_clock")
+    created = instant_of(data["created_at"])
     lines = [
         cli.say("cli.info.workspace", home=data["home"], kind=cli.word("workspace_kind", data["kind"])),
         cli.say("cli.info.database", database=data["database"]),
         cli.say("cli.info.schema", version=data["schema_version"], latest=data["latest_schema_version"]),
         cli.say("cli.info.size", database=f"{sizes['database']:,}", exports=f"{sizes['exports']:,}"),
-        cli.say("cli.info.created", created=data["created_at"]),
+        cli.say("cli.info.created", created=local_words(created) if created is not None else data["created_at"]),
         cli.say("cli.info.clock", clock=clock),
     ]
     return "\n".join(lines)

@@ -7,14 +7,17 @@ from typing import Any
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
+from stockbench.clock import instant_of
 
 
-def _review_human(cli: CliContext, data: dict[str, Any]) -> str:
+def _review_human(cli: CliContext, data: dict[str, Any], symbol: str) -> str:
     base = data["baseline_report"]
+    published = instant_of(base["published_at"])
+    when = cli.moment(published, symbol=symbol) if published is not None else base["published_at"]
     reason = cli.say("cli.run.reason", reason=data["reason"]) if data.get("reason") else ""
     lines = [
         cli.say("cli.quick.line", run_id=data["run_id"], status=cli.word("run_status", data["status"]), reason=reason),
-        cli.say("cli.quick.baseline", report_id=base["report_id"], published_at=base["published_at"],
+        cli.say("cli.quick.baseline", report_id=base["report_id"], published_at=when,
                 age=base["age_sessions"], action=cli.word("action", base["action"])),
     ]  # fmt: skip
     answers = {a["change"]: a for a in data["answers"]}
@@ -50,7 +53,7 @@ def _check_human(cli: CliContext, data: dict[str, Any]) -> str:
 def review_quick(cli: CliContext, symbol: str, model: str | None, account: str | None) -> None:
     """Re-check SYMBOL against its latest full report: the changes since, each answered by the model."""
     outcome = cli.bench().quick_reviews.review(symbol, model=model, account=account)
-    cli.emit(outcome, lambda d: _review_human(cli, d))
+    cli.emit(outcome, lambda d: _review_human(cli, d, symbol))
 
 
 @click.command("check-plan")

@@ -102,8 +102,9 @@ def _local(stamp: object) -> str:
         return str(stamp or "?")
     if when.tzinfo is None:
         return str(stamp)
-    local = when.astimezone()
-    return f"{local:%Y-%m-%d %H:%M:%S} {local.tzname() or local.strftime('%z')}"
+    from stockbench.clock import local_words
+
+    return local_words(when)
 
 
 def _locked(path: Path) -> WorkspaceLocked:

@@ -91,3 +91,28 @@ def test_the_report_and_run_lists_show_exchange_time(
     assert runs[0]["started"].endswith("+00:00")  # the JSON keeps the UTC instant
     listed = _call(capsys, "--home", str(published), "--lang", language, "runs", "list")
     assert BEIJING[language] in listed and not ISO_INSTANT.search(listed), listed
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_evidence_info_and_a_quick_review_say_their_times_as_people_read_them(
+    published: Path, language: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`reports evidence` (when each evidence was fetched), `info` (a replayed clock in exchange time; the workspace's
+    creation in the user's own zone, named: no exchange applies) and `review-quick` (its baseline's publication)
+    show no ISO instant, and `reports evidence` speaks the `--lang` language throughout."""
+    capsys.readouterr()
+    reports = json.loads(_call(capsys, "--home", str(published), "--json", "reports", "list"))
+    report = reports[0]["report_id"]
+    said = _call(capsys, "--home", str(published), "--lang", language, "reports", "evidence", report,
+                 "--number", "358.53")  # fmt: skip
+    assert not ISO_INSTANT.search(said) and "+00:00" not in said, said
+    if language == "zh":
+        assert "358.53 的来源" in said and "获取于 " in said and BEIJING["zh"] in said and "（计算），来源 " in said
+        assert not re.search(r"\b(fetched|from|found|where|comes)\b", said), said
+    else:
+        assert "where 358.53 comes from" in said and f"fetched 2026-11-27 18:00:00 {BEIJING['en']}" in said
+    info = _call(capsys, "--home", str(published), "--lang", language, "--as-of", "2026-11-20", "info")
+    assert f"2026-11-20 18:00:00 {BEIJING[language]}" in info and not ISO_INSTANT.search(info), info
+    assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z+\-0-9]+", info.splitlines()[4]), info  # local, named
+    quick = _call(capsys, "--home", str(published), "--lang", language, "review-quick", "605903.SH")
+    assert BEIJING[language] in quick and not ISO_INSTANT.search(quick), quick
