@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import locale
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
@@ -678,7 +679,7 @@ NOTES: dict[str, Words] = {
                      "放量：近期成交量为较长期均量的 {surge} 倍"),
     "scan.valuation": _w("valuation: {metric} at the {pct} percentile of its history",
                          "估值：{metric_zh}处于历史 {pct} 分位"),
-    "scan.zone": _w("close {zone} (buy zone based on {basis})", "收盘价{zone_zh}（买入区间依据 {basis}）"),
+    "scan.zone": _w("close {zone} (buy zone based on {basis})", "收盘价{zone_zh}（买入区间依据 {basis_zh}）"),
     "scan.st": _w("flagged ST: special treatment (risk warning)", "ST：特别处理（风险警示）"),
     "scan.star_st": _w("flagged *ST: delisting risk warning", "*ST：退市风险警示"),
     "scan.setup": _w("in the baseline's buy setup: a quiet, healthy uptrend (close {ma250}% over the 250-day MA, "
@@ -2031,6 +2032,46 @@ HELP: dict[str, Words] = {
     "help.lang": _w("The language of messages and refusals (default: the system locale's; Chinese on a Chinese "
                     "locale).", "消息和拒绝理由的语言（默认跟随系统区域设置；中文区域设置下为中文）。"),
 }  # fmt: skip
+
+# The levels a zone is built on (stockbench.analytics.zones anchor names; a moving average by its sessions): said by
+# `anchor_words` wherever a person reads one (a report's zone line, the zones command, the scan's reasons).
+ANCHORS: dict[str, Words] = {
+    "anchor.ma_n": _w("{sessions}-day MA", "{sessions}日均线"),
+    "anchor.metric.pe_ttm": _w("P/E TTM", "市盈率TTM"),
+    "anchor.metric.pb_mrq": _w("P/B", "市净率"),
+    "anchor.metric.ps_ttm": _w("P/S TTM", "市销率TTM"),
+    "anchor.valuation_band.low": _w("the low end of the {metric} valuation band", "{metric}估值带下沿"),
+    "anchor.valuation_band.middle": _w("the middle of the {metric} valuation band", "{metric}估值带中枢"),
+    "anchor.valuation_band.high": _w("the high end of the {metric} valuation band", "{metric}估值带上沿"),
+    "anchor.volume_node": _w("volume node", "成交密集区"),
+    "anchor.high_52w": _w("52-week high", "52周高点"),
+    "anchor.pivot_low": _w("swing low", "波段低点"),
+    "anchor.pivot_high": _w("swing high", "波段高点"),
+    "anchor.atr_projection": _w("ATR projection", "平均真实波幅推算位"),
+    "anchor.low_n": _w("{sessions}-session low", "{sessions}日最低价"),
+    "anchor.high_n": _w("{sessions}-session high", "{sessions}日最高价"),
+}  # fmt: skip
+_BAND = re.compile(r"(?P<metric>[a-z]+_[a-z]+)_p(?P<percentile>\d{1,2})")  # a valuation band's anchor (ps_ttm_p80)
+
+
+def anchor_words(name: str, language: Language) -> str:
+    """The words of a zone anchor's name (volume_node -> 成交密集区, low_60 -> 60日最低价, ma20 -> 20日均线); a name
+    the catalogue does not know keeps its name."""
+    if f"anchor.{name}" in ANCHORS:
+        return ANCHORS[f"anchor.{name}"].text(language)
+    if name.startswith("ma") and name[2:].isdigit():
+        return ANCHORS["anchor.ma_n"].text(language).format(sessions=name[2:])
+    band = _BAND.fullmatch(name)
+    if band and f"anchor.metric.{band['metric']}" in ANCHORS:  # ps_ttm_p80: the band's upper edge
+        percentile = int(band["percentile"])
+        part = "low" if percentile < 50 else "middle" if percentile == 50 else "high"
+        metric = ANCHORS[f"anchor.metric.{band['metric']}"].text(language)
+        return ANCHORS[f"anchor.valuation_band.{part}"].text(language).format(metric=metric)
+    side, _, sessions = name.partition("_")
+    if side in {"low", "high"} and sessions.isdigit():
+        return ANCHORS[f"anchor.{side}_n"].text(language).format(sessions=sessions)
+    return name
+
 
 # The placeholders `--help` and usage lines show for a value (click's metavars: a type's name, our own options'
 # and arguments' names, the usage line's "[OPTIONS]"); the English is the placeholder exactly, as click writes it

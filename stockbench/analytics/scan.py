@@ -28,7 +28,7 @@ from stockbench.analytics.zones import ZoneParams, candidate_levels, position_ex
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError, InvalidInput
 from stockbench.market.registry import is_st_name, strip_day_prefix
-from stockbench.messages import Note, note, user_error, value_word
+from stockbench.messages import Note, anchor_words, note, user_error, value_word
 
 ZONE_TABLES_FILE = "zone_tables.toml"
 ATR_N = 14
@@ -314,8 +314,9 @@ def _notes(row: Mapping[str, Any], n: int) -> tuple[Note, ...]:
         metric = row["valuation_metric"]
         notes["p_valuation"] = note("scan.valuation", metric=metric, pct=f"{row['valuation_pct']:.0%}",
                                     metric_zh=value_word("metric", metric, "zh"))  # fmt: skip
-    notes["p_zone"] = note("scan.zone", zone=ZONE_TEXT.get(row["zone"], ""), basis=row["buy_basis_name"],
-                           zone_zh=value_word("zone", row["zone"], "zh"))  # fmt: skip
+    basis, zone = row["buy_basis_name"] or "", row["zone"]
+    notes["p_zone"] = note("scan.zone", zone=ZONE_TEXT.get(zone, ""), basis=anchor_words(basis, "en"),
+                           basis_zh=anchor_words(basis, "zh"), zone_zh=value_word("zone", zone, "zh"))  # fmt: skip
     parts = sorted(((row[k], k) for k in notes if row[k]), key=lambda item: (-item[0], item[1]))
     flag = (note(ST_NOTE[row["st"]]),) if row.get("st") else ()
     return flag + tuple(replace(notes[k], suffix=f" ({points:+g})") for points, k in parts)

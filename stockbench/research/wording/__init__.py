@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from stockbench.research.wording import actions, context, inputs, plan, report, signals
+from stockbench.research.wording import actions, anchors, context, inputs, plan, report, signals
 from stockbench.research.wording.entry import LANGUAGES, Entry, Language
 
 __all__ = ["CATALOGUE", "LANGUAGES", "Entry", "Language", "has", "say"]
@@ -28,7 +28,7 @@ def _merged(*parts: Mapping[str, Entry]) -> dict[str, Entry]:
 
 
 CATALOGUE: dict[str, Entry] = _merged(plan.WORDS, actions.WORDS, signals.WORDS, context.WORDS, report.WORDS,
-                                      inputs.WORDS)  # fmt: skip
+                                      inputs.WORDS, anchors.WORDS)  # fmt: skip
 
 
 def has(key: str) -> bool:

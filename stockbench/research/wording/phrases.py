@@ -9,7 +9,6 @@ the logs (an exception's text included).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
@@ -17,13 +16,13 @@ from typing import Any
 
 from stockbench.clock import MARKET_TZ, Market
 from stockbench.market.instruments import parse_symbol
+from stockbench.messages import anchor_words
 from stockbench.research.blocks import GateFact
 from stockbench.research.wording import has, say
 from stockbench.research.wording.entry import Language
 
 _SEPARATORS = ("——", " — ", "—", " - ")
 _COLONS = ("：", ": ")
-_BAND = re.compile(r"(?P<metric>[a-z]+_[a-z]+)_p(?P<percentile>\d{1,2})")  # a valuation band's anchor (ps_ttm_p80)
 
 
 def exchange_instant(symbol: str, at: datetime) -> datetime:
@@ -127,22 +126,8 @@ def gap_line(gate: GateFact, symbol: str, language: Language) -> str:
 
 
 def anchor_name(name: str, language: Language) -> str:
-    """The words of a zone anchor's name (volume_node -> 成交密集区, low_60 -> 60日最低价, ma20 -> 20日均线); a name
-    the catalogue does not know keeps its name."""
-    if has(f"anchor.{name}"):
-        return say(f"anchor.{name}", language)
-    if name.startswith("ma") and name[2:].isdigit():
-        return say("anchor.ma_n", language, sessions=name[2:])
-    band = _BAND.fullmatch(name)
-    if band and has(f"anchor.metric.{band['metric']}"):  # ps_ttm_p80: the band's upper edge (no figure of its own)
-        percentile = int(band["percentile"])
-        part = "low" if percentile < 50 else "middle" if percentile == 50 else "high"
-        metric = say(f"anchor.metric.{band['metric']}", language)
-        return say(f"anchor.valuation_band.{part}", language, metric=metric)
-    side, _, sessions = name.partition("_")
-    if side in {"low", "high"} and sessions.isdigit():
-        return say(f"anchor.{side}_n", language, sessions=sessions)
-    return name
+    """The words of a zone anchor's name (stockbench.messages.anchor_words: the one catalogue's)."""
+    return anchor_words(name, language)
 
 
 def level_price(price: Decimal, *grid: Decimal) -> str:

@@ -6,6 +6,7 @@ are printed. The universe is a slice of the community file around 2020-03-20, wh
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -89,3 +90,16 @@ def test_special_treatment_of_a_name(name: str, flag: str | None) -> None:
     from stockbench.analytics.scan import special_treatment
 
     assert special_treatment(name) == flag
+
+
+def test_a_zone_reason_names_its_basis_in_the_reader_s_words(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The zone reason names the level the buy zone rests on as people read it (20日均线, 波段低点; 20-day MA, swing
+    low), never the engine's anchor code (ma20, pivot_low)."""
+    codes = re.compile(r"\b(ma\d+|pivot_(low|high)|volume_node|high_52w|atr_projection|(low|high)_\d+)\b")
+    said = {}
+    for language in ("zh", "en"):
+        assert run(["--home", str(home), "--as-of", AS_OF, "--lang", language, "scan", "--include-st"]) == 0
+        said[language] = capsys.readouterr().out
+        assert not codes.search(said[language]), said[language]
+    assert re.search(r"买入区间依据 (\d+日均线|波段低点|成交密集区|52周高点)", said["zh"]), said["zh"]
+    assert re.search(r"buy zone based on (\d+-day MA|swing low|volume node|52-week high)", said["en"]), said["en"]
