@@ -8,7 +8,8 @@ meant for the session after it, whose limits come from the as-of close.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
@@ -29,6 +30,7 @@ from stockbench.data.adjust import adjusted, ex_factors
 from stockbench.data.records import Quote, TradingStatus
 from stockbench.data.service import status_given
 from stockbench.errors import CalendarUnknown, InvalidInput, NotFound, UserError
+from stockbench.market.calendars import TradingCalendar
 from stockbench.market.instruments import Instrument, identify
 from stockbench.market.limits import PriceLimits, price_limits
 from stockbench.market.registry import limit_status
@@ -135,7 +137,8 @@ class Analytics:
         symbols = [i.symbol for i in instruments]
         cache, params = self._data.cache, ZoneParams.from_table(self.rules.zones)
         bars, valuations = cache.bars_many(symbols, end=as_of), cache.valuation_many(symbols, end=as_of)
-        reads = _Reads(self._market.registry.names(instruments), cache.latest_quotes(symbols))
+        calendars = functools.cache(self._market.calendars.calendar)  # read once for the batch (two queries each)
+        reads = _Reads(self._market.registry.names(instruments), calendars, cache.latest_quotes(symbols))
         result: dict[str, Zones | UserError] = {}
         frames, bands_found, facts = [], [], []
         for instrument in instruments:
@@ -173,34 +176,34 @@ class Analytics:
         levels = band_levels(found_bands, instrument.symbol, scale)
         placed = price if price is not None else round_to_tick(instrument, close, last["day"], "nearest")
         trade = self._trade_day(found, as_of, reads)
-        return ZoneFacts(instrument, placed, trade, scale, self._flags(found, as_of, params, reads.names)), levels
+        return ZoneFacts(instrument, placed, trade, scale, self._flags(found, as_of, params, reads)), levels
 
-    def _limits(self, found: History, day: date, ref: Decimal, names: Names) -> PriceLimits:
+    def _limits(self, found: History, day: date, ref: Decimal, reads: _Reads) -> PriceLimits:
         symbol = found.instrument.symbol
-        status = limit_status(names.name_on(symbol, day))
+        status = limit_status(reads.names.name_on(symbol, day))
         return price_limits(found.instrument, ref, day, st=status == "st", unreformed=status == "unreformed",
-                            listing_session=self._listing_session(found, day, names),
+                            listing_session=self._listing_session(found, day, reads),
                             tables=self._market.tables)  # fmt: skip
 
-    def _listing_session(self, found: History, day: date, names: Names) -> int | None:
+    def _listing_session(self, found: History, day: date, reads: _Reads) -> int | None:
         """The session number of `day` since listing, when the listing day is known (instrument data, or the
         first bar carrying the new-listing name prefix)."""
         listed = found.instrument.list_date
         first = found.raw.get_column("day")[0]
         if listed is None:
-            name = names.name_on(found.instrument.symbol, first) or ""
+            name = reads.names.name_on(found.instrument.symbol, first) or ""
             listed = first if name.startswith(_NEW_LISTING) else None
         if listed is None:
             return None
         try:
-            return self._market.calendars.calendar(found.instrument.market).count_sessions(listed, day)
+            return reads.calendars(found.instrument.market).count_sessions(listed, day)
         except CalendarUnknown:
             return None
 
-    def _sessions(self, market: Market, as_of: date) -> tuple[date, date]:
+    def _sessions(self, market: Market, as_of: date, reads: _Reads | None = None) -> tuple[date, date]:
         """(the last completed session on or before `as_of`, the session the next orders go into); a session is
         completed once the clock is past AS_OF_LOCAL_TIME on it (the cache's rule for day rows)."""
-        calendar = self._market.calendars.calendar(market)
+        calendar = (reads.calendars if reads else self._market.calendars.calendar)(market)
         now = now_in(self._clock, market)
         open_today = as_of == now.date() and calendar.is_session(as_of) and now.time() < AS_OF_LOCAL_TIME
         if open_today:
@@ -212,11 +215,11 @@ class Analytics:
         ref = Decimal(str(found.last["close"]))
         status = self._status(found, as_of, reads)
         try:
-            day = self._sessions(found.instrument.market, as_of)[1]
+            day = self._sessions(found.instrument.market, as_of, reads)[1]
         except CalendarUnknown as error:
             return TradeDay(None, ref, None, error.message, status)
         status = status_given(reads.names.listing_date(found.instrument.symbol), day, status) or status
-        return TradeDay(day, ref, self._limits(found, day, ref, reads.names), status=status)
+        return TradeDay(day, ref, self._limits(found, day, ref, reads), status=status)
 
     def _status(self, found: History, as_of: date, reads: _Reads) -> TradingStatus:
         """The trading status of the latest quote, when that quote speaks of the as-of date: taken on it or after
@@ -229,13 +232,13 @@ class Analytics:
             stated = quote.status if found.last["day"] <= day <= as_of else "trading"
         return status_given(reads.names.listing_date(found.instrument.symbol), as_of, stated) or stated
 
-    def _flags(self, found: History, as_of: date, params: ZoneParams, names: Names) -> list[Note]:
+    def _flags(self, found: History, as_of: date, params: ZoneParams, reads: _Reads) -> list[Note]:
         """What to know about the zones' data, each said in either language (its English words start with its code:
         "no_bar: ...", as the JSON's flags have always read)."""
         last, flags = found.last, []
         day = last["day"]
         try:
-            session = self._sessions(found.instrument.market, as_of)[0]
+            session = self._sessions(found.instrument.market, as_of, reads)[0]
             if day < session:
                 flags.append(note("zone_flag.no_bar", session=session, day=day))
         except CalendarUnknown as error:
@@ -243,7 +246,7 @@ class Analytics:
             flags.append(note("zone_flag.calendar_unknown", message=error.message, message_zh=message))
         prev = last["prev_close"]
         if isinstance(prev, Decimal) and prev > 0:
-            limits = self._limits(found, day, prev, names)
+            limits = self._limits(found, day, prev, reads)
             if limits.up is not None and last["close"] == limits.up:
                 flags.append(note("zone_flag.closed_limit_up", day=day, price=limits.up))
             if limits.down is not None and last["close"] == limits.down:
@@ -297,7 +300,8 @@ class Analytics:
         limits = None
         try:
             found = self.history(instrument.symbol)
-            limits = self._limits(found, day, Decimal(str(found.last["close"])), self._market.registry)
+            reads = _Reads(self._market.registry, self._market.calendars.calendar, {})
+            limits = self._limits(found, day, Decimal(str(found.last["close"])), reads)
         except NotFound:
             pass
         quote = self._data.cache.latest_quote(instrument.symbol)
@@ -375,9 +379,11 @@ class Names(Protocol):
 
 @dataclass(frozen=True)
 class _Reads:
-    """What the zones of many symbols read once: their name history and latest quotes."""
+    """What the zones of many symbols read once: their name history, the trading calendars (by market) and their
+    latest quotes (the registry and the workspace's calendars themselves, a query each, where one symbol is read)."""
 
     names: Names
+    calendars: Callable[[Market], TradingCalendar]
     quotes: Mapping[str, Quote]
 
 
