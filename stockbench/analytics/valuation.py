@@ -166,6 +166,8 @@ def bands(
     days_needed: int | None = None,
 ) -> list[Band]:
     """Price bands of one symbol for every ratio whose percentile passes the gate, rounded to the nearest tick."""
+    if history.is_empty():  # no ratio has a percentile (the zones of a watchlist read many such histories)
+        return []
     status = percentiles(history, as_of, days_needed)
     rows = history if as_of is None else history.filter(pl.col("day") <= as_of)
     rows = rows.sort("day")

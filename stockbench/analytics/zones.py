@@ -40,7 +40,7 @@ import polars as pl
 
 from stockbench.analytics.rule_tables import Table, load_rule_tables
 from stockbench.data.records import HALTED, TradingStatus
-from stockbench.errors import DataUnavailable, Problem
+from stockbench.errors import DataUnavailable, Problem, UserError
 from stockbench.market.instruments import Instrument
 from stockbench.market.limits import PriceLimits
 from stockbench.market.tables import RuleTables
@@ -199,14 +199,18 @@ def _profile_levels(window: pl.DataFrame, params: ZoneParams) -> list[pl.LazyFra
     bins, look = params.profile_bins, params.profile_lookback
     rows = window.lazy().filter(pl.col(_K) < look)
     rows = rows.with_columns(_lo=pl.col("low").min().over("symbol"), _hi=pl.col("high").max().over("symbol"))
-    width = (pl.col("_hi") - pl.col("_lo")) / bins
+    # No division by a constant or by a per-symbol aggregate: polars divides a column by a scalar as a product with
+    # its reciprocal, but a one-symbol frame's aggregate is itself a scalar (a true quotient), so a price on a bin's
+    # edge fell in another bin alone than beside other symbols. Products are the same either way.
+    width = (pl.col("_hi") - pl.col("_lo")) * (1.0 / bins)
+    per_price = bins / (pl.col("_hi") - pl.col("_lo"))
     typical = (pl.col("high") + pl.col("low") + pl.col("close")) / 3
-    index = pl.when(width > 0).then(((typical - pl.col("_lo")) / width).floor().clip(0, bins - 1)).otherwise(0)
+    index = pl.when(width > 0).then(((typical - pl.col("_lo")) * per_price).floor().clip(0, bins - 1)).otherwise(0)
     node = (
         rows.with_columns(_bin=index, _w=width)
         .group_by("symbol", "_bin")
         .agg(_vol=pl.col("volume").sum(), _lo=pl.col("_lo").first(), _w=pl.col("_w").first(), day=pl.col("day").max())
-        .with_columns(_share=pl.col("_vol") / pl.col("_vol").sum().over("symbol"))
+        .with_columns(_share=pl.col("_vol") * (1.0 / pl.col("_vol").sum().over("symbol")))
         .sort("symbol", "_vol", "_bin", descending=[False, True, False])
         .unique("symbol", keep="first", maintain_order=True)
     )
@@ -626,6 +630,19 @@ def _stop(row: dict[str, Any], buy: Zone, rounder: _Rounder, params: ZoneParams)
     return stop, (*basis, width)
 
 
+@dataclass(frozen=True, slots=True)
+class ZoneFacts:
+    """What places one symbol's levels on today's prices: the unadjusted `price` to place (the last close, or a
+    live quote), the session the levels are for, `scale` = raw close / adjusted close of the last row, and the
+    flags about its data."""
+
+    instrument: Instrument
+    price: Decimal
+    trade: TradeDay
+    scale: Decimal = Decimal(1)
+    flags: Sequence[str | Note] = ()
+
+
 def zones_for(
     frame: pl.DataFrame,
     instrument: Instrument,
@@ -646,32 +663,92 @@ def zones_for(
     """
     params = params or ZoneParams.from_table()
     found, levels = compute_levels(frame, params, bands)
-    if found.is_empty():
-        atr = frame.get_column("atr14")[-1] if "atr14" in frame.columns and not frame.is_empty() else None
-        if atr is None:
-            raise user_error(DataUnavailable, "zones_too_few_sessions", symbol=instrument.symbol, count=frame.height)
+    row = found.row(0, named=True) if not found.is_empty() else None
+    facts = ZoneFacts(instrument, price, trade, scale, flags)
+    unplaced = _Unplaced(frame.height, _last_atr(frame))
+    return _zones_of(row, levels.to_dicts(), facts, unplaced, params=params, tables=tables, rules=rules)
+
+
+def zones_for_many(
+    frame: pl.DataFrame,
+    facts: Sequence[ZoneFacts],
+    *,
+    bands: pl.DataFrame | None = None,
+    params: ZoneParams | None = None,
+    tables: RuleTables | None = None,
+    rules: PlanRules | None = None,
+) -> dict[str, Zones | UserError]:
+    """`zones_for` of every symbol of `facts` in one pass over `frame` (adjusted bars with indicator columns of all
+    of them, sorted by symbol and day), each equal to its `zones_for` alone; a symbol without zones maps to the
+    error `zones_for` raises for it."""
+    params = params or ZoneParams.from_table()
+    found, levels = compute_levels(frame, params, bands)
+    rows = {str(r["symbol"]): r for r in found.iter_rows(named=True)}
+    anchors: dict[str, list[dict[str, Any]]] = {}
+    for level in levels.iter_rows(named=True):
+        anchors.setdefault(str(level["symbol"]), []).append(level)
+    counts = frame.group_by("symbol").agg(pl.len(), pl.col("atr14").last()) if "atr14" in frame.columns else None
+    unplaced = {str(r[0]): _Unplaced(int(r[1]), r[2]) for r in counts.iter_rows()} if counts is not None else {}
+    result: dict[str, Zones | UserError] = {}
+    for fact in facts:
+        symbol = fact.instrument.symbol
+        try:
+            result[symbol] = _zones_of(rows.get(symbol), anchors.get(symbol, []), fact,
+                                       unplaced.get(symbol, _Unplaced(0, None)), params=params, tables=tables,
+                                       rules=rules)  # fmt: skip
+        except UserError as error:
+            result[symbol] = error
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class _Unplaced:
+    """Why a symbol without a zone row has none: how many sessions it has, and its last ATR (None: too few)."""
+
+    sessions: int
+    atr: float | None
+
+
+def _last_atr(frame: pl.DataFrame) -> float | None:
+    return frame.get_column("atr14")[-1] if "atr14" in frame.columns and not frame.is_empty() else None
+
+
+def _zones_of(
+    row: dict[str, Any] | None,
+    levels: list[dict[str, Any]],
+    facts: ZoneFacts,
+    unplaced: _Unplaced,
+    *,
+    params: ZoneParams,
+    tables: RuleTables | None,
+    rules: PlanRules | None,
+) -> Zones:
+    """The tradable zones of one symbol from its zone row and candidate levels (see `compute_levels`)."""
+    instrument, trade = facts.instrument, facts.trade
+    if row is None:
+        if unplaced.atr is None:
+            raise user_error(DataUnavailable, "zones_too_few_sessions", symbol=instrument.symbol,
+                             count=unplaced.sessions)  # fmt: skip
         raise user_error(DataUnavailable, "zones_no_movement", symbol=instrument.symbol)
-    row = found.row(0, named=True)
-    rounder = _Rounder(instrument, trade.day or row["day"], scale, tables)
-    rows = levels.to_dicts()
-    buy = _zone(row, "buy", rows, rounder, trade=trade, params=params)
-    sell = _apart(buy, _zone(row, "sell", rows, rounder, trade=trade, params=params), rounder, trade)
+    rounder = _Rounder(instrument, trade.day or row["day"], facts.scale, tables)
+    buy = _zone(row, "buy", levels, rounder, trade=trade, params=params)
+    sell = _apart(buy, _zone(row, "sell", levels, rounder, trade=trade, params=params), rounder, trade)
     stop, stop_anchors = _stop(row, buy, rounder, params)
     return Zones(
         instrument.symbol,
         row["day"],
-        price,
+        facts.price,
         buy,
         sell,
         stop,
         stop_anchors,
         rounder.level(row["atr"]),
-        scale,
+        facts.scale,
         trade,
-        tuple(f if isinstance(f, str) else f.text("en") for f in flags),
+        tuple(f if isinstance(f, str) else f.text("en") for f in facts.flags),
         params.cite,
         rules or PlanRules.from_table(),
-        tuple(f for f in flags if not isinstance(f, str)),
+        tuple(f for f in facts.flags if not isinstance(f, str)),
     )
 
 

@@ -412,6 +412,39 @@ class MarketDataCache:
         }
         return self._frame(sql, params)
 
+    def _day_rows_many(
+        self, table: str, columns: Sequence[str], symbols: Sequence[str], end: date | None
+    ) -> dict[str, pl.DataFrame]:
+        """`_day_rows` of many symbols up to `end` (no start, any source), one query per market: each symbol's
+        rows of the source `_day_rows` would choose for it alone, keyed by symbol (no rows: an empty frame)."""
+        found: dict[str, pl.DataFrame] = {}
+        by_market: dict[Market, list[str]] = {}
+        for symbol in symbols:
+            by_market.setdefault(identify(symbol).instrument.market, []).append(symbol)
+        for market, group in by_market.items():
+            sql = (
+                f"WITH visible AS (SELECT symbol, {', '.join(columns)}, fetched_at FROM {table}"
+                f" WHERE list_contains($symbols, symbol) AND day <= $end AND {_DAY_VISIBLE}),"
+                " chosen AS (SELECT symbol, source FROM visible GROUP BY symbol, source QUALIFY row_number() OVER"
+                " (PARTITION BY symbol ORDER BY coalesce(list_position($order, source), 1000000), source) = 1)"
+                f" SELECT symbol, {', '.join(columns)}, fetched_at FROM visible JOIN chosen USING (symbol, source)"
+                " ORDER BY symbol, day"
+            )
+            params = {"symbols": group, "end": end or FAR_FUTURE, "order": self._order(None)}
+            rows = self._frame(sql, {**params, **Cutoff.in_market(self._clock, market).params()})
+            parts = rows.partition_by("symbol", as_dict=True, maintain_order=True)
+            empty = rows.drop("symbol").clear()
+            found |= {s: parts[(s,)].drop("symbol") if (s,) in parts else empty for s in group}
+        return found
+
+    def bars_many(self, symbols: Sequence[str], end: date | None = None) -> dict[str, pl.DataFrame]:
+        """`bars(symbol, end=end)` of each of `symbols` (unadjusted), read in one query per market."""
+        return self._day_rows_many("bars", BAR_COLUMNS, symbols, end)
+
+    def valuation_many(self, symbols: Sequence[str], end: date | None = None) -> dict[str, pl.DataFrame]:
+        """`valuation(symbol, end=end)` of each of `symbols`, read in one query per market."""
+        return self._day_rows_many("valuation", VALUATION_COLUMNS, symbols, end)
+
     def bars(
         self,
         symbol: str,
@@ -480,6 +513,22 @@ class MarketDataCache:
         values = dict(zip(names, row[0], strict=True))
         values["at"] = values["at"].astimezone(MARKET_TZ[identify(symbol).instrument.market])
         return Quote(**values)
+
+    def latest_quotes(self, symbols: Sequence[str]) -> dict[str, Quote]:
+        """`latest_quote(symbol)` of each of `symbols` in one query (a symbol without a quote is left out)."""
+        names = [f for f in _QUOTE_FIELDS if f != "name"]
+        rows = self._query(
+            f"SELECT {', '.join('quoted_at' if f == 'at' else f for f in names)} FROM quotes"
+            " WHERE list_contains($symbols, symbol) AND quoted_at <= $now QUALIFY row_number() OVER (PARTITION BY"
+            " symbol ORDER BY quoted_at DESC, coalesce(list_position($order, source), 1000000), source) = 1",
+            params={"symbols": list(symbols), "now": self._clock.now(), "order": self._order(None)},
+        ).fetchall()
+        found = {}
+        for row in rows:
+            values = dict(zip(names, row, strict=True))
+            values["at"] = values["at"].astimezone(MARKET_TZ[identify(values["symbol"]).instrument.market])
+            found[str(values["symbol"])] = Quote(**values)
+        return found
 
     def financials(self, symbol: str, source: str | None = None) -> pl.DataFrame:
         """Financial statement lines of one source visible at the clock's date.

@@ -483,8 +483,7 @@ class DataService:
         """The trading status of `symbol` on `day`: `not_listed` when the workspace knows it lists after that day
         (its listing date in the instrument data, see InstrumentRegistry.listing_date), whatever a stored quote or
         bar says; else `stated`, the status its source's quote gives (None: no quote of that day)."""
-        listed = self._market.registry.listing_date(symbol)
-        return "not_listed" if listed is not None and day < listed else stated
+        return status_given(self._market.registry.listing_date(symbol), day, stated)
 
     def traded_on(self, symbol: str, day: date) -> bool | None:
         """Whether the stored daily bars say `symbol` traded on `day`, as visible at the clock: False when `day` is a
@@ -645,3 +644,8 @@ class DataService:
 
 def _ms(started: float) -> int:
     return int((time.perf_counter() - started) * 1000)
+
+
+def status_given(listed: date | None, day: date, stated: TradingStatus | None) -> TradingStatus | None:
+    """`DataService.status_on` from the listing day: `not_listed` before it, else the quote's `stated` status."""
+    return "not_listed" if listed is not None and day < listed else stated

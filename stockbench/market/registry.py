@@ -6,11 +6,12 @@ and the demo market write through `InstrumentRegistry.save`; everything else rea
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from stockbench.market.instruments import FundKind, Identified, Instrument, SecurityType, identify
 from stockbench.store.database import Database
@@ -61,6 +62,48 @@ class InstrumentData:
     source: str = "user"
 
 
+_DATA = "name, security_type, board_lot, list_date, fund_kind"  # the instrument data `resolve` reads
+
+
+def _enriched(found: Identified, row: Sequence[Any]) -> Identified:
+    name, kind, lot, listed, fund_kind = row
+    enriched = found.instrument.with_data(
+        name=name,
+        security_type=SecurityType(kind),
+        board_lot=lot,
+        list_date=listed,
+        fund_kind=FundKind(fund_kind) if fund_kind else None,
+    )
+    return Identified(enriched, found.note)
+
+
+def _listing_date(instrument: Instrument, first: tuple[date, str] | None) -> date | None:
+    """The listing day from the instrument data, else (A-shares) from the first recorded name (see listing_date)."""
+    if instrument.list_date is not None or not instrument.is_a_share:
+        return instrument.list_date
+    return first[0] if first is not None and _FIRST_DAY_NAME.match(first[1]) else None
+
+
+@dataclass(frozen=True, slots=True)
+class NameHistory:
+    """The recorded names of some instruments, read once: `name_on` and `listing_date` answered as the registry
+    answers them, without a query each."""
+
+    instruments: Mapping[str, Instrument]
+    history: Mapping[str, tuple[tuple[date, str], ...]]  # (valid_from, name) in date order, per symbol
+
+    def name_on(self, symbol: str, day: date) -> str | None:
+        """The name `symbol` carried on `day`, if known (InstrumentRegistry.name_on)."""
+        names = self.history.get(symbol, ())
+        at = bisect.bisect_right(names, day, key=lambda entry: entry[0])
+        return names[at - 1][1] if at else None
+
+    def listing_date(self, symbol: str) -> date | None:
+        """The listing day (InstrumentRegistry.listing_date)."""
+        names = self.history.get(symbol, ())
+        return _listing_date(self.instruments[symbol], names[0] if names else None)
+
+
 class InstrumentRegistry:
     """Reads and writes the `instruments` and `instrument_names` tables."""
 
@@ -70,21 +113,29 @@ class InstrumentRegistry:
     def resolve(self, text: str) -> Identified:
         """Identity from the code, enriched with whatever instrument data the workspace holds."""
         found = identify(text)
-        row = self._db.fetchone(
-            "SELECT name, security_type, board_lot, list_date, fund_kind FROM instruments WHERE symbol = ?",
-            [found.instrument.symbol],
+        row = self._db.fetchone(f"SELECT {_DATA} FROM instruments WHERE symbol = ?", [found.instrument.symbol])
+        return found if row is None else _enriched(found, row)
+
+    def instruments(self, symbols: Sequence[str]) -> dict[str, Instrument]:
+        """`instrument(s)` of each of `symbols` (canonical symbols, as `identify` gives them), in one query."""
+        found = {s: identify(s) for s in symbols}
+        rows = self._db.fetchall(f"SELECT symbol, {_DATA} FROM instruments WHERE list_contains(?, symbol)",
+                                 [list(found)])  # fmt: skip
+        stored = {str(row[0]): row[1:] for row in rows}
+        return {s: (_enriched(f, stored[s]) if s in stored else f).instrument for s, f in found.items()}
+
+    def names(self, instruments: Sequence[Instrument]) -> NameHistory:
+        """The recorded name history of `instruments`, read in one query (for `name_on` and `listing_date` of
+        many symbols at once)."""
+        rows = self._db.fetchall(
+            "SELECT symbol, valid_from, name FROM instrument_names WHERE list_contains(?, symbol)"
+            " ORDER BY symbol, valid_from",
+            [[i.symbol for i in instruments]],
         )
-        if row is None:
-            return found
-        name, kind, lot, listed, fund_kind = row
-        enriched = found.instrument.with_data(
-            name=name,
-            security_type=SecurityType(kind),
-            board_lot=lot,
-            list_date=listed,
-            fund_kind=FundKind(fund_kind) if fund_kind else None,
-        )
-        return Identified(enriched, found.note)
+        history: dict[str, list[tuple[date, str]]] = {}
+        for symbol, valid_from, name in rows:
+            history.setdefault(str(symbol), []).append((valid_from, str(name)))
+        return NameHistory({i.symbol: i for i in instruments}, {s: tuple(h) for s, h in history.items()})
 
     def instrument(self, text: str) -> Instrument:
         return self.resolve(text).instrument
@@ -157,7 +208,7 @@ class InstrumentRegistry:
             "SELECT valid_from, name FROM instrument_names WHERE symbol = ? ORDER BY valid_from LIMIT 1",
             [instrument.symbol],
         )
-        return row[0] if row is not None and _FIRST_DAY_NAME.match(str(row[1])) else None
+        return _listing_date(instrument, (row[0], str(row[1])) if row is not None else None)
 
     def st_on(self, symbol: str, day: date) -> bool | None:
         """Whether `symbol` was under special treatment on `day`; None when its name history is unknown."""
