@@ -2947,6 +2947,65 @@ COMMAND_HELP: dict[str, Words] = {
         "Place this price against the zones (default: the last close).",
         "把此价格放到各区间中对照（默认：最近收盘价）。",
     ),
+    # options that had no help before
+    "data.bars.--adjust": _w(
+        "Price adjustment: none (the prices traded), forward or backward.",
+        "复权方式：`none`（不复权，即成交价）、`forward`（前复权）或 `backward`（后复权）。",
+    ),
+    "data.import.--format": _w(
+        "The file's format (auto: told from its name and columns).", "文件格式（`auto`：按文件名和列自动判断）。"
+    ),
+    "feedback.add.--verdict": _w(
+        "Your verdict on the report: accept, revise or reject.",
+        "你对报告的结论：`accept`（接受）、`revise`（修改）或 `reject`（否决）。",
+    ),
+    "feedback.list.--symbol": _w("Only the feedback on this symbol.", "只列出对这只证券的反馈。"),
+    "track-record.--symbol": _w("Only the calls on this symbol.", "只统计这只证券的判断。"),
+    "replay.--model": _w(
+        "The model that analyses each session (a configured name, or offline).",
+        "分析每个交易日所用的模型（已配置的模型名，或 `offline`）。",
+    ),
+    "ledger.transfer.--at": _w(
+        "When (exchange time if naive; default: now).", "时间（未带时区时按交易所时间；默认：现在）。"
+    ),
+    "ledger.balance.--at": _w(
+        "The balance as it stood then (exchange time if naive; default: now).",
+        "该时刻的余额（未带时区时按交易所时间；默认：现在）。",
+    ),
+    "ledger.fill.--side": _w("Buy or sell.", "买入（`buy`）或卖出（`sell`）。"),
+    "ledger.fill.--price": _w("The price per share it was done at.", "每股成交价。"),
+    "ledger.fill.--note": _w("A note kept with the fill.", "随这笔成交保存的备注。"),
+    "ledger.order.add.--side": _w("Buy or sell.", "买入（`buy`）或卖出（`sell`）。"),
+    "ledger.order.add.--qty": _w("Shares.", "股数。"),
+    "ledger.order.add.--price": _w("The limit price.", "限价。"),
+    "ledger.order.add.--report": _w("The report that proposed it.", "提出这笔委托的报告。"),
+    "ledger.order.add.--note": _w("A note kept with the order.", "随这笔委托保存的备注。"),
+    "ledger.order.list.--status": _w("Only the orders in this status.", "只列出处于该状态的委托。"),
+    "ledger.order.cancel.--reason": _w("Why it is cancelled (kept with the order).", "撤单原因（随委托保存）。"),
+    "ledger.action.dividend.--ex-date": _w(
+        "The ex-dividend date: the holding of the session before it is paid.",
+        "除息日：按其前一交易日的持仓派息。",
+    ),
+    "ledger.action.dividend.--pay-date": _w(
+        "The day the cash is paid (kept with the action).", "现金到账日（随这条公司行动保存）。"
+    ),
+    "ledger.action.bonus.--ex-date": _w(
+        "The ex-rights date: the holding of the session before it receives the shares.",
+        "除权日：按其前一交易日的持仓送转。",
+    ),
+    "ledger.action.bonus.--kind": _w(
+        "Bonus shares, a capitalization issue or a split.",
+        "送股（`bonus`）、转增（`capitalization`）或拆股（`split`）。",
+    ),
+    "ledger.export.--format": _w("CSV, or a Beancount ledger.", "CSV，或 Beancount 账本。"),
+    "ledger.export.--to": _w("The file to write.", "要写入的文件。"),
+    "reports.list.--symbol": _w("Only the reports on this symbol.", "只列出这只证券的报告。"),
+    "reports.show.--format": _w(
+        "md: the report as Markdown; json: as JSON.", "`md`：以 Markdown 显示报告；`json`：以 JSON 显示。"
+    ),
+    "rules.check-order.--side": _w("Buy or sell.", "买入（`buy`）或卖出（`sell`）。"),
+    "rules.check-order.--price": _w("The limit price.", "限价。"),
+    "watchlist.search.--limit": _w("At most this many matches.", "最多列出的匹配数。"),
 }
 
 # The command line's own lines around an error (stockbench/cli/main.py, params.py).

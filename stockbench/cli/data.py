@@ -86,7 +86,14 @@ def _indices_human(cli: CliContext, d: dict[str, Any], report: RebuildReport) ->
 
 @data.command("import")
 @click.argument("path", type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="auto", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMAT_CHOICES),
+    default="auto",
+    show_default=True,
+    help="The file's format (auto: told from its name and columns).",
+)
 @pass_cli
 def import_command(cli: CliContext, path: Path, fmt: str) -> None:
     """Import daily bars from FILE (community CSV or parquet, or the generic CSV; a folder imports every file)."""
@@ -139,7 +146,13 @@ def _bar_rows(frame: Any) -> list[dict[str, Any]]:
 @click.argument("symbol")
 @click.option("--from", "start", type=DATE, help="First date (default: the first stored).")
 @click.option("--to", "end", type=DATE, help="Last date (default: the clock's date).")
-@click.option("--adjust", type=click.Choice(ADJUST_CHOICES), default="none", show_default=True)
+@click.option(
+    "--adjust",
+    type=click.Choice(ADJUST_CHOICES),
+    default="none",
+    show_default=True,
+    help="Price adjustment: none (the prices traded), forward or backward.",
+)
 @click.option("--source", help="Read this source only (default: the preferred source with data).")
 @pass_cli
 def bars(cli: CliContext, symbol: str, start: date | None, end: date | None, adjust: str, source: str | None) -> None:

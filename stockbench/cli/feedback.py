@@ -38,7 +38,12 @@ def feedback() -> None:
 
 @feedback.command("add")
 @click.argument("run")
-@click.option("--verdict", type=click.Choice(["accept", "revise", "reject"]), required=True)
+@click.option(
+    "--verdict",
+    type=click.Choice(["accept", "revise", "reject"]),
+    required=True,
+    help="Your verdict on the report: accept, revise or reject.",
+)
 @click.option(
     "--reason", "reasons", multiple=True, metavar="CODE", help="A reason code (repeat); see `feedback codes`."
 )
@@ -67,7 +72,7 @@ def feedback_add(
 
 
 @feedback.command("list")
-@click.option("--symbol")
+@click.option("--symbol", help="Only the feedback on this symbol.")
 @click.option("--run", "run_id", help="Reviews of one run.")
 @pass_cli
 def feedback_list(cli: CliContext, symbol: str | None, run_id: str | None) -> None:
@@ -157,7 +162,7 @@ def _benchmark_line(cli: CliContext, market: str, found: dict[str, Any]) -> str:
 
 
 @click.command("track-record")
-@click.option("--symbol")
+@click.option("--symbol", help="Only the calls on this symbol.")
 @click.option("--model", help="Only reports by this model.")
 @click.option("--since", type=DATE, help="Calls made on or after this session.")
 @click.option("--until", type=DATE, help="Calls made on or before this session.")
@@ -201,7 +206,12 @@ def _progress(cli: CliContext) -> Callable[[int, int, ReplayRun], None]:
 @click.option("--from", "start", type=DATE, required=True, help="First session to analyse as of.")
 @click.option("--to", "end", type=DATE, required=True, help="Last session to analyse as of.")
 @click.option("--every", type=int, default=20, show_default=True, help="Sessions between analyses.")
-@click.option("--model", default="offline", show_default=True)
+@click.option(
+    "--model",
+    default="offline",
+    show_default=True,
+    help="The model that analyses each session (a configured name, or offline).",
+)
 @click.option(
     "--workers", type=int, default=1, show_default=True, help="Threads, one symbol each (little gain: the GIL)."
 )

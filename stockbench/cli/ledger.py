@@ -146,7 +146,7 @@ def cash(
 @click.option("--currency", help="Currency leaving SOURCE (default: its base currency).")
 @click.option("--to-currency", help="Currency arriving in TARGET, when different.")
 @click.option("--fx-rate", type=DECIMAL, help="Units of the target currency per unit of the source currency.")
-@click.option("--at", "at_text", metavar="ISO_INSTANT")
+@click.option("--at", "at_text", metavar="ISO_INSTANT", help="When (exchange time if naive; default: now).")
 @pass_cli
 def transfer(
     cli: CliContext,
@@ -174,15 +174,15 @@ def transfer(
 @ledger.command()
 @click.argument("name")
 @click.argument("symbol")
-@click.option("--side", type=click.Choice(["buy", "sell"]), required=True)
+@click.option("--side", type=click.Choice(["buy", "sell"]), required=True, help="Buy or sell.")
 @click.option("--qty", type=QUANTITY, required=True, help="Shares.")
-@click.option("--price", type=DECIMAL, required=True)
+@click.option("--price", type=DECIMAL, required=True, help="The price per share it was done at.")
 @click.option("--at", "at_text", required=True, metavar="ISO_INSTANT", help="Execution time (exchange time if naive).")
 @click.option("--fee", type=MONEY, help="The broker's total fees (default: computed from the rules and your terms).")
 @click.option("--order", "order_id", help="The order this fill executed.")
 @click.option("--report", "report_id", help="The report that proposed it.")
 @click.option("--ref", type=DECIMAL, help="The day's reference price, to check the price limits.")
-@click.option("--note", default="")
+@click.option("--note", default="", help="A note kept with the fill.")
 @click.option("--dry-run", is_flag=True, help="Check and show the fill without recording it.")
 @pass_cli
 def fill(
@@ -303,7 +303,12 @@ def positions(cli: CliContext, name: str, at_text: str | None, prices: tuple[str
 
 @ledger.command()
 @click.argument("name")
-@click.option("--at", "at_text", metavar="ISO_INSTANT")
+@click.option(
+    "--at",
+    "at_text",
+    metavar="ISO_INSTANT",
+    help="The balance as it stood then (exchange time if naive; default: now).",
+)
 @pass_cli
 def balance(cli: CliContext, name: str, at_text: str | None) -> None:
     """Cash per currency."""
@@ -384,13 +389,13 @@ def _order_data(s: OrderStatus) -> dict[str, Any]:
 @order.command("add")
 @click.argument("name")
 @click.argument("symbol")
-@click.option("--side", type=click.Choice(["buy", "sell"]), required=True)
-@click.option("--qty", type=QUANTITY, required=True)
-@click.option("--price", type=DECIMAL, required=True)
+@click.option("--side", type=click.Choice(["buy", "sell"]), required=True, help="Buy or sell.")
+@click.option("--qty", type=QUANTITY, required=True, help="Shares.")
+@click.option("--price", type=DECIMAL, required=True, help="The limit price.")
 @click.option("--valid-until", type=DATE, help="Last session the order is good for.")
-@click.option("--report", "report_id")
+@click.option("--report", "report_id", help="The report that proposed it.")
 @click.option("--at", "at_text", metavar="ISO_INSTANT", help="When it was placed (default: now).")
-@click.option("--note", default="")
+@click.option("--note", default="", help="A note kept with the order.")
 @pass_cli
 def order_add(
     cli: CliContext,
@@ -426,7 +431,11 @@ def order_add(
 
 @order.command("list")
 @click.argument("name", required=False)
-@click.option("--status", type=click.Choice(["open", "partially_filled", "filled", "cancelled", "expired"]))
+@click.option(
+    "--status",
+    type=click.Choice(["open", "partially_filled", "filled", "cancelled", "expired"]),
+    help="Only the orders in this status.",
+)
 @pass_cli
 def order_list(cli: CliContext, name: str | None, status: str | None) -> None:
     """List orders with their status (derived from fills and events)."""
@@ -438,7 +447,7 @@ def order_list(cli: CliContext, name: str | None, status: str | None) -> None:
 
 @order.command("cancel")
 @click.argument("order_id")
-@click.option("--reason", default="")
+@click.option("--reason", default="", help="Why it is cancelled (kept with the order).")
 @pass_cli
 def order_cancel(cli: CliContext, order_id: str, reason: str) -> None:
     """Mark an order cancelled."""
@@ -458,9 +467,11 @@ def action() -> None:
 @action.command("dividend")
 @click.argument("name")
 @click.argument("symbol")
-@click.option("--ex-date", type=DATE, required=True)
+@click.option(
+    "--ex-date", type=DATE, required=True, help="The ex-dividend date: the holding of the session before it is paid."
+)
 @click.option("--per-share", type=DECIMAL, required=True, help="Cash per share (before tax).")
-@click.option("--pay-date", type=DATE)
+@click.option("--pay-date", type=DATE, help="The day the cash is paid (kept with the action).")
 @click.option("--amount", type=MONEY, help="The broker's credited amount, if it differs from qty x per-share.")
 @pass_cli
 def action_dividend(
@@ -483,9 +494,20 @@ def action_dividend(
 @action.command("bonus")
 @click.argument("name")
 @click.argument("symbol")
-@click.option("--ex-date", type=DATE, required=True)
+@click.option(
+    "--ex-date",
+    type=DATE,
+    required=True,
+    help="The ex-rights date: the holding of the session before it receives the shares.",
+)
 @click.option("--ratio", type=DECIMAL, required=True, help="Shares per share held: 0.3 for 10送3.")
-@click.option("--kind", type=click.Choice(["bonus", "capitalization", "split"]), default="bonus", show_default=True)
+@click.option(
+    "--kind",
+    type=click.Choice(["bonus", "capitalization", "split"]),
+    default="bonus",
+    show_default=True,
+    help="Bonus shares, a capitalization issue or a split.",
+)
 @click.option("--qty", type=int, help="Shares credited by the broker (default: floor(holding x ratio)).")
 @pass_cli
 def action_bonus(
@@ -535,8 +557,12 @@ def import_fills(cli: CliContext, file: Path, name: str, dry_run: bool) -> None:
 
 @ledger.command("export")
 @click.argument("name")
-@click.option("--format", "fmt", type=click.Choice(["csv", "beancount"]), required=True)
-@click.option("--to", "target", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["csv", "beancount"]), required=True, help="CSV, or a Beancount ledger."
+)
+@click.option(
+    "--to", "target", type=click.Path(dir_okay=False, path_type=Path), required=True, help="The file to write."
+)
 @pass_cli
 def export(cli: CliContext, name: str, fmt: str, target: Path) -> None:
     """Export an account's entries to CSV or to a Beancount ledger."""

@@ -164,7 +164,7 @@ def _in_exchange_time(symbol: str, data: dict[str, Any], *names: str) -> dict[st
 
 
 @reports.command("list")
-@click.option("--symbol")
+@click.option("--symbol", help="Only the reports on this symbol.")
 @pass_cli
 def reports_list(cli: CliContext, symbol: str | None) -> None:
     """Published reports, newest first (published in the exchange's time)."""
@@ -180,7 +180,14 @@ def _published_row(cli: CliContext, row: dict[str, Any]) -> dict[str, Any]:
 
 @reports.command("show")
 @click.argument("report_id")
-@click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "json"]),
+    default="md",
+    show_default=True,
+    help="md: the report as Markdown; json: as JSON.",
+)
 @pass_cli
 def reports_show(cli: CliContext, report_id: str, fmt: str) -> None:
     """A report as Markdown or as its structured JSON (a report that is not as published is shown with a warning)."""

@@ -149,9 +149,9 @@ def limits(cli: CliContext, symbol: str, ref: Decimal, day: date | None, st: boo
 
 @rules.command("check-order")
 @click.argument("symbol")
-@click.option("--side", type=click.Choice(["buy", "sell"]), required=True)
+@click.option("--side", type=click.Choice(["buy", "sell"]), required=True, help="Buy or sell.")
 @click.option("--qty", type=QUANTITY, required=True, help="Quantity in shares.")
-@click.option("--price", type=DECIMAL, required=True)
+@click.option("--price", type=DECIMAL, required=True, help="The limit price.")
 @click.option("--holding", type=click.IntRange(min=0), help="Sellable holding (for sells: the odd-lot rule).")
 @click.option("--date", "day", type=DATE, help="The trading date (default: today).")
 @click.option("--ref", type=DECIMAL, help="The day's reference price, to check limits and the price cage.")

@@ -52,9 +52,9 @@ _HELP_KEY = "_stockbench_help_key"
 ROOT_KEY = "stockbench"  # the catalogue key of the `stockbench` command's own help
 # a character a terminal gives two columns (Chinese, full-width punctuation); a line may break before or after one
 _WIDE = "\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
-_PIECES = re.compile(rf"\s+|[^\s{_WIDE}]+|[{_WIDE}]")
-_CLOSING = tuple("，。、；：？！）》」』】”’…")  # never starts a line
-_OPENING = tuple("（《「『【“‘")  # never ends one
+_PIECES = re.compile(rf"\[[^\]\s]{{1,30}}\]|\s+|[^\s{_WIDE}]+|[{_WIDE}]")  # a short "[默认：20]" is one piece
+_CLOSING = tuple("，。、；：？！）》」』】”’…])")  # never starts a line
+_OPENING = tuple("（《「『【“‘[(")  # never ends one
 
 
 def words(text: str) -> str:

@@ -106,7 +106,9 @@ def move(cli: CliContext, symbol: str, position: int | None, group: str | None, 
 
 @watchlist.command("search")
 @click.argument("text")
-@click.option("--limit", type=click.IntRange(min=1, max=200), default=20, show_default=True)
+@click.option(
+    "--limit", type=click.IntRange(min=1, max=200), default=20, show_default=True, help="At most this many matches."
+)
 @pass_cli
 def search(cli: CliContext, text: str, limit: int) -> None:
     """Find instruments by code or name (e.g. 6059, 酒业)."""

@@ -160,3 +160,21 @@ def test_an_english_help_is_the_english_it_always_was(args: tuple[str, ...]) -> 
     said = said.splitlines()
     assert [line for line in ENGLISH_LINES[args] if line not in said] == [], "\n".join(said)
     assert not [line for line in said if re.search("[\u4e00-\u9fff]", line)]
+
+
+def test_every_option_a_person_can_give_says_what_it_is() -> None:
+    """No option is shown without help (29 were: `ledger fill --price`, `--side`, `--note`, `reports list --symbol`,
+    ...), so the Chinese help never shows a bare option."""
+    bare = [f"{' '.join(path)} {max(p.opts, key=len)}" for path, command in COMMANDS for p in command.params
+            if isinstance(p, click.Option) and not p.hidden and not p.help]  # fmt: skip
+    assert bare == []
+
+
+def test_a_short_bracketed_note_is_never_broken_across_lines() -> None:
+    """click's "[默认：auto]" or "[必填]" after a Chinese help stays whole on a line, as the English does."""
+    text = "文件格式（`auto`：按文件名和列自动判断）。 [默认：auto]"
+    for width in range(20, 50):
+        wrapped = wrap_wide(text, width)
+        assert "[默认：auto]" in wrapped.splitlines() or any(
+            line.endswith("[默认：auto]") for line in wrapped.splitlines()
+        ), (width, wrapped)
