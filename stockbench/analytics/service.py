@@ -195,7 +195,7 @@ class Analytics:
         if listed is None:
             name = reads.names.name_on(found.instrument.symbol, first) or ""
             listed = first if name.startswith(_NEW_LISTING) else None
-        if listed is None:
+        if listed is None or day < listed:  # a session before the listing has no number since it (not listed yet)
             return None
         try:
             return reads.calendars(found.instrument.market).count_sessions(listed, day)
