@@ -687,7 +687,7 @@ NOTES: dict[str, Words] = {
                      "处在程序基线的买入形态：安静、健康的上升趋势（收盘高于250日均线 {ma250}%、高于20日均线 {ma20}%，"
                      "波动与换手不高）"),
     "scan.setup_unknown": _w("buy setup not judged: the data cannot say {checks}",
-                             "买入形态无法判断：数据缺少 {checks}"),
+                             "买入形态无法判断：数据说不出{checks_zh}"),
     # ---- typed numbers (market/numbers.py) ----
     # ---- the ledger's journal: the rebuild's result and the doctor's checks (ledger/restore.py, checks.py) ----
     "journal.rebuilt": _w("rebuilt the ledger from {lines} journal line(s): {accounts} account(s), {entries} "
@@ -2032,6 +2032,33 @@ HELP: dict[str, Words] = {
     "help.lang": _w("The language of messages and refusals (default: the system locale's; Chinese on a Chinese "
                     "locale).", "消息和拒绝理由的语言（默认跟随系统区域设置；中文区域设置下为中文）。"),
 }  # fmt: skip
+
+# The decision baseline's checks (stockbench.analytics.baseline Check names), as a report's reasons and the scan's
+# setup note name them.
+CHECKS: dict[str, Words] = {
+    "baseline.check.score": _w("the technical score", "技术分"),
+    "baseline.check.win_rate": _w("the backtest win rate", "回测胜率"),
+    "baseline.check.ev": _w("the expected value after costs", "扣除成本后的期望收益"),
+    "baseline.check.trades": _w("the number of backtest trades", "回测笔数"),
+    "baseline.check.capital": _w("the capital state", "资金状态"),
+    "baseline.check.valuation": _w("the valuation percentile", "估值分位"),
+    "baseline.check.plan": _w("the plan's reward-to-risk", "计划的盈亏比"),
+    "baseline.check.volatility": _w("the volatility state", "波动状态"),
+    "baseline.check.extension": _w("the close's distance above the 250-day MA", "收盘价高于250日均线的幅度"),
+    "baseline.check.turnover": _w("the turnover", "换手率"),
+    "baseline.check.uptrend": _w("the close's distance above the 250-day MA", "收盘价高于250日均线的幅度"),
+    "baseline.check.over_ma20": _w("the close's distance above the 20-day MA", "收盘价高于20日均线的幅度"),
+    "baseline.check.near_ma20": _w("the close's distance above the 20-day MA", "收盘价高于20日均线的幅度"),
+    "baseline.check.run": _w("the 20-session return", "近20个交易日的涨跌幅"),
+    "baseline.check.run_up": _w("the 20-session return", "近20个交易日的涨跌幅"),
+}  # fmt: skip
+
+
+def check_words(names: Sequence[str], language: Language) -> str:
+    """The baseline checks `names` in words, each said once (uptrend and extension read the same distance)."""
+    said = [CHECKS[f"baseline.check.{n}"].text(language) if f"baseline.check.{n}" in CHECKS else n for n in names]
+    return ("、" if language == "zh" else ", ").join(dict.fromkeys(said))
+
 
 # The levels a zone is built on (stockbench.analytics.zones anchor names; a moving average by its sessions): said by
 # `anchor_words` wherever a person reads one (a report's zone line, the zones command, the scan's reasons).

@@ -28,7 +28,7 @@ from stockbench.analytics.zones import ZoneParams, candidate_levels, position_ex
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError, InvalidInput
 from stockbench.market.registry import is_st_name, strip_day_prefix
-from stockbench.messages import Note, anchor_words, note, user_error, value_word
+from stockbench.messages import Note, anchor_words, check_words, note, user_error, value_word
 
 ZONE_TABLES_FILE = "zone_tables.toml"
 ATR_N = 14
@@ -88,7 +88,8 @@ class Pick:
             said = (note("scan.setup", ma250=f"{limit['uptrend']:g}-{limit['extension']:g}",
                          ma20=f"{limit['over_ma20']:g}-{limit['near_ma20']:g}"),)  # fmt: skip
         elif setup.holds is None:
-            said = (note("scan.setup_unknown", checks=", ".join(setup.unknown)),)
+            said = (note("scan.setup_unknown", checks=check_words(setup.unknown, "en"),
+                         checks_zh=check_words(setup.unknown, "zh")),)  # fmt: skip
         return replace(self, setup=setup, notes=flags + said + self.notes[len(flags) :])
 
     @property

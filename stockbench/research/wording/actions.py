@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+from stockbench.messages import CHECKS
 from stockbench.research.wording.entry import Entry, Language
 from stockbench.research.wording.plan import WORDS as PLAN_WORDS
 
@@ -21,22 +22,8 @@ WORDS: dict[str, Entry] = {
     "action.sell": Entry(zh="卖出", en="Sell"),
     "action.wait": Entry(zh="观望", en="Wait"),
     "action.avoid": Entry(zh="回避", en="Avoid"),
-    # the baseline's checks, as its reasons name them
-    "baseline.check.score": Entry(zh="技术分", en="the technical score"),
-    "baseline.check.win_rate": Entry(zh="回测胜率", en="the backtest win rate"),
-    "baseline.check.ev": Entry(zh="扣除成本后的期望收益", en="the expected value after costs"),
-    "baseline.check.trades": Entry(zh="回测笔数", en="the number of backtest trades"),
-    "baseline.check.capital": Entry(zh="资金状态", en="the capital state"),
-    "baseline.check.valuation": Entry(zh="估值分位", en="the valuation percentile"),
-    "baseline.check.plan": Entry(zh="计划的盈亏比", en="the plan's reward-to-risk"),
-    "baseline.check.volatility": Entry(zh="波动状态", en="the volatility state"),
-    "baseline.check.extension": Entry(zh="收盘价高于250日均线的幅度", en="the close's distance above the 250-day MA"),
-    "baseline.check.turnover": Entry(zh="换手率", en="the turnover"),
-    "baseline.check.uptrend": Entry(zh="收盘价高于250日均线的幅度", en="the close's distance above the 250-day MA"),
-    "baseline.check.over_ma20": Entry(zh="收盘价高于20日均线的幅度", en="the close's distance above the 20-day MA"),
-    "baseline.check.near_ma20": Entry(zh="收盘价高于20日均线的幅度", en="the close's distance above the 20-day MA"),
-    "baseline.check.run": Entry(zh="近20个交易日的涨跌幅", en="the 20-session return"),
-    "baseline.check.run_up": Entry(zh="近20个交易日的涨跌幅", en="the 20-session return"),
+    # the baseline's checks, as its reasons name them: the one catalogue's (stockbench.messages.CHECKS)
+    **{key: Entry(zh=words.zh, en=words.en) for key, words in CHECKS.items()},
     # the baseline's reasons (codes of stockbench.analytics.baseline.Reason)
     "baseline.buy_conditions_met": Entry(zh="全部买入条件通过", en="every buy condition passed"),
     "baseline.buy_setup_record": Entry(

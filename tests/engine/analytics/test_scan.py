@@ -4,6 +4,7 @@ shortlist is ranked deterministically with reasons and carries no prices or quan
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -95,3 +96,27 @@ def test_relative_strength_rank_and_valuation_points(bars: pl.DataFrame, tmp_pat
     assert ok.get_column("rs_rank").to_list() == pytest.approx([(i + 1) / ok.height for i in range(ok.height)])
     moutai = table.filter(pl.col("symbol") == "600519.SH").row(0, named=True)
     assert moutai["p_valuation"] == load_zone_tables()["scan"].number("valuation_low_points")
+
+
+def test_a_pick_s_setup_is_said_first_when_it_holds_and_named_in_words_when_unknown() -> None:
+    """Pick.with_setup: a setup that holds is the first reason (after an ST flag); one the data cannot judge names
+    what is missing in the reader's words, each input once; a failed one adds no reason (the JSON has it)."""
+    from stockbench.analytics.baseline import Heat, setup_of
+    from stockbench.analytics.scan import Pick
+    from stockbench.messages import note
+
+    pick = Pick("600519.SH", 20.0, (note("scan.trend_only", trend="up", trend_zh="上升"),), "贵州茅台")
+    held = pick.with_setup(setup_of("600519.SH", "2021-06-30", Heat("normal", 20.0, 1.0, 2.0, 5.0)))
+    assert held.notes[0].key == "scan.setup" and held.setup is not None and held.setup.holds is True
+    assert "10-50%" in held.notes[0].text("zh") and "0-5%" in held.notes[0].text("en")
+    young = pick.with_setup(setup_of("600519.SH", "2021-06-30", Heat("normal", None, 1.0, 2.0, 5.0)))
+    assert young.setup is not None and young.setup.holds is None and young.setup.unknown == ("uptrend", "extension")
+    assert young.notes[0].text("zh") == "买入形态无法判断：数据说不出收盘价高于250日均线的幅度"
+    assert (
+        young.notes[0].text("en")
+        == "buy setup not judged: the data cannot say the close's distance above the 250-day MA"
+    )
+    hot = pick.with_setup(setup_of("600519.SH", "2021-06-30", Heat("high", 20.0, 1.0, 2.0, 5.0)))
+    assert hot.setup is not None and hot.setup.failed == ("volatility",) and hot.notes == pick.notes
+    flagged = replace(pick, st="ST", notes=(note("scan.st"), *pick.notes)).with_setup(held.setup)
+    assert [n.key for n in flagged.notes[:2]] == ["scan.st", "scan.setup"]
