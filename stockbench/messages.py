@@ -2706,6 +2706,10 @@ COMMAND_HELP: dict[str, Words] = {
         "A configured model name, or 'offline' (default: the workspace's default).",
         "已配置的模型名称，或 'offline'（默认：工作区的默认模型）。",
     ),
+    "review-quick.--language": _w(
+        "The review's language (default: the --lang language of this command's output).",
+        "复核的语言（默认：本命令输出所用的 --lang 语言）。",
+    ),
     "rules": _w(
         "Exchange rules: identity, lots, ticks, limits, sessions, calendars and fees.",
         "交易所规则：证券识别、交易单位、最小价格变动、涨跌停、交易时段、交易日历和费用。",

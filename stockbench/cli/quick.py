@@ -11,6 +11,8 @@ from stockbench.clock import instant_of
 
 
 def _review_human(cli: CliContext, data: dict[str, Any], symbol: str) -> str:
+    from stockbench.research.wording import say
+
     base = data["baseline_report"]
     published = instant_of(base["published_at"])
     when = cli.moment(published, symbol=symbol) if published is not None else base["published_at"]
@@ -22,10 +24,13 @@ def _review_human(cli: CliContext, data: dict[str, Any], symbol: str) -> str:
     ]  # fmt: skip
     answers = {a["change"]: a for a in data["answers"]}
     for change in data["changes"] or []:
-        lines.append(f"  {change['id']} [{change['level']}] {change['detail']}")
+        level = say(f"quick.level.{change['level']}", cli.language)
+        lines.append(f"  {change['id']} [{level}] {change['detail']}")
         if change["id"] in answers:
             answer = answers[change["id"]]
-            lines.append(f"      -> {cli.word('action', answer['action'])} ({answer['level']}): {answer['response']}")
+            action = say(f"quick.action.{answer['action']}", cli.language)
+            chosen = say(f"quick.level.{answer['level']}", cli.language)
+            lines.append(f"      -> {action} ({chosen}): {answer['response']}")
     if not data["changes"]:
         lines.append(cli.say("cli.quick.no_change"))
     if data["full_analysis_required"]:
@@ -49,10 +54,15 @@ def _check_human(cli: CliContext, data: dict[str, Any]) -> str:
 @click.argument("symbol")
 @click.option("--model", help="A configured model name, or 'offline' (default: the workspace's default).")
 @click.option("--account", help="The ledger account whose position and open orders the answers consider.")
+@click.option(
+    "--language",
+    type=click.Choice(["zh", "en"]),
+    help="The review's language (default: the --lang language of this command's output).",
+)
 @pass_cli
-def review_quick(cli: CliContext, symbol: str, model: str | None, account: str | None) -> None:
+def review_quick(cli: CliContext, symbol: str, model: str | None, account: str | None, language: str | None) -> None:
     """Re-check SYMBOL against its latest full report: the changes since, each answered by the model."""
-    outcome = cli.bench().quick_reviews.review(symbol, model=model, account=account)
+    outcome = cli.bench().quick_reviews.review(symbol, model=model, account=account, language=language or cli.language)
     cli.emit(outcome, lambda d: _review_human(cli, d, symbol))
 
 

@@ -22,6 +22,9 @@ from stockbench.config import resources_dir
 from stockbench.errors import InternalError
 from stockbench.evidence.numbers import extract_numbers
 from stockbench.research.levels import ZoneLevels
+from stockbench.research.wording import has, say
+from stockbench.research.wording.actions import action_word
+from stockbench.research.wording.entry import Language
 
 __all__ = ["ZoneLevels"]  # a report's zones, placed against a price (research.levels)
 
@@ -261,53 +264,64 @@ def is_fresh(plan: ReportPlan, price: PriceNow) -> bool:
     return price.intraday and price.at is not None and price.at > plan.published_at
 
 
-def change_list(plan: ReportPlan, snap: Snapshot, table: LevelTable) -> list[Change]:
-    """Every change since the report, in a fixed order, with ids c1, c2 ..."""
+def change_list(plan: ReportPlan, snap: Snapshot, table: LevelTable, language: Language = "zh") -> list[Change]:
+    """Every change since the report, in a fixed order, with ids c1, c2 ..., its detail and next check in
+    `language` (the words from the research catalogue; the codes kind, level and rule stay as they are)."""
     found = [
-        *gap_changes(snap, table),
-        *zone_changes(plan, snap, table),
-        *limit_changes(plan, snap, table),
-        *flow_changes(plan, snap, table),
-        *volume_changes(plan, snap, table),
-        *ex_rights_changes(snap, table),
-        *announcement_changes(snap),
+        *gap_changes(snap, table, language),
+        *zone_changes(plan, snap, table, language),
+        *limit_changes(plan, snap, table, language),
+        *flow_changes(plan, snap, table, language),
+        *volume_changes(plan, snap, table, language),
+        *ex_rights_changes(snap, table, language),
+        *announcement_changes(snap, language),
     ]
     return [replace(c, id=f"c{i}") for i, c in enumerate(found, 1)]
 
 
-def gap_changes(snap: Snapshot, table: LevelTable) -> list[Change]:
+def _position_word(position: str | None, language: Language) -> str:
+    """A zone position (in_buy, between ...) in the reader's words; an unknown one as the state's 'unknown'."""
+    key = f"position.{position}"
+    return say(key if has(key) else "state.unknown", language)
+
+
+def gap_changes(snap: Snapshot, table: LevelTable, language: Language = "zh") -> list[Change]:
     found = [
         Change(
             "data_gap",
-            f"刷新失败：{reason}；沿用较早的数据（已标注）",
+            say("quick.change.data_gap", language, reason=reason),
             table.gap_level,
             snap.cite("failures"),
             "data_gap.level",
-            "下一次刷新是否成功",
+            say("quick.next.data_gap", language),
         )
         for reason in snap.failures
     ]
     if snap.price is None:
-        detail = "既没有现价也没有最近收盘价：无法对照计划"
+        detail = say("quick.change.no_price", language)
         found.append(Change("data_gap", detail, table.no_price_level, snap.cite("quote"), "data_gap.no_price"))
     return found
 
 
-def zone_changes(plan: ReportPlan, snap: Snapshot, table: LevelTable) -> list[Change]:
+def zone_changes(plan: ReportPlan, snap: Snapshot, table: LevelTable, language: Language = "zh") -> list[Change]:
     """The stop hit (or touched) and the move between zone positions, against the report's position."""
     price, zones = snap.price, plan.zones
     if price is None or zones is None:
         return []
     now, cite = zones.position(price.price), snap.cite("baseline", "quote")
     if now == "stop_hit" and plan.position != "stop_hit":
-        detail = f"价格 {show(price.price)} 跌至止损 {show(zones.stop or 0)} 或以下"
+        detail = say("quick.change.stop_hit", language, price=show(price.price), stop=show(zones.stop or 0))
         path = matching_path(plan.paths, zones, "stop_hit")
-        return [Change("stop_hit", detail, table.stop_hit, cite, "stop.hit", "止损是否执行", path)]
+        next_check = say("quick.next.stop_hit", language)
+        return [Change("stop_hit", detail, table.stop_hit, cite, "stop.hit", next_check, path)]
     found = []
     move = table.transition(plan.position, now) if now != plan.position else None
     if move is not None:
         level, note = move
-        detail = f"价格 {show(price.price)}：区间位置由 {plan.position} 变为 {now}（{note}）"
+        if has(f"quick.transition.{now}"):  # the table's own note is the reports' Chinese
+            note = say(f"quick.transition.{now}", language)
+        old, new = _position_word(plan.position, language), _position_word(now, language)
+        detail = say("quick.change.zone_transition", language, price=show(price.price), old=old, new=new, note=note)
         found.append(
             Change(
                 "zone_transition",
@@ -315,53 +329,62 @@ def zone_changes(plan: ReportPlan, snap: Snapshot, table: LevelTable) -> list[Ch
                 level,
                 cite,
                 f"zone_transition {plan.position}->{now}",
-                _next_check(zones, now),
+                _next_check(zones, now, language),
                 matching_path(plan.paths, zones, now),
             )
         )
     touched = price.low is not None and zones.stop is not None and price.low <= zones.stop < price.price
     if touched and plan.position != "stop_hit" and is_fresh(plan, price):
-        detail = f"最低价 {show(price.low or 0)} 触及止损 {show(zones.stop or 0)}，现价 {show(price.price)} 已回到其上"
-        found.append(Change("stop_hit", detail, table.stop_touched, cite, "stop.touched", "收盘是否跌破止损"))
+        detail = say("quick.change.stop_touched", language, low=show(price.low or 0), stop=show(zones.stop or 0),
+                     price=show(price.price))  # fmt: skip
+        next_check = say("quick.next.stop_touched", language)
+        found.append(Change("stop_hit", detail, table.stop_touched, cite, "stop.touched", next_check))
     return found
 
 
-def _next_check(zones: ZoneLevels, position: str) -> str:
-    stop = f"止损 {show(zones.stop)}" if zones.stop is not None else "买入区下沿"
-    return {
-        "in_buy": stop,
-        "below_buy": stop,
-        "in_sell": f"卖出区上沿 {show(zones.sell_high)}" if zones.sell_high is not None else "卖出区",
-        "above_sell": "是否回落到卖出区内",
-        "between": f"买入区 {show(zones.buy_low)}-{show(zones.buy_high)}",
-    }.get(position, "")
+def _next_check(zones: ZoneLevels, position: str, language: Language = "zh") -> str:
+    if position in ("in_buy", "below_buy"):
+        if zones.stop is None:
+            return say("quick.next.buy_bottom", language)
+        return say("quick.next.stop", language, stop=show(zones.stop))
+    if position == "in_sell":
+        if zones.sell_high is None:
+            return say("quick.next.sell_zone", language)
+        return say("quick.next.sell_top", language, high=show(zones.sell_high))
+    if position == "above_sell":
+        return say("quick.next.above_sell", language)
+    if position == "between":
+        return say("quick.next.buy_zone", language, low=show(zones.buy_low), high=show(zones.buy_high))
+    return ""
 
 
-def limit_changes(plan: ReportPlan, snap: Snapshot, table: LevelTable) -> list[Change]:
+def limit_changes(plan: ReportPlan, snap: Snapshot, table: LevelTable, language: Language = "zh") -> list[Change]:
     """Limit-up or limit-down of the price's session: sealed (the price is the limit) or touched (high/low)."""
     price = snap.price
     if price is None or snap.limits is None or not is_fresh(plan, price):
         return []
     up, down = snap.limits
-    sides: tuple[tuple[ChangeKind, str, Decimal, Decimal | None, frozenset[str]], ...] = (
-        ("limit_up", "涨停", up, price.high, table.against_up),
-        ("limit_down", "跌停", down, price.low, table.against_down),
+    sides: tuple[tuple[ChangeKind, Decimal, Decimal | None, frozenset[str]], ...] = (
+        ("limit_up", up, price.high, table.against_up),
+        ("limit_down", down, price.low, table.against_down),
     )
     found = []
-    for kind, word, limit, extreme, against in sides:
-        cite = snap.cite("quote", "computed")
+    for kind, limit, extreme, against in sides:
+        cite, word = snap.cite("quote", "computed"), say(f"quick.limit.{kind}", language)
+        shown = {"price": show(price.price), "limit": show(limit), "limit_word": word}
         if price.price == limit:
             level = table.limit_against if plan.action in against else table.limit_sealed
             rule = "limits.against" if plan.action in against else "limits.sealed"
-            detail = f"现价 {show(price.price)} 即{word}价 {show(limit)}（报告操作 {plan.action}）"
-            found.append(Change(kind, detail, level, cite, rule, f"{word}能否封住到收盘"))
+            detail = say("quick.change.limit_sealed", language, action=action_word(plan.action, language), **shown)
+            found.append(Change(kind, detail, level, cite, rule, say("quick.next.limit_sealed", language, **shown)))
         elif extreme is not None and (extreme >= limit if kind == "limit_up" else extreme <= limit):
-            detail = f"盘中触及{word}价 {show(limit)}，现价 {show(price.price)} 已离开"
-            found.append(Change(kind, detail, table.limit_touched, cite, "limits.touched", "是否再次触及"))
+            detail = say("quick.change.limit_touched", language, **shown)
+            next_check = say("quick.next.limit_touched", language)
+            found.append(Change(kind, detail, table.limit_touched, cite, "limits.touched", next_check))
     return found
 
 
-def flow_changes(plan: ReportPlan, snap: Snapshot, table: LevelTable) -> list[Change]:
+def flow_changes(plan: ReportPlan, snap: Snapshot, table: LevelTable, language: Language = "zh") -> list[Change]:
     """A session after the report's whose main net flow runs against the report's capital state."""
     flow = snap.flow
     if flow is None or plan.capital not in ("inflow", "outflow") or (plan.day is not None and flow.day <= plan.day):
@@ -370,18 +393,20 @@ def flow_changes(plan: ReportPlan, snap: Snapshot, table: LevelTable) -> list[Ch
         return []
     if flow.amount and abs(flow.main_net) / flow.amount < table.flow_min_share:
         return []
-    word = "流出" if flow.main_net < 0 else "流入"
-    detail = f"{flow.day.isoformat()} 主力净{word} {show(abs(flow.main_net))} 元，与报告的资金状态 {plan.capital} 相反"
-    cite = snap.cite("baseline", "flow", "computed")
-    return [Change("money_flow_reversal", detail, table.flow_level, cite, "money_flow.level", "下一交易日的主力净流向")]
+    direction = say("quick.flow.outflow" if flow.main_net < 0 else "quick.flow.inflow", language)
+    capital = say(f"state.capital.{plan.capital}", language)
+    detail = say("quick.change.flow_reversal", language, day=flow.day.isoformat(), direction=direction,
+                 amount=show(abs(flow.main_net)), capital=capital)  # fmt: skip
+    cite, next_check = snap.cite("baseline", "flow", "computed"), say("quick.next.flow_reversal", language)
+    return [Change("money_flow_reversal", detail, table.flow_level, cite, "money_flow.level", next_check)]
 
 
-def volume_changes(plan: ReportPlan, snap: Snapshot, table: LevelTable) -> list[Change]:
+def volume_changes(plan: ReportPlan, snap: Snapshot, table: LevelTable, language: Language = "zh") -> list[Change]:
     """量比 at or above the table's threshold in a session later than the report's data."""
     ratio = snap.volume_ratio
     if ratio is None or snap.price is None or not is_fresh(plan, snap.price) or ratio < table.volume_ratio:
         return []
-    detail = f"量比 {show(ratio)}，达到放量阈值 {show(table.volume_ratio)}"
+    detail = say("quick.change.volume_surge", language, ratio=show(ratio), threshold=show(table.volume_ratio))
     return [
         Change(
             "volume_surge",
@@ -389,32 +414,40 @@ def volume_changes(plan: ReportPlan, snap: Snapshot, table: LevelTable) -> list[
             table.volume_level,
             snap.cite("quote", "computed"),
             "volume.ratio",
-            "放量的方向：收盘价落在哪个区间",
+            say("quick.next.volume_surge", language),
         )
     ]
 
 
-def ex_rights_changes(snap: Snapshot, table: LevelTable) -> list[Change]:
+def ex_rights_changes(snap: Snapshot, table: LevelTable, language: Language = "zh") -> list[Change]:
     return [
         Change(
             "ex_rights",
-            f"{day.isoformat()} 除权除息：报告的区间仍在旧的价格尺度上",
+            say("quick.change.ex_rights", language, day=day.isoformat()),
             table.ex_rights_level,
             snap.cite("computed"),
             "ex_rights.level",
-            "完整分析按新尺度重算区间",
+            say("quick.next.ex_rights", language),
         )
         for day in snap.ex_rights
     ]
 
 
-def announcement_changes(snap: Snapshot) -> list[Change]:
+def category_word(category: str, language: Language) -> str:
+    """An announcement category (a key of the handbook's announcement_levels table) in the reader's words; a
+    category the catalogue does not know is shown as it is."""
+    key = f"announcement.category.{category}"
+    return say(key, language) if has(key) else category
+
+
+def announcement_changes(snap: Snapshot, language: Language = "zh") -> list[Change]:
     """Every new announcement, at its category's level (thesis-level ones at full_analysis)."""
     found = []
     for a in snap.announcements:
         level: Level = "full_analysis" if a.thesis_level else a.level
-        kind = "论点级公告" if a.thesis_level else "新公告"
-        detail = f"{kind}《{a.title}》（类别 {a.category}）"
+        news = say("quick.news.thesis" if a.thesis_level else "quick.news.new", language)
+        category = category_word(a.category, language)
+        detail = say("quick.change.announcement", language, news=news, title=a.title, category=category)
         found.append(
             Change(
                 "announcement",
@@ -422,7 +455,7 @@ def announcement_changes(snap: Snapshot) -> list[Change]:
                 level,
                 snap.cite("announcements", "announcement_titles"),
                 f"announcement_levels {a.category}",
-                "公告全文（由完整分析读取）",
+                say("quick.next.announcement", language),
                 thesis_level=a.thesis_level,
             )
         )

@@ -14,6 +14,7 @@ from stockbench.evidence.frozen import draft_from_json
 from stockbench.research.changes import Change, PriceNow
 from stockbench.research.plan import Plan
 from stockbench.research.summary import ReportPlan, ReportSummary, SummaryZones
+from stockbench.research.wording.entry import Language
 from stockbench.store.seals import SEALED_FIELDS
 
 NOT_STARTED = "planned"  # the status of a run with no status row yet: planned, not started
@@ -277,6 +278,7 @@ class QuickOutcome:
     answers: tuple[Answer, ...]
     status: str
     reason: str = ""
+    language: Language = "zh"  # the language its texts are written in
 
     @property
     def full_analysis_required(self) -> bool:
@@ -293,4 +295,5 @@ class QuickOutcome:
             "full_analysis_required": self.full_analysis_required,
             "status": self.status,
             "reason": self.reason,
+            "language": self.language,
         }

@@ -3,7 +3,8 @@
 Answers are checked like judgments: every number grounded in the evidence it cites, no level lowered, only the
 actions the table allows for the level, a followed path copied from the report; thesis-level news is never
 adjudicated on the spot (a protective action, then a full analysis). The offline rules model answers each change
-at its minimum level.
+at its minimum level, in the run's language (the facts' `language`; the words from the research catalogue). The
+instructions to the model stay Chinese: no person reads them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from stockbench.research.offline import OfflineModel
 from stockbench.research.results import ToolResult, rejected
 from stockbench.research.tools import Tool
 from stockbench.research.validate import Checker
+from stockbench.research.wording import say
+from stockbench.research.wording.entry import Language, is_language, language_of
 
 STAGE = "quick_review"
 REFERENCE = "quick-review-levels"
@@ -133,12 +136,14 @@ class OfflineQuickReview(OfflineModel):
         plan = [
             e for e in ((block.get("baseline") or {}).get("evidence_id"), block.get("baseline_text_evidence_id")) if e
         ]
-        answers = [_offline_answer(c, actions, stop, plan) for c in block.get("changes", [])]
+        written = str(block.get("language") or "zh")  # runs before the language was stored: Chinese
+        language: Language = language_of(written) if is_language(written) else "zh"
+        answers = [_offline_answer(c, actions, stop, plan, language) for c in block.get("changes", [])]
         return "submit_answers", {"answers": answers}
 
 
 def _offline_answer(
-    change: dict[str, Any], actions: dict[str, list[str]], stop: str | None, plan: list[str]
+    change: dict[str, Any], actions: dict[str, list[str]], stop: str | None, plan: list[str], language: Language = "zh"
 ) -> dict[str, Any]:
     """One change answered at its minimum level; a text that restates the report's path or stop cites the report."""
     level, detail, path = change["level"], change["detail"], change.get("path")
@@ -147,13 +152,16 @@ def _offline_answer(
         level, action = "full_analysis", "protect"  # no report path covers it: protect, then a full analysis
     else:
         action = "follow_path" if "follow_path" in allowed else allowed[0]
-    stop_text = f" {stop}" if stop else ""
-    text = {
-        "keep_plan": f"{detail}。最低级别 note：不影响计划，计划不变。",
-        "watch": f"{detail}。下一个观察点：{change.get('next_check') or '收盘价的区间位置'}。",
-        "follow_path": f"{detail}。按报告的路径执行：{path}。",
-        "protect": f"{detail}。先保护：暂停未成交的买单、不加仓，持仓按报告的止损{stop_text} 执行；随后需要完整分析。",
-    }[action]
+    values: dict[str, object] = {"detail": detail}
+    if action == "keep_plan":
+        values["level"] = say(f"quick.level.{change['level']}", language)
+    elif action == "watch":
+        values["next"] = change.get("next_check") or say("quick.answer.watch_default", language)
+    elif action == "follow_path":
+        values["path"] = path
+    else:
+        values["stop"] = f" {stop}" if stop else ""
+    text = say(f"quick.answer.{action}", language, **values)
     cited = [*change["evidence"], *(e for e in plan if e not in change["evidence"])] if action != "watch" else []
     return {
         "change": change["id"],

@@ -36,6 +36,8 @@ from stockbench.research.handbook import Handbook
 from stockbench.research.plan_check import current_price, day_limits
 from stockbench.research.records import EvidenceItem
 from stockbench.research.summary import ReportPlan
+from stockbench.research.wording import has, say
+from stockbench.research.wording.entry import Language
 
 if TYPE_CHECKING:
     from stockbench.data.service import DataService
@@ -85,13 +87,15 @@ BarRow = tuple[date, Decimal, Decimal | None, int, Decimal | None]  # day, close
 
 @dataclass(frozen=True)
 class Target:
-    """What one quick review is about: the instrument, the baseline and its age, the account, the handbook."""
+    """What one quick review is about: the instrument, the baseline and its age, the account, the handbook, and
+    the language its texts are written in."""
 
     instrument: Instrument
     plan: ReportPlan
     age: int
     account: str | None
     handbook: Handbook
+    language: Language = "zh"
 
 
 @dataclass(frozen=True)
@@ -161,9 +165,10 @@ class QuickFacts:
         snap = Snapshot(
             fresh.price, fresh.limits, fresh.ratio, fresh.flow, fresh.news, fresh.ex_rights, fresh.failures, evidence
         )
-        changes = [c.as_dict() for c in change_list(target.plan, snap, self.table)]
+        changes = [c.as_dict() for c in change_list(target.plan, snap, self.table, target.language)]
         book.add("change_list", "computation", {"changes": changes, "table": self.table.label}, "change list")
         book.facts["changes"] = changes
+        book.facts["language"] = target.language  # the offline model answers in it
         return book.facts, book.items
 
     def read(self, target: Target) -> Fresh:
@@ -204,7 +209,8 @@ class QuickFacts:
             "announcements": book.add("announcements", "announcement_list", news, "new announcements"),
             "computed": book.add("computed", "computation", fresh.computed(self.table), f"computations {symbol}"),
         }
-        book.add_text("baseline_text", "report_text", _plan_text(plan), f"baseline plan {plan.report_id}")
+        text = _plan_text(plan, target.language)
+        book.add_text("baseline_text", "report_text", text, f"baseline plan {plan.report_id}")
         if target.account is not None:
             book.add("ledger", "ledger", self._ledger(target.account, symbol), f"ledger snapshot {target.account}")
         titles = "\n".join(a.title for a in fresh.news)
@@ -297,10 +303,24 @@ class QuickFacts:
     # ---- the model's half: one answer per change ------------------------------------------------------
 
 
-def _plan_text(plan: ReportPlan) -> str:
-    lines = [f"路径: {t} → {a}" for t, a in plan.paths]
-    lines += [f"订单: {o.get('side')} {o.get('qty')} @ {o.get('price')}" for o in plan.orders]
-    lines += [f"未成交订单 {o.get('order_id')}: {o.get('decision')}（{o.get('reason', '')}）" for o in plan.open_orders]
+def _word(key: str, language: Language) -> str | None:
+    return say(key, language) if has(key) else None
+
+
+def _plan_text(plan: ReportPlan, language: Language = "zh") -> str:
+    """The baseline's paths, orders and open-order decisions as a text in `language` (the paths are the report's
+    own words, copied), so the numbers an answer repeats from them are grounded."""
+    lines = [say("report.plan.path", language, trigger=t, action=a) for t, a in plan.paths]
+    lines += [
+        say("quick.plan.order", language, side=_word(f"report.side.{o.get('side')}", language) or o.get("side"),
+            qty=o.get("qty"), price=o.get("price"))
+        for o in plan.orders
+    ]  # fmt: skip
+    lines += [
+        say("report.plan.open_order", language, order_id=o.get("order_id"), reason=o.get("reason", ""),
+            decision=_word(f"report.order.{o.get('decision')}", language) or o.get("decision"))
+        for o in plan.open_orders
+    ]  # fmt: skip
     return "\n".join(lines)
 
 

@@ -5,6 +5,10 @@ max_age_sessions` sessions old (resources/quick_review.toml; older ones are refu
 (research/quick_facts.py) refreshes the data and computes the change list; the model, or the offline rules model,
 then answers every change once through `submit_answers` (research/quick_answers.py), in the same conversation
 loop as a full analysis, without re-collecting the baseline's financials or texts.
+
+A review is written in one language, the user's (named, else the workspace's report language): it is stored with
+the run (its plan's `language`), and every change's detail and next check, the facts the model reads and the
+offline model's answers are in it; the codes (kind, rule, level, action) stay as they are.
 """
 
 from __future__ import annotations
@@ -50,6 +54,8 @@ from stockbench.research.state import Paused
 from stockbench.research.summary import ReportPlan
 from stockbench.research.tools import call_tool
 from stockbench.research.validate import Checker
+from stockbench.research.wording import say
+from stockbench.research.wording.entry import Language
 
 if TYPE_CHECKING:
     from stockbench.data.service import DataService
@@ -65,7 +71,8 @@ def _change(data: Mapping[str, Any]) -> Change:
 
 @dataclass(frozen=True)
 class ReviewServices:
-    """What a quick review works with: the workspace's run store, evidence, events, clock and model ports."""
+    """What a quick review works with: the workspace's run store, evidence, events, clock and model ports, and
+    the language a review is written in (`language(named)`: the named one, else the workspace's)."""
 
     journal: Journal
     store: EvidenceStore
@@ -73,6 +80,7 @@ class ReviewServices:
     clock: Clock
     models: Callable[[str], ModelPort]
     default_model: Callable[[], str]
+    language: Callable[[str | None], Language]
 
 
 class QuickReview:
@@ -86,8 +94,12 @@ class QuickReview:
         self.archive = ReportArchive(self.db)
 
     # ---- the run -------------------------------------------------------------------------------------
-    def review(self, symbol: str, *, model: str | None = None, account: str | None = None) -> QuickOutcome:
-        """Review `symbol` against its baseline report; the change list stands even when the model fails."""
+    def review(
+        self, symbol: str, *, model: str | None = None, account: str | None = None, language: str | None = None
+    ) -> QuickOutcome:
+        """Review `symbol` against its baseline report, written in `language` (zh or en; default: the workspace's
+        report language); the change list stands even when the model fails."""
+        written_in = self.services.language(language)
         instrument = self.market.registry.instrument(symbol)
         check_listed(self.market.registry, instrument.symbol, today_in(self.clock, instrument.market))
         plan, age = self.baseline(instrument)
@@ -95,7 +107,7 @@ class QuickReview:
         port = self._port(name)
         if account is not None:
             self.ledger.account(account)
-        target = Target(instrument, plan, age, account, Handbook.load())
+        target = Target(instrument, plan, age, account, Handbook.load(), written_in)
         return self._run(self._start(target, name), target, port)
 
     def resume(self, run_id: str) -> QuickOutcome:
@@ -114,7 +126,8 @@ class QuickReview:
         age = json.loads(stored)["baseline"]["age_sessions"] if stored else 0
         handbook = Handbook.stored(self.db, record.handbook_version)
         self.journal.set_status(run_id, "running", STAGE)
-        return self._run(run_id, Target(instrument, plan, age, record.account, handbook), self._port(record.model))
+        target = Target(instrument, plan, age, record.account, handbook, record.plan.language)
+        return self._run(run_id, target, self._port(record.model))
 
     def _port(self, name: str) -> ModelPort:
         port = self.services.models(name)
@@ -131,8 +144,9 @@ class QuickReview:
             status, reason = "paused", paused.reason
         answered = tuple(Answer.from_json(a) for a in answers)
         outcome = QuickOutcome(
-            run_id, target.plan, target.age, self.table.label, tuple(changes), answered, status, reason
-        )
+            run_id, target.plan, target.age, self.table.label, tuple(changes), answered, status, reason,
+            target.language,
+        )  # fmt: skip
         return self._finish(outcome)
 
     def baseline(self, instrument: Instrument) -> tuple[ReportPlan, int]:
@@ -159,7 +173,7 @@ class QuickReview:
         data = ("announcements", "bars", "money_flow", "quote")
         cost = Decimal(0) if model == "offline" else None
         plan = Plan(STAGE, model, (STAGE,), (SUBMIT.name,), data, why, target.plan.day or today, today, (), cost, {},
-                    notes=(target.plan.report_id,))  # fmt: skip
+                    notes=(target.plan.report_id,), language=target.language)  # fmt: skip
         target.handbook.store(self.db, now)
         replay = now if self.clock.is_replay else None
         record = RunRecord(run_id, symbol, STAGE, None, model, target.account, target.handbook.version, plan, None,
@@ -198,7 +212,8 @@ class QuickReview:
         reference = target.handbook.references().get(REFERENCE)
         conv = Conversation()
         conv.add({"role": "system", "content": f"{reference.text if reference else ''}\n\n{SYSTEM_RULES}"})
-        conv.add(facts_message(STAGE, facts, f"快速复盘 {target.plan.symbol}；基准报告 {target.plan.report_id}"))
+        title = say("quick.facts.title", target.language, symbol=target.plan.symbol, report_id=target.plan.report_id)
+        conv.add(facts_message(STAGE, facts, title))
         actions = {k: list(v) for k, v in self.table.actions.items()}
         spec = {"stage": STAGE, "required": [SUBMIT.name], "changes": [c.id for c in changes], "actions": actions}
         conv.add(stage_message(STAGE, spec, INSTRUCTIONS))

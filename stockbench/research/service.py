@@ -215,12 +215,16 @@ class Research:
         def model(name: str) -> ModelPort:  # looked up at each use: a port replaced on this service is the one used
             return self.model(name)
 
-        services = ReviewServices(self.journal, self.store, self.events, self.clock, model, self.default_model)
+        services = ReviewServices(self.journal, self.store, self.events, self.clock, model, self.default_model,
+                                  self._language)  # fmt: skip
         return QuickReview(services, self.facts.data, self.facts.market, self.facts.ledger)
 
-    def quick_review(self, symbol: str, *, model: str | None = None, account: str | None = None) -> QuickOutcome:
-        """Re-check the day's report against fresh data, change by change (see research/quick_review.py)."""
-        return self.quick_reviews().review(symbol, model=model, account=account)
+    def quick_review(
+        self, symbol: str, *, model: str | None = None, account: str | None = None, language: str | None = None
+    ) -> QuickOutcome:
+        """Re-check the day's report against fresh data, change by change, written in `language` (zh or en; default:
+        the report language), see research/quick_review.py."""
+        return self.quick_reviews().review(symbol, model=model, account=account, language=language)
 
     def plan_checks(self) -> PlanCheck:
         from stockbench.research.plan_check import PlanCheck

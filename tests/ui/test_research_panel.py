@@ -189,6 +189,8 @@ def test_quick_review_and_plan_check_after_a_report(qtbot: QtBot, ctx: AppContex
     panel.quick_review(SYMBOL)
     qtbot.waitUntil(lambda: "Quick review:" in panel.notice_label.text(), timeout=RUN_TIMEOUT)
     assert panel.notice_label.isVisible()
+    (quick,) = [r.run_id for r in ctx.bench.research.runs() if r.run_id.startswith("QR")]
+    assert ctx.bench.research.record(quick).plan.language == "en"  # written in the interface's language
 
 
 def test_a_bad_symbol_is_reported_and_nothing_runs(

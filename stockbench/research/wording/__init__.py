@@ -2,7 +2,7 @@
 
 A report is written in one language, the user's: every heading, state, gate reason, scenario and gap comes from
 here, while JSON keeps the engine codes. Each area keeps its entries in its own module (plan, actions, signals,
-context, report, inputs); they are merged into one catalogue, and a key defined twice is an error at import.
+context, report, inputs, quick); they are merged into one catalogue, and a key defined twice is an error at import.
 `phrases` builds the report's recurring phrases from records (exchange time, a gate's line, a gap's disclosure);
 `entry` also says which language a report is written in when the user names none (the system locale's).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from stockbench.research.wording import actions, anchors, context, inputs, plan, report, signals
+from stockbench.research.wording import actions, anchors, context, inputs, plan, quick, report, signals
 from stockbench.research.wording.entry import LANGUAGES, Entry, Language
 
 __all__ = ["CATALOGUE", "LANGUAGES", "Entry", "Language", "has", "say"]
@@ -28,7 +28,7 @@ def _merged(*parts: Mapping[str, Entry]) -> dict[str, Entry]:
 
 
 CATALOGUE: dict[str, Entry] = _merged(plan.WORDS, actions.WORDS, signals.WORDS, context.WORDS, report.WORDS,
-                                      inputs.WORDS, anchors.WORDS)  # fmt: skip
+                                      inputs.WORDS, anchors.WORDS, quick.WORDS)  # fmt: skip
 
 
 def has(key: str) -> bool:

@@ -31,6 +31,7 @@ from stockbench.research.changes import (
     show,
 )
 from stockbench.research.plan_check import ReportPlan
+from stockbench.research.wording import say
 
 CN = MARKET_TZ["CN"]
 TABLE = load_table()
@@ -162,7 +163,8 @@ def test_zone_transitions_take_their_level_from_the_table(
     change = only(change_list(make_plan(), snapshot(price_now(last, low=last)), TABLE))
     assert change.kind == "zone_transition"
     assert (change.level, change.path) == (level, path)
-    assert position in change.detail and show(Decimal(last)) in change.detail
+    assert say(f"position.{position}", "zh") in change.detail and show(Decimal(last)) in change.detail
+    assert position not in change.detail  # the position in words, never its code
     assert change.evidence == ("ev-base", "ev-quote")
     assert change.id == "c1"
 

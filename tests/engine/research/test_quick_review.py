@@ -4,6 +4,7 @@ judgments (levels, actions, paths, grounded numbers), thesis-level news never ad
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -376,6 +377,7 @@ def test_review_quick_prints_the_documented_json(market: Path, capsys: pytest.Ca
         "full_analysis_required",
         "status",
         "reason",
+        "language",
     }
     assert found["baseline_report"]["report_id"].startswith("R") and found["baseline_report"]["age_sessions"] == 1
     assert all({"kind", "detail", "level", "evidence"} <= set(c) for c in found["changes"])
@@ -384,3 +386,111 @@ def test_review_quick_prints_the_documented_json(market: Path, capsys: pytest.Ca
     assert found["full_analysis_required"] is True and found["status"] == "published"
     assert run(["--as-of", "2026-11-30T10:30:00", "review-quick", DEMO_SYMBOL]) == 0
     assert "a full analysis is required" in capsys.readouterr().out
+
+
+# ---- one language per review, the user's -----------------------------------------------------------------------
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+# The engine's codes that must never stand inside a Chinese sentence: positions, capital states, actions, levels,
+# quick actions, change kinds and announcement categories.
+ENGINE_WORDS = re.compile(
+    r"\b(stop_hit|below_buy|in_buy|between|in_sell|above_sell|inflow|outflow|neutral|no_position|watching|building"
+    r"|holding|keep_plan|follow_path|protect|watch|note|act|full_analysis|buy|add|hold|reduce|sell|wait|avoid"
+    r"|zone_transition|money_flow_reversal|volume_surge|limit_up|limit_down|ex_rights|shareholder_reduction"
+    r"|board_meeting|governance|other|None)\b"
+)
+
+
+@pytest.fixture(scope="module")
+def reported_in(demo_template: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The demo market with a published offline report on the demo symbol written in each language."""
+    homes = {}
+    for language in ("zh", "en"):
+        home = tmp_path_factory.mktemp(f"quick-review-{language}") / "market"
+        shutil.copytree(demo_template, home)
+        with Workbench.open(home) as bench:
+            holding_account(bench, DEMO_SYMBOL, qty=400)
+            assert bench.research.analyze(DEMO_SYMBOL, account="main", language=language).status == "published"
+        homes[language] = home
+    return homes
+
+
+def _session_of_changes(bench: Workbench, scenario: str) -> None:
+    """`busy`: into the sell zone on heavy volume, a flow against the report's capital state, a thesis-level and a
+    note-level announcement; `stop`: the price at limit-down, under the stop."""
+    if scenario == "stop":
+        instrument = bench.market.registry.instrument(DEMO_SYMBOL)
+        down = price_limits(instrument, LAST_CLOSE, date(2026, 11, 30), tables=bench.market.tables).down
+        quote(bench, str(down), volume=3_000_000)
+        return
+    quote(bench, "378.00", low="357.00", high="379.00")
+    flow(bench, "300000000" if baseline_capital(bench) == "outflow" else "-300000000")
+    morning = datetime(2026, 11, 30, 9, 0, tzinfo=CN)
+    announce(bench, "DEMO-605903-2026-101", THESIS_TITLE, "shareholder_reduction", morning)
+    announce(bench, "DEMO-605903-2026-102", NOTE_TITLE, "board_meeting", morning.replace(minute=5))
+
+
+def _reviewed(
+    homes: dict[str, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    *,
+    language: str,
+    scenario: str,
+) -> tuple[dict[str, Any], str, str]:
+    """A quick review in `language` on the report written in it, through the command: (its JSON, the command's
+    human output, the stock's name)."""
+    home = tmp_path / language
+    shutil.copytree(homes[language], home)
+    monkeypatch.setenv("STOCKBENCH_HOME", str(home))
+    with Workbench.open(home, clock=ReplayClock(REVIEW_AT)) as bench:
+        _session_of_changes(bench, scenario)
+        name = bench.market.registry.instrument(DEMO_SYMBOL).name
+    common = ["--lang", language, "--as-of", "2026-11-30T10:30:00"]
+    tail = ["review-quick", DEMO_SYMBOL, "--model", "offline", "--account", "main"]
+    capsys.readouterr()
+    assert run([*common, "--json", *tail]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert run([*common, *tail]) == 0
+    return found, capsys.readouterr().out, name
+
+
+def _read(found: dict[str, Any]) -> str:
+    """Every text of a review a person reads: each change's detail, next check and path, each answer's response."""
+    texts = [c[k] or "" for c in found["changes"] for k in ("detail", "next_check", "path")]
+    return "\n".join(texts + [a["response"] for a in found["answers"]] + [a["path"] or "" for a in found["answers"]])
+
+
+def _codes(found: dict[str, Any]) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    changes = [(c["id"], c["kind"], c["rule"], c["level"], str(c["thesis_level"])) for c in found["changes"]]
+    return changes, [(a["change"], a["level"], a["action"]) for a in found["answers"]]
+
+
+@pytest.mark.parametrize("scenario", ["busy", "stop"])
+def test_a_review_is_written_in_the_user_s_language_with_the_same_codes(
+    reported_in: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str], scenario: str,
+) -> None:  # fmt: skip
+    zh, zh_shown, name = _reviewed(reported_in, tmp_path, monkeypatch, capsys, language="zh", scenario=scenario)
+    en, en_shown, _ = _reviewed(reported_in, tmp_path, monkeypatch, capsys, language="en", scenario=scenario)
+    assert (zh["status"], en["status"]) == ("published", "published")
+    assert (zh["language"], en["language"]) == ("zh", "en")
+    assert _codes(zh) == _codes(en) and zh["changes"]  # the JSON codes do not depend on the language
+    kinds = {c["kind"] for c in zh["changes"]}
+    assert kinds == ({"zone_transition", "volume_surge", "money_flow_reversal", "announcement"} if scenario == "busy"
+                     else {"stop_hit", "limit_down"})  # fmt: skip
+    # English: no Chinese outside the stock's name and the announcements' own titles
+    english = _read(en) + "\n" + en_shown
+    for own in (THESIS_TITLE, NOTE_TITLE, name):
+        english = english.replace(own, "")
+    assert CJK.findall(english) == [], english
+    # Chinese: no engine code inside a sentence
+    chinese = _read(zh) + "\n" + zh_shown
+    assert ENGINE_WORDS.findall(chinese) == [], chinese
+    assert CJK.search(_read(zh))
+    # each review's numbers still ground in its own evidence (the offline answers repeat the changes' figures)
+    for found in (zh, en):
+        with Workbench.open(tmp_path / found["language"]) as bench:
+            gates = bench.research.journal.stored(found["run_id"], "quick_review/gates", "result")
+            assert json.loads(gates or "") == {"numbers": []}
+            assert bench.research.record(found["run_id"]).plan.language == found["language"]  # stored with the run

@@ -36,6 +36,7 @@ from stockbench.messages import error_words
 from stockbench.research.events import RunEnded, RunPaused, StageFinished
 from stockbench.research.outcomes import PlanCheckResult, QuickOutcome, RunDetails, RunOutcome
 from stockbench.research.records import RunRecord
+from stockbench.research.wording import say
 from ui.context import AppContext
 from ui.i18n.language import chosen_language, engine_language
 from ui.screens.research import research_actions as actions
@@ -248,8 +249,9 @@ class ResearchPanel(QWidget):
     def quick_review(self, symbol: str) -> None:
         """A quick review against the day's report: the change list, and the model's answer to each change."""
         self._notice(self.tr("Quick review of {0} is running...").format(symbol))
+        language = self._report_language()  # written in the interface's language, like a report
         self.ctx.op(
-            lambda bench: bench.research.quick_review(symbol, model=self._model_name()),
+            lambda bench: bench.research.quick_review(symbol, model=self._model_name(), language=language),
             self._show_quick_review,
             failure=self._after_check_failure,
             research=True,
@@ -266,9 +268,10 @@ class ResearchPanel(QWidget):
     def _show_quick_review(self, result: QuickOutcome) -> None:
         answers = {a.change: a for a in result.answers}
         lines = [self.tr("Quick review: {0} change(s)").format(len(result.changes))]
-        for change in result.changes:
+        for change in result.changes:  # the levels and actions in the review's words, like its details
             answer = answers.get(change.id)
-            lines.append(f"[{change.level}] {change.detail} -> {answer.action if answer else ''}: "
+            action = say(f"quick.action.{answer.action}", result.language) if answer else ""
+            lines.append(f"[{say(f'quick.level.{change.level}', result.language)}] {change.detail} -> {action}: "
                          f"{answer.response if answer else ''}")  # fmt: skip
         if result.full_analysis_required:
             lines.append(self.tr("A full analysis is required (thesis-level news or an act-level change)."))
