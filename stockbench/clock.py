@@ -70,7 +70,7 @@ class ReplayClock:
 
     def __post_init__(self) -> None:
         if self.at.tzinfo is None:
-            raise InvalidInput(f"replay instant {self.at.isoformat()} has no time zone")
+            raise user_error(InvalidInput, "instant_naive.replay", instant=self.at.isoformat())
 
     @property
     def is_replay(self) -> bool:
@@ -93,7 +93,7 @@ class RecordedClock:
 
     def __init__(self, started: datetime) -> None:
         if started.tzinfo is None:
-            raise InvalidInput(f"recorded instant {started.isoformat()} has no time zone")
+            raise user_error(InvalidInput, "instant_naive.recorded", instant=started.isoformat())
         self.started, self._wall = started.astimezone(UTC), datetime.now(UTC)
 
     def now(self) -> datetime:

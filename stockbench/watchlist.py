@@ -14,6 +14,7 @@ from stockbench.errors import InvalidInput, NotFound, UserError
 from stockbench.events import Event, EventBus
 from stockbench.market.instruments import identify
 from stockbench.market.service import MarketRules
+from stockbench.messages import user_error
 from stockbench.store.database import Database
 
 DEFAULT_GROUP = "default"  # created on the first add when no group exists; the shell shows it translated
@@ -79,7 +80,7 @@ class Watchlist:
         """The group called `name`."""
         found = next((g for g in self.groups() if g.name == name.strip()), None)
         if found is None:
-            raise NotFound(f"there is no watchlist group named '{name}'", self._group_hint())
+            raise self._no_group(name)
         return found
 
     def items(self, group: str | None = None) -> list[WatchItem]:
@@ -133,7 +134,8 @@ class Watchlist:
             if cur.execute(
                 "SELECT count(*) FROM watchlist_items WHERE group_id = ? AND symbol = ?", [group_id, canonical]
             ).fetchall()[0][0]:
-                raise InvalidInput(f"{canonical} is already in the group '{name}'", "move it with: watchlist move")
+                raise user_error(InvalidInput, "watchlist_already_in.add", symbol=canonical, group=name,
+                                 command="watchlist move")  # fmt: skip
             size = _count(cur, group_id)
             cur.execute(
                 "INSERT INTO watchlist_items (group_id, symbol, position, added_at, note) VALUES (?, ?, ?, ?, ?)",
@@ -147,8 +149,10 @@ class Watchlist:
         canonical = self._market.registry.instrument(symbol).symbol
         holding = [g for g in self.groups() if canonical in g.symbols and (group is None or g.name == group.strip())]
         if not holding:
-            where = f"the group '{group}'" if group is not None else "the watchlist"
-            raise NotFound(f"{canonical} is not in {where}", "see it with: stockbench watchlist list")
+            if group is not None:
+                raise user_error(NotFound, "watchlist_not_in.remove_group", symbol=canonical, group=group,
+                                 command="stockbench watchlist list")  # fmt: skip
+            raise user_error(NotFound, "watchlist_not_in.remove", symbol=canonical, command="stockbench watchlist list")
         with self._db.transaction() as cur:
             for found in holding:
                 group_id = self._group_id(cur, found.name)
@@ -163,10 +167,8 @@ class Watchlist:
         canonical = self._market.registry.instrument(symbol).symbol
         found = self._holding_group(canonical, group)
         if not 0 <= position < len(found.symbols):
-            raise InvalidInput(
-                f"position {position} is outside the group '{found.name}'",
-                f"use 0 to {len(found.symbols) - 1}" if found.symbols else "",
-            )
+            raise user_error(InvalidInput, "watchlist_position_outside", position=position, group=found.name,
+                             last=len(found.symbols) - 1)  # fmt: skip
         order = [s for s in found.symbols if s != canonical]
         order.insert(position, canonical)
         with self._db.transaction() as cur:
@@ -183,9 +185,9 @@ class Watchlist:
         moved = self._holding_group(canonical, source)
         to = self.group(target)
         if to.name == moved.name:
-            raise InvalidInput(f"{canonical} is already in the group '{to.name}'")
+            raise user_error(InvalidInput, "watchlist_already_in.same", symbol=canonical, group=to.name)
         if canonical in to.symbols:
-            raise InvalidInput(f"{canonical} is already in the group '{to.name}'", "remove it from one of them")
+            raise user_error(InvalidInput, "watchlist_already_in.both", symbol=canonical, group=to.name)
         at = len(to.symbols) if position is None else max(0, min(position, len(to.symbols)))
         with self._db.transaction() as cur:
             source_id, target_id = self._group_id(cur, moved.name), self._group_id(cur, to.name)
@@ -213,7 +215,7 @@ class Watchlist:
         old = self.group(name).name
         with self._db.transaction() as cur:
             if cleaned != old and self._exists(cur, cleaned):
-                raise InvalidInput(f"a watchlist group named '{cleaned}' already exists", "choose another name")
+                raise user_error(InvalidInput, "watchlist_group_exists", name=cleaned)
             cur.execute("UPDATE watchlist_groups SET name = ? WHERE name = ?", [cleaned, old])
         self._changed(cleaned, "group")
         return self.group(cleaned)
@@ -236,7 +238,7 @@ class Watchlist:
         order = [g.name for g in self.groups()]
         moved = self.group(name).name
         if not 0 <= position < len(order):
-            raise InvalidInput(f"position {position} is outside the groups", f"use 0 to {len(order) - 1}")
+            raise user_error(InvalidInput, "watchlist_group_position_outside", position=position, last=len(order) - 1)
         order.remove(moved)
         order.insert(position, moved)
         with self._db.transaction() as cur:
@@ -257,7 +259,7 @@ class Watchlist:
 
     def _insert_group(self, cur: duckdb.DuckDBPyConnection, name: str) -> int:
         if self._exists(cur, name):
-            raise InvalidInput(f"a watchlist group named '{name}' already exists", "choose another name")
+            raise user_error(InvalidInput, "watchlist_group_exists", name=name)
         position = cur.execute("SELECT count(*) FROM watchlist_groups").fetchall()[0][0]
         cur.execute(
             "INSERT INTO watchlist_groups (name, position, created_at) VALUES (?, ?, ?)",
@@ -271,26 +273,30 @@ class Watchlist:
     def _group_id(self, cur: duckdb.DuckDBPyConnection, name: str) -> int:
         row = cur.execute("SELECT group_id FROM watchlist_groups WHERE name = ?", [name]).fetchall()
         if not row:
-            raise NotFound(f"there is no watchlist group named '{name}'", self._group_hint())
+            raise self._no_group(name)
         return int(row[0][0])
 
     def _holding_group(self, symbol: str, group: str | None) -> WatchGroup:
         if group is not None:
             found = self.group(group)
             if symbol not in found.symbols:
-                raise NotFound(f"{symbol} is not in the group '{found.name}'", "add it first: watchlist add")
+                raise user_error(NotFound, "watchlist_not_in.group", symbol=symbol, group=found.name,
+                                 command="watchlist add")  # fmt: skip
             return found
         holding = [g for g in self.groups() if symbol in g.symbols]
         if not holding:
-            raise NotFound(f"{symbol} is not in the watchlist", "add it first: stockbench watchlist add SYMBOL")
+            raise user_error(NotFound, "watchlist_not_in", symbol=symbol, command="stockbench watchlist add SYMBOL")
         if len(holding) > 1:
             names = ", ".join(g.name for g in holding)
-            raise InvalidInput(f"{symbol} is in several groups ({names})", "say which one with --group")
+            raise user_error(InvalidInput, "watchlist_several_groups", symbol=symbol, groups=names, option="--group")
         return holding[0]
 
-    def _group_hint(self) -> str:
+    def _no_group(self, name: str) -> NotFound:
         names = [g.name for g in self.groups()]
-        return f"groups: {', '.join(names)}" if names else "create one with: stockbench watchlist group add NAME"
+        if not names:
+            return user_error(NotFound, "watchlist_no_group.none", name=name,
+                              command="stockbench watchlist group add NAME")  # fmt: skip
+        return user_error(NotFound, "watchlist_no_group", name=name, groups=", ".join(names))
 
     def _changed(self, group: str, what: str) -> None:
         self._events.publish(WatchlistChanged(at=self._clock.now(), group=group, what=what))
@@ -311,7 +317,7 @@ def _renumber(cur: duckdb.DuckDBPyConnection, group_id: int, order: Sequence[str
 def _group_name(name: str) -> str:
     cleaned = name.strip()
     if not cleaned or len(cleaned) > MAX_NAME or any(c in cleaned for c in "\n\t\r"):
-        raise InvalidInput(f"'{name}' is not a usable group name", f"use 1-{MAX_NAME} printable characters")
+        raise user_error(InvalidInput, "watchlist_group_name", name=name, limit=MAX_NAME)
     return cleaned
 
 

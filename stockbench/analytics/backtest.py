@@ -28,6 +28,7 @@ from stockbench.errors import InvalidInput
 from stockbench.market.fees import Side, order_fees
 from stockbench.market.instruments import Instrument
 from stockbench.market.tables import RuleTables, load_tables
+from stockbench.messages import user_error
 
 _REFERENCE_QTY = 1000
 _DIGITS = 6
@@ -38,7 +39,7 @@ class FeeCosts:
 
     def __init__(self, instrument: Instrument, notional: Decimal, tables: RuleTables | None = None) -> None:
         if notional <= 0:
-            raise InvalidInput(f"reference notional {notional} is not positive", "fix the backtest rule table")
+            raise user_error(InvalidInput, "backtest_notional", notional=notional)
         self.instrument = instrument
         self.notional = notional
         self._tables = tables
@@ -298,7 +299,7 @@ def run_backtest(frame: pl.DataFrame, costs: FeeCosts | None, book: RuleBook | N
     book = book or load_rule_tables()
     horizons = [int(h) for h in book.backtest["horizons"]]
     if not horizons or min(horizons) < 1:
-        raise InvalidInput(f"backtest horizons {horizons} must be whole sessions of 1 or more", "fix the rule table")
+        raise user_error(InvalidInput, "backtest_horizons", horizons=horizons)
     rows = trades(frame, horizons, costs)
     windows = trades(frame, horizons, costs, every_session=True)
     split = split_day(frame, book.backtest.number("in_sample_fraction"))

@@ -54,6 +54,7 @@ from datetime import date
 import polars as pl
 
 from stockbench.errors import InvalidInput
+from stockbench.messages import user_error
 
 MA_PERIODS = (5, 10, 20, 60, 120, 250)
 EMA_PERIODS = (5, 10, 12, 20, 26, 60, 120, 250)
@@ -127,13 +128,13 @@ def _ordered(frame: pl.DataFrame) -> pl.DataFrame:
     """`frame` sorted by (symbol, day), refusing a repeated (symbol, day)."""
     missing = [c for c in _NEEDED if c not in frame.columns]
     if missing:
-        raise InvalidInput(f"the bar frame lacks {', '.join(missing)}", "build it with stockbench.analytics.frames")
+        raise user_error(InvalidInput, "frame_lacks", columns=", ".join(missing), module="stockbench.analytics.frames")
     same = pl.col("symbol") == pl.col("symbol").shift(1)
     disordered = (pl.col("symbol") < pl.col("symbol").shift(1)) | (same & (pl.col("day") <= pl.col("day").shift(1)))
     if frame.select(disordered.any()).item():
         frame = frame.sort("symbol", "day")
         if frame.select((same & (pl.col("day") == pl.col("day").shift(1))).any()).item():
-            raise InvalidInput("the bar frame repeats a (symbol, day)", "keep one bar per symbol and day")
+            raise user_error(InvalidInput, "frame_repeats_day")
     return frame
 
 
@@ -304,7 +305,7 @@ def rs_column(name: str) -> str:
 def add_relative_strength(frame: pl.DataFrame, benchmark: pl.DataFrame, name: str) -> pl.DataFrame:
     """`frame` with rs_<name> (normalised close ratio to `benchmark`) and its 20- and 60-session changes."""
     if "symbol" in benchmark.columns and benchmark.get_column("symbol").n_unique() > 1:
-        raise InvalidInput(f"the benchmark {name!r} holds several symbols", "give one series of day and close")
+        raise user_error(InvalidInput, "frame_benchmark_symbols", name=repr(name))
     column = rs_column(name)
     closes = benchmark.select("day", _bench=pl.col("close").cast(pl.Float64)).unique("day", keep="last")
     joined = _ordered(frame).join(closes, on="day", how="left", maintain_order="left")
@@ -342,7 +343,7 @@ def indicator_snapshot(
     """
     rows = frame if symbol is None else frame.filter(pl.col("symbol") == symbol)
     if rows.get_column("symbol").n_unique() > 1:
-        raise InvalidInput("the frame holds several symbols", "name the symbol whose indicators you want")
+        raise user_error(InvalidInput, "frame_several_symbols.indicators")
     if as_of is not None:
         rows = rows.filter(pl.col("day") <= as_of)
     if rows.is_empty():

@@ -23,6 +23,7 @@ from stockbench.analytics.calibration import OUTCOMES, Outcome
 from stockbench.analytics.rule_tables import UNKNOWN, RuleBook, load_rule_tables
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError, InvalidInput
+from stockbench.messages import user_error
 
 Lands = Literal["above_sell", "in_sell", "between", "in_buy", "below_buy", "below_stop"]
 LANDS: tuple[Lands, ...] = get_args(Lands)
@@ -41,11 +42,8 @@ class ZoneLevels:
 
     def __post_init__(self) -> None:
         if not (self.stop < self.buy_low <= self.buy_high < self.sell_low <= self.sell_high):
-            raise InvalidInput(
-                f"zone levels out of order: stop {self.stop}, buy {self.buy_low}-{self.buy_high}, "
-                f"sell {self.sell_low}-{self.sell_high}",
-                "need stop < buy low <= buy high < sell low <= sell high",
-            )
+            raise user_error(InvalidInput, "zone_levels_order", stop=self.stop, buy_low=self.buy_low,
+                             buy_high=self.buy_high, sell_low=self.sell_low, sell_high=self.sell_high)  # fmt: skip
 
     def lands(self, price: Decimal) -> Lands:
         """Where `price` lies: at or below the stop, below the buy zone, in it, between the zones, in the sell zone

@@ -61,7 +61,7 @@ def score_on(frame: pl.DataFrame, day: date, symbol: str | None = None, book: Ru
     book = book or load_rule_tables()
     if symbol is None:
         if frame["symbol"].n_unique() != 1:
-            raise InvalidInput("the frame holds several symbols", "say which symbol")
+            raise user_error(InvalidInput, "frame_several_symbols")
         symbol = str(frame["symbol"][0])
     rows = frame.filter((pl.col("symbol") == symbol) & (pl.col("day") <= day)).tail(1)
     if rows.is_empty():

@@ -106,7 +106,7 @@ def add_states(frame: pl.DataFrame, book: RuleBook | None = None) -> pl.DataFram
     `<table>_state` and `<table>_rule`. Missing `bench_close` or `main_net` columns mean unknown states."""
     book = book or load_rule_tables()
     if "symbol" not in frame.columns:
-        raise InvalidInput("the frame has no symbol column", "build it with stockbench.analytics.frames")
+        raise user_error(InvalidInput, "frame_no_symbol", module="stockbench.analytics.frames")
     for name in (BENCH_CLOSE, MAIN_NET, *LONG_MAS):
         if name not in frame.columns:
             frame = frame.with_columns(pl.lit(None, pl.Float64).alias(name))
@@ -127,7 +127,7 @@ def _row(frame: pl.DataFrame, day: date, symbol: str | None) -> dict[str, Any]:
     if symbol is None:
         symbols = frame["symbol"].unique()
         if len(symbols) != 1:
-            raise InvalidInput("the frame holds several symbols", "say which symbol")
+            raise user_error(InvalidInput, "frame_several_symbols")
         symbol = str(symbols[0])
     rows = frame.filter((pl.col("symbol") == symbol) & (pl.col("day") <= day)).tail(1)
     if rows.is_empty():

@@ -137,7 +137,7 @@ def size(
 
     Percentages are percent: --risk-pct 1 risks 1% of equity at the stop (1% is the same).
     """
-    from stockbench.errors import RuleViolation
+    from stockbench.messages import refusal
 
     bench = cli.bench()
     result = bench.analytics.size(
@@ -151,7 +151,7 @@ def size(
         confirm_risk=confirm_risk,
     )
     if result.sizing is None:
-        raise RuleViolation(f"the plan was refused: {result.problems[0].message}", result.problems)
+        raise refusal("plan_refused", result.problems)
     cli.emit(result.sizing, lambda d: _size_human(cli, d))
 
 

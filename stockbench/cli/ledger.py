@@ -535,14 +535,10 @@ def action_bonus(
 @pass_cli
 def import_fills(cli: CliContext, file: Path, name: str, dry_run: bool) -> None:
     """Import fills from a CSV (see README: executed_at,symbol,side,qty,price[,fee][,order_id][,note])."""
-    from stockbench.errors import RuleViolation
-
     result = _ledger(cli).import_fills(file, name, dry_run=dry_run)
     if result.problems:
-        raise RuleViolation(
-            f"{len(result.problems)} problem(s) in {file.name}; nothing was written",
-            [p for _, p in result.problems],
-        )
+        raise refusal("import_not_written", [p for _, p in result.problems], count=len(result.problems),
+                      file=file.name)  # fmt: skip
     notes = [
         cli.say("cli.import.row_note", number=number, text=found.text(cli.language)) for number, found in result.notes
     ]

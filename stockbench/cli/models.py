@@ -116,16 +116,17 @@ def _config(
 
     from stockbench.errors import InvalidInput
     from stockbench.llm.records import ModelConfig
+    from stockbench.messages import user_error
 
     if preset is not None:
         chosen = service.preset(preset)
         if provider is not None and provider != chosen.provider.name:
-            raise InvalidInput(f"the preset '{preset}' uses the provider {chosen.provider.name}, not {provider}")
+            raise user_error(InvalidInput, "preset_other_provider", preset=preset, uses=chosen.provider.name,
+                             provider=provider, command="stockbench models presets")  # fmt: skip
         return replace(chosen.config(name, model_id, api_base), fallback=fallback)
     if provider is None or model_id is None:
-        raise InvalidInput(
-            "a model needs --provider and --model, or a --preset", "list them: stockbench models presets"
-        )
+        raise user_error(InvalidInput, "model_needs_provider", provider="--provider", model="--model",
+                         preset="--preset", command="stockbench models presets")  # fmt: skip
     return ModelConfig(name, provider, model_id, api_base, fallback)
 
 
@@ -173,14 +174,15 @@ def presets(cli: CliContext) -> None:
 def _read_key() -> str:
     """The key from standard input: prompted without echo on a terminal, else the first line of the input."""
     from stockbench.errors import InvalidInput
+    from stockbench.messages import user_error
 
     tty = sys.stdin.isatty()
     text = click.prompt("API key (not shown)", hide_input=True, err=True) if tty else sys.stdin.read()
     key = str(text).strip()
     if not key:
-        raise InvalidInput("no API key on standard input", "pipe it in, e.g.: stockbench models key NAME < key.txt")
+        raise user_error(InvalidInput, "api_key_missing", command="stockbench models key NAME < key.txt")
     if any(ch.isspace() for ch in key):
-        raise InvalidInput("the API key contains spaces or several lines", "give the key alone")
+        raise user_error(InvalidInput, "api_key_spaces")
     return key
 
 

@@ -79,12 +79,15 @@ def set_provider(cli: CliContext, url: str | None, brave: bool, base_url: str | 
     """Let research query the SearXNG instance at URL, or the Brave Search API (test it with: stockbench search
     test)."""
     from stockbench.errors import InvalidInput
+    from stockbench.messages import user_error
 
     if brave == (url is not None):
-        raise InvalidInput("give one provider", "stockbench search set --searxng URL, or stockbench search set --brave")
+        raise user_error(InvalidInput, "search_one_provider", searxng="stockbench search set --searxng URL",
+                         brave="stockbench search set --brave")  # fmt: skip
     if url is not None:
         if base_url is not None:
-            raise InvalidInput("--base-url goes with --brave", "give the SearXNG address with --searxng alone")
+            raise user_error(InvalidInput, "search_base_url_brave", option="--base-url", brave="--brave",
+                             searxng="--searxng")  # fmt: skip
         _emit_config(cli, _search(cli).set_searxng(url))
         return
     from stockbench.cli.models import unlock_if_asked
@@ -99,6 +102,7 @@ def _brave_key() -> str | None:
     and nothing is piped in."""
     from stockbench.errors import InvalidInput
     from stockbench.llm.keys import env_name
+    from stockbench.messages import user_error
     from stockbench.research.search_provider import BRAVE_KEY
 
     tty = sys.stdin.isatty()
@@ -109,10 +113,10 @@ def _brave_key() -> str | None:
     if not key and os.environ.get(env_name(BRAVE_KEY), "").strip():
         return None
     if not key:
-        fix = f"pipe it in, e.g.: stockbench search set --brave < key.txt (or set {env_name(BRAVE_KEY)})"
-        raise InvalidInput("no API key on standard input", fix)
+        raise user_error(InvalidInput, "api_key_missing.search", command="stockbench search set --brave < key.txt",
+                         env=env_name(BRAVE_KEY))  # fmt: skip
     if any(ch.isspace() for ch in key):
-        raise InvalidInput("the API key contains spaces or several lines", "give the key alone")
+        raise user_error(InvalidInput, "api_key_spaces")
     return key
 
 

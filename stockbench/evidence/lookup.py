@@ -27,6 +27,7 @@ from stockbench.evidence.records import (
     ReportCitations,
 )
 from stockbench.evidence.store import Evidence, EvidenceStore, digest
+from stockbench.messages import user_error
 
 CONTEXT = 80
 JSON_PASSAGE = 900
@@ -178,23 +179,26 @@ def report_request(
 
     NotFound (with what the report does cite) when the report states no such number, quote or id."""
     if sum(v is not None for v in (number, quote, evidence_id)) != 1:
-        raise InvalidInput("look up one thing: a number, a quote or an evidence id")
+        raise user_error(InvalidInput, "lookup_one_thing")
     if number is not None:
         wanted = number.strip()
         ids = [e for c in citations.claims if any(n.text == wanted for n in c.numbers) for e in c.evidence_ids]
         if not ids:
             stated = [n.text for c in citations.claims for n in c.numbers]
-            hint = f"numbers in its claims: {_listing(stated)}" if stated else "the report states no number"
-            raise NotFound(f"no claim of the report states the number '{wanted}'", hint)
+            if not stated:
+                raise user_error(NotFound, "lookup_number_unstated.none", number=wanted)
+            raise user_error(NotFound, "lookup_number_unstated", number=wanted, numbers=_listing(stated))
         return EvidenceRequest(tuple(dict.fromkeys(ids)), number=wanted)
     if quote is not None:
         matching = [q for q in citations.quotes if _spaced(q.text) == _spaced(quote)]
         if not matching:
-            raise NotFound("the report does not quote that text", f"it has {len(citations.quotes)} quote(s)")
+            raise user_error(NotFound, "lookup_quote_unquoted", count=len(citations.quotes))
         return EvidenceRequest(tuple(dict.fromkeys(q.evidence_id for q in matching)), quote=matching[0].text)
     assert evidence_id is not None
     if evidence_id not in citations.evidence_ids:
-        raise NotFound(f"the report does not cite {evidence_id}", f"it cites: {_listing(citations.evidence_ids)}")
+        raise user_error(
+            NotFound, "lookup_evidence_uncited", evidence=evidence_id, cited=_listing(citations.evidence_ids)
+        )
     return EvidenceRequest((evidence_id,))
 
 

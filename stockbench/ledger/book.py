@@ -51,7 +51,7 @@ from stockbench.market.calendars import settlement
 from stockbench.market.fees import FeeSettings, order_fees
 from stockbench.market.instruments import Instrument, SecurityType
 from stockbench.market.service import MarketRules
-from stockbench.messages import problem, refusal, user_error
+from stockbench.messages import ERRORS, problem, refusal, said, user_error, value_word
 from stockbench.store.database import Database
 
 if TYPE_CHECKING:
@@ -60,6 +60,13 @@ if TYPE_CHECKING:
 CENT = Decimal("0.01")
 PRICE_PLACES = Decimal("0.0001")
 CURRENCIES = {"CN": "CNY", "HK": "HKD"}
+
+
+def _void_breaks(target_id: str, entry: str, found: Problem) -> Problem:
+    """The problem `found` of `entry` that voiding `target_id` would cause, said in both languages."""
+    words = {"target": target_id, "entry": entry, "problem": found.message, "problem_zh": said(found, "zh")[0]}
+    message, fix = (w.en.format(**words) for w in ERRORS["void_breaks"])
+    return Problem(found.code, message, fix, location=entry, key="void_breaks", params=tuple(sorted(words.items())))
 
 
 def new_id(prefix: str, day: date) -> str:
@@ -114,12 +121,13 @@ class Ledger:
         """Open an account; its fee terms default to the rule tables' commission defaults."""
         name = name.strip()
         if not name or len(name) > 64 or any(c in name for c in "\n\t"):
-            raise InvalidInput(f"'{name}' is not a usable account name", "use 1-64 printable characters")
+            raise user_error(InvalidInput, "account_name_unusable", name=name, limit=64)
         if currency not in CURRENCIES.values():
-            raise InvalidInput(f"'{currency}' is not a supported base currency", "use CNY or HKD")
+            raise user_error(InvalidInput, "account_currency", currency=currency, currencies="CNY or HKD",
+                             currencies_zh="CNY 或 HKD")  # fmt: skip
         chosen = tuple(markets) if markets else (("CN",) if currency == "CNY" else ("HK",))
         if self.db.scalar("SELECT count(*) FROM accounts WHERE name = ?", [name]):
-            raise InvalidInput(f"an account named '{name}' already exists", "choose another name")
+            raise user_error(InvalidInput, "account_exists", name=name)
         now, since = self.clock.now(), datetime(1990, 1, 1, tzinfo=UTC)
         with self.db.transaction() as cur:
             cur.execute(
@@ -154,7 +162,7 @@ class Ledger:
         for account in load_accounts(self.db):
             if account.name == name:
                 return account
-        raise NotFound(f"there is no account named '{name}'", "list them with: stockbench ledger account list")
+        raise user_error(NotFound, "account_unknown", name=name, command="stockbench ledger account list")
 
     def accounts(self) -> list[Account]:
         return load_accounts(self.db)
@@ -244,9 +252,9 @@ class Ledger:
         """Record a cash entry; `amount` is positive, its sign comes from the kind."""
         acct = self.account(account)
         if amount <= 0:
-            raise InvalidInput(f"amount {amount} must be positive", "the kind (deposit, withdrawal ...) gives the sign")
+            raise user_error(InvalidInput, "amount_not_positive.cash", amount=amount, kinds="deposit, withdrawal")
         if amount != amount.quantize(CENT):
-            raise InvalidInput(f"amount {amount} has more than two decimals", "cash amounts are in cents")
+            raise user_error(InvalidInput, "amount_cents", amount=amount)
         at = at or self.clock.now()
         self._not_future(at)
         entry = CashEntry(
@@ -278,19 +286,17 @@ class Ledger:
         """Move cash between two accounts, converting at `fx_rate` when the currencies differ."""
         src, dst = self.account(source), self.account(target)
         if src.name == dst.name:
-            raise InvalidInput("a transfer needs two different accounts")
+            raise user_error(InvalidInput, "transfer_same_account", account=src.name)
         if amount <= 0:
-            raise InvalidInput(f"amount {amount} must be positive")
+            raise user_error(InvalidInput, "amount_not_positive", amount=amount)
         if amount != amount.quantize(CENT):
-            raise InvalidInput(f"amount {amount} has more than two decimals", "cash amounts are in cents")
+            raise user_error(InvalidInput, "amount_cents", amount=amount)
         out_ccy = currency or src.base_currency
         in_ccy = to_currency or out_ccy
         if (in_ccy != out_ccy) != (fx_rate is not None):
-            raise InvalidInput(
-                "an FX rate is needed exactly when the currencies differ", f"give --fx-rate for {out_ccy} -> {in_ccy}"
-            )
+            raise user_error(InvalidInput, "transfer_fx_rate", option="--fx-rate", source=out_ccy, target=in_ccy)
         if fx_rate is not None and fx_rate <= 0:
-            raise InvalidInput(f"FX rate {fx_rate} must be positive")
+            raise user_error(InvalidInput, "fx_rate_not_positive", rate=fx_rate)
         at = at or self.clock.now()
         self._not_future(at)
         link = uuid.uuid4().hex[:12]
@@ -310,9 +316,9 @@ class Ledger:
 
     def _not_future(self, at: datetime) -> None:
         if at.tzinfo is None:
-            raise InvalidInput(f"the time {at.isoformat()} has no time zone")
+            raise user_error(InvalidInput, "entry_time_naive", time=at.isoformat())
         if at > self.clock.now():
-            raise InvalidInput(f"{at.isoformat()} is in the future", "entries record what already happened")
+            raise user_error(InvalidInput, "entry_in_future", time=at.isoformat())
 
     def preview_fill(self, draft: FillDraft) -> tuple[Fill | None, list[Problem]]:
         """The fill as it would be recorded (fees computed) and every problem with it; writes nothing."""
@@ -389,7 +395,7 @@ class Ledger:
             return
         accounts = {f.account for f in fills}
         if len(accounts) != 1:
-            raise InvalidInput("fills recorded together must belong to one account")
+            raise user_error(InvalidInput, "fills_one_account", accounts=", ".join(sorted(accounts)))
         self._commit(fills[0].account, fills[0], fills[1:])
         self._changed(fills[0].account, "fill")
 
@@ -443,22 +449,22 @@ class Ledger:
         """Exclude an entry from every computation, keeping it in history; refused if history would break."""
         reason = reason.strip()
         if not reason:
-            raise InvalidInput("a void needs a reason", 'e.g. --reason "entered twice"')
+            raise user_error(InvalidInput, "void_needs_reason", example='--reason "entered twice"',
+                             example_zh='--reason "重复录入"')  # fmt: skip
         kind = self._entry_kind(target_id)
         account = self._entry_account(kind, target_id)
         if self.db.scalar("SELECT count(*) FROM voids WHERE target_id = ?", [target_id]):
-            raise InvalidInput(f"{target_id} is already voided")
+            raise user_error(InvalidInput, "void_already", entry=target_id)
         with self.db.transaction() as cur:
             remaining = [e for e in load_entries(self.db, account) if entry_id(e) != target_id]
             state = replay(remaining)
             if state.problems:
                 first = state.problems[0]
-                problems = [
-                    Problem(p.problem.code, f"without {target_id}, {p.entry_id} fails: {p.problem.message}",
-                            "void the later entry first", location=p.entry_id)
-                    for p in state.problems
-                ]  # fmt: skip
-                raise RuleViolation(f"{target_id} cannot be voided: {first.problem.message}", problems)
+                problems = [_void_breaks(target_id, p.entry_id, p.problem) for p in state.problems]
+                words = {"entry": target_id, "problem": first.problem.message,
+                         "problem_zh": said(first.problem, "zh")[0]}  # fmt: skip
+                raise RuleViolation(ERRORS["void_refused"][0].en.format(**words), problems,
+                                    key="void_refused", params=tuple(sorted(words.items())))  # fmt: skip
             cur.execute(
                 "INSERT INTO voids (target_id, target_kind, reason, voided_at) VALUES (?, ?, ?, ?)",
                 [target_id, kind, reason, self.clock.now()],
@@ -475,7 +481,7 @@ class Ledger:
         ):
             if self.db.scalar(f"SELECT count(*) FROM {table} WHERE {key} = ?", [target_id]):
                 return kind
-        raise NotFound(f"there is no ledger entry '{target_id}'", "see the ids with: stockbench ledger history ACCOUNT")
+        raise user_error(NotFound, "entry_unknown", entry=target_id, command="stockbench ledger history ACCOUNT")
 
     def _entry_account(self, kind: str, target_id: str) -> str:
         table, key = {"fill": ("fills", "fill_id"), "cash": ("cash_entries", "entry_id"),
@@ -490,7 +496,12 @@ class Ledger:
             if state.problems:
                 first = state.problems[0]
                 problems = [p.problem for p in state.problems]
-                raise RuleViolation(f"the ledger of '{account}' is inconsistent: {first.problem.message}", problems)
+                (problem_zh, fix_zh), first_problem = said(first.problem, "zh"), first.problem
+                words = {"account": account, "problem": first_problem.message, "problem_zh": problem_zh,
+                         "fix": first_problem.fix, "fix_zh": fix_zh}  # fmt: skip
+                message, hint = (w.en.format(**words) for w in ERRORS["ledger_inconsistent"])
+                raise RuleViolation(message, problems, hint, key="ledger_inconsistent",
+                                    params=tuple(sorted(words.items())))  # fmt: skip
             materialise(cur, account, state)
         return state
 
@@ -517,7 +528,7 @@ class Ledger:
         acct = self.account(account)
         instrument = self._instrument(symbol)
         if per_share <= 0:
-            raise InvalidInput(f"dividend per share {per_share} must be positive")
+            raise user_error(InvalidInput, "dividend_not_positive", per_share=per_share)
         held, effective = self._record_date_holding(acct.name, instrument.symbol, ex_date)
         cash = amount if amount is not None else (per_share * held).quantize(CENT, ROUND_HALF_UP)
         action = CorporateAction(
@@ -544,7 +555,7 @@ class Ledger:
         acct = self.account(account)
         instrument = self._instrument(symbol)
         if ratio <= 0:
-            raise InvalidInput(f"ratio {ratio} must be positive", "e.g. 0.3 for 10送3, 1 for a 1:2 split")
+            raise user_error(InvalidInput, "ratio_not_positive", ratio=ratio)
         held, effective = self._record_date_holding(acct.name, instrument.symbol, ex_date)
         credited = qty if qty is not None else int((held * ratio).to_integral_value(ROUND_DOWN))
         action = CorporateAction(
@@ -610,9 +621,10 @@ class Ledger:
     def cancel_order(self, order_id: str, reason: str = "") -> OrderStatus:
         matches = [s for s in self.orders() if s.order.order_id == order_id]
         if not matches:
-            raise NotFound(f"there is no order '{order_id}'", "see them with: stockbench ledger order list ACCOUNT")
+            raise user_error(NotFound, "order_unknown", order=order_id, command="stockbench ledger order list ACCOUNT")
         if matches[0].status in {"filled", "cancelled", "expired"}:
-            raise InvalidInput(f"order {order_id} is already {matches[0].status}")
+            raise user_error(InvalidInput, "order_already_closed", order=order_id, status=matches[0].status,
+                             status_zh=value_word("order_status", matches[0].status, "zh"))  # fmt: skip
         at = self.clock.now()
         with self.db.transaction() as cur:
             cur.execute(

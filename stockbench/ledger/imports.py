@@ -30,7 +30,7 @@ from stockbench.errors import InvalidInput, Problem
 from stockbench.ledger.entries import Account, Fill, FillDraft
 from stockbench.market.instruments import parse_symbol
 from stockbench.market.numbers import read_decimal, read_money, read_quantity
-from stockbench.messages import Note
+from stockbench.messages import Note, problem_of, user_error
 
 REQUIRED = ("executed_at", "symbol", "side", "qty", "price")
 OPTIONAL = ("fee", "order_id", "note")
@@ -66,7 +66,7 @@ def _decode(raw: bytes, name: str) -> str:
             return raw.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise InvalidInput(f"{name} is neither UTF-8 nor GBK text", "save the file as UTF-8 CSV")
+    raise user_error(InvalidInput, "import_encoding", file=name, gbk="GBK")
 
 
 def parse_row(row: dict[str, str], account: str) -> FillDraft:
@@ -80,7 +80,7 @@ def read_row(row: dict[str, str], account: str) -> tuple[FillDraft, tuple[Note, 
     executed = parse_instant(row["executed_at"], instrument.market)
     side = row["side"].strip().lower()
     if side not in {"buy", "sell"}:
-        raise InvalidInput(f"side '{row['side']}' is not buy or sell")
+        raise user_error(InvalidInput, "import_side", side=row["side"], buy="buy", sell="sell")
     qty = read_quantity(row["qty"] or "", "qty")
     price = read_decimal(row["price"] or "", "price")
     fee_text = (row.get("fee") or "").strip()
@@ -112,14 +112,12 @@ def import_fills(
     raw = path.read_bytes()
     digest = hashlib.sha256(raw).hexdigest()
     if expected_digest is not None and digest != expected_digest:
-        raise InvalidInput(f"{path.name} changed after it was checked", "check the file again before importing it")
+        raise user_error(InvalidInput, "import_changed", file=path.name)
     reader = csv.DictReader(io.StringIO(_decode(raw, path.name)))
     missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
     if missing:
-        raise InvalidInput(
-            f"{path.name} lacks the column(s) {', '.join(missing)}",
-            "the header must be: executed_at,symbol,side,qty,price[,fee][,order_id][,note]",
-        )
+        raise user_error(InvalidInput, "import_fill_columns", file=path.name, missing=", ".join(missing),
+                         header="executed_at,symbol,side,qty,price[,fee][,order_id][,note]")  # fmt: skip
     result = ImportResult(digest=digest)
     drafts: list[tuple[int, FillDraft]] = []
     for number, row in enumerate(reader, start=2):
@@ -127,7 +125,7 @@ def import_fills(
         try:
             draft, notes = read_row(row, account)
         except InvalidInput as error:
-            result.problems.append((number, Problem("bad_row", error.message, error.hint, location=f"row {number}")))
+            result.problems.append((number, problem_of(error, "bad_row", location=f"row {number}")))
             continue
         drafts.append((number, draft))
         result.notes += [(number, found) for found in notes]

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from stockbench.errors import InvalidInput, NotFound
 from stockbench.llm.capabilities import CapabilityTable, ProviderPreset, default_table
 from stockbench.llm.records import ModelConfig
+from stockbench.messages import user_error
 from stockbench.store.settings import MODELS, Setting
 
 __all__ = ["OFFLINE", "SETTING", "Endpoint", "ModelConfig", "ModelRegistry", "SettingsStore"]
@@ -62,9 +63,10 @@ class ModelRegistry:
         """The model named `name`; NotFound (with the configured names) otherwise."""
         found = self._all().get(name)
         if found is None:
-            known = ", ".join(self._all()) or "none yet"
-            raise NotFound(f"no model named '{name}' is configured (configured: {known})",
-                           f"add it with: stockbench models add {name} --provider P --model M")  # fmt: skip
+            known, command = ", ".join(self._all()), f"stockbench models add {name} --provider P --model M"
+            if not known:
+                raise user_error(NotFound, "model_unknown.none", name=name, command=command)
+            raise user_error(NotFound, "model_unknown", name=name, known=known, command=command)
         return found
 
     def add(self, config: ModelConfig, *, replace: bool = False) -> ModelConfig:
@@ -72,7 +74,7 @@ class ModelRegistry:
         configs = self._all()
         self._validate(config, configs)
         if config.name in configs and not replace:
-            raise InvalidInput(f"a model named '{config.name}' is already configured", "pass --replace to change it")
+            raise user_error(InvalidInput, "model_exists", name=config.name, option="--replace")
         configs[config.name] = config
         self._check_no_cycle(config.name, configs)
         self._save(configs)
@@ -84,8 +86,7 @@ class ModelRegistry:
         found = self.get(name)
         users = [c.name for c in configs.values() if c.fallback == name]
         if users:
-            raise InvalidInput(f"model '{name}' is the fallback of {', '.join(users)}",
-                               "change or remove those models first")  # fmt: skip
+            raise user_error(InvalidInput, "model_is_fallback", name=name, users=", ".join(users))
         del configs[name]
         self._save(configs)
         return found
@@ -104,26 +105,25 @@ class ModelRegistry:
 
     def _validate(self, config: ModelConfig, configs: Mapping[str, ModelConfig]) -> None:
         if not _NAME.match(config.name) or config.name == OFFLINE:
-            raise InvalidInput(f"'{config.name}' cannot name a model",
-                               "use 1-40 lower-case letters, digits, '.', '_' or '-' (and not 'offline')")  # fmt: skip
+            raise user_error(InvalidInput, "model_name_unusable", name=config.name, offline=OFFLINE)
         preset = self.capabilities.provider(config.provider)
         if not config.model.strip() or config.model != config.model.strip():
-            raise InvalidInput(f"model id '{config.model}' is empty or has surrounding spaces")
+            raise user_error(InvalidInput, "model_id_unusable", model=config.model)
         if config.api_base is not None:
             _check_url(config.api_base)
         elif preset.api_base is None:
-            raise InvalidInput(f"provider '{config.provider}' has no default endpoint", "pass --api-base URL")
+            raise user_error(InvalidInput, "model_no_endpoint", provider=config.provider, option="--api-base URL")
         if config.fallback is not None:
             if config.fallback == config.name:
-                raise InvalidInput(f"model '{config.name}' cannot be its own fallback")
+                raise user_error(InvalidInput, "model_own_fallback", name=config.name)
             if config.fallback not in configs:
-                raise InvalidInput(f"fallback model '{config.fallback}' is not configured", "add it first")
+                raise user_error(InvalidInput, "model_fallback_unknown", fallback=config.fallback)
 
     def _check_no_cycle(self, start: str, configs: Mapping[str, ModelConfig]) -> None:
         seen, name = [start], configs[start].fallback
         while name is not None:
             if name in seen:
-                raise InvalidInput(f"fallbacks would form a loop: {' -> '.join([*seen, name])}")
+                raise user_error(InvalidInput, "model_fallback_loop", loop=" -> ".join([*seen, name]))
             seen.append(name)
             name = configs[name].fallback
 
@@ -131,7 +131,6 @@ class ModelRegistry:
 def _check_url(url: str) -> None:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidInput(f"API base '{url}' is not an http(s) URL", "for example https://api.example.com/v1")
+        raise user_error(InvalidInput, "model_api_base_scheme", url=url, example="https://api.example.com/v1")
     if parts.username or parts.password or parts.query:
-        raise InvalidInput(f"API base '{url}' must not carry credentials or a query",
-                           "store the key with: stockbench models key NAME")  # fmt: skip
+        raise user_error(InvalidInput, "model_api_base_credentials", url=url, command="stockbench models key NAME")

@@ -18,6 +18,7 @@ from stockbench.errors import InternalError, InvalidInput
 from stockbench.market.instruments import SecurityType, identify, rule_board
 from stockbench.market.registry import is_st_name, is_unreformed_name
 from stockbench.market.tables import FirstSessionRow, RuleTables, load_tables
+from stockbench.messages import error_words, user_error
 
 LimitRule = Literal[
     "normal",  # the board's ordinary limit
@@ -113,9 +114,11 @@ def _instrument_rows(symbols: list[str], tables: RuleTables) -> pl.DataFrame:
         try:
             instrument = identify(symbol).instrument
         except InvalidInput as error:
-            raise InvalidInput(f"bar for '{symbol}': {error.message}", error.hint) from error
+            problem_zh, hint_zh = error_words(error, "zh")
+            raise user_error(InvalidInput, "bar_symbol_bad", symbol=symbol, problem=error.message, hint=error.hint,
+                             problem_zh=problem_zh, hint_zh=hint_zh) from error  # fmt: skip
         if instrument.symbol != symbol:
-            raise InvalidInput(f"bar symbol '{symbol}' is not canonical", f"write it as {instrument.symbol}")
+            raise user_error(InvalidInput, "bar_symbol_not_canonical", symbol=symbol, canonical=instrument.symbol)
         checked = instrument.is_a_share and instrument.security_type is not SecurityType.INDEX
         tick = tables.ticks["cn_fund" if instrument.security_type is SecurityType.FUND else "cn_stock"]
         rows.append({"symbol": symbol, "board": rule_board(instrument), "checked": checked, "scale": int(1 / tick)})
@@ -133,7 +136,9 @@ def _event_rows(events: pl.DataFrame | None, data: pl.DataFrame, names: pl.DataF
         )
     unknown = sorted(set(given["event"].to_list()) - set(EVENTS))
     if unknown:
-        raise InvalidInput(f"unknown listing event(s): {', '.join(map(str, unknown))}", f"use {', '.join(EVENTS)}")
+        raise user_error(
+            InvalidInput, "bar_events_unknown", events=", ".join(map(str, unknown)), known=", ".join(EVENTS)
+        )
     s_names = names.filter("unreformed")["name"].implode()
     s_symbols = data.filter(pl.col("name").is_in(s_names))["symbol"].unique().implode()
     reforms = (
@@ -283,14 +288,16 @@ def _validated(bars: pl.DataFrame | pl.LazyFrame) -> tuple[pl.DataFrame, list[st
     columns = lazy.collect_schema().names()
     missing = [c for c in REQUIRED if c not in columns]
     if missing:
-        raise InvalidInput(f"bars lack the column(s) {', '.join(missing)}", f"give {', '.join(REQUIRED)} (and name)")
+        raise user_error(
+            InvalidInput, "bar_columns", missing=", ".join(missing), required=", ".join(REQUIRED), name="name"
+        )
     if "name" not in columns:
         lazy = lazy.with_columns(name=pl.lit(None, dtype=pl.String))
     data = lazy.with_columns(pl.col("symbol", "name").cast(pl.String), pl.col("date").cast(pl.Date)).collect()
     twice = data.select("symbol", "date").filter(pl.struct("symbol", "date").is_duplicated())
     if twice.height:
         symbol, day = twice.row(0)
-        raise InvalidInput(f"{twice.height} bars share a symbol and date, e.g. {symbol} on {day}", "keep one bar a day")
+        raise user_error(InvalidInput, "bar_repeated", count=twice.height, symbol=symbol, day=day)
     return data.with_row_index(ROW), columns
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from stockbench.config import handbook_dir
 from stockbench.errors import InternalError, NotFound, UserError
+from stockbench.messages import user_error
 from stockbench.store.database import Database
 
 MAIN_ZH = "zh/handbook.md"
@@ -82,7 +83,7 @@ class Handbook:
         """The handbook as it is on disk now."""
         folder = folder or handbook_dir()
         if not (folder / MAIN_ZH).is_file():
-            raise HandbookUnavailable(f"the method handbook is missing ({folder / MAIN_ZH})", "reinstall the app")
+            raise user_error(HandbookUnavailable, "handbook_missing", path=folder / MAIN_ZH)
         files = {
             str(p.relative_to(folder)).replace("\\", "/"): p.read_text(encoding="utf-8")
             for p in sorted(folder.rglob("*"))
@@ -95,11 +96,7 @@ class Handbook:
         """A version a run used, from the workspace; refuses when it is gone."""
         raw = db.scalar("SELECT files FROM handbook_versions WHERE version = ?", [version])
         if raw is None:
-            raise HandbookUnavailable(
-                f"handbook version {version} is no longer available, so the run cannot resume with the method it "
-                "started with",
-                "start a new analysis",
-            )
+            raise user_error(HandbookUnavailable, "handbook_version_gone", version=version)
         files = json.loads(raw)
         if content_hash(files) != version:
             raise InternalError(f"stored handbook {version} does not match its hash")
@@ -151,8 +148,8 @@ class Handbook:
         """One page of a reference document and the number of pages."""
         refs = self.references()
         if slug not in refs:
-            raise NotFound(f"there is no reference '{slug}'", "use a slug from the table of contents")
+            raise user_error(NotFound, "handbook_no_reference", reference=slug)
         ref = refs[slug]
         if not 1 <= page <= ref.pages:
-            raise NotFound(f"'{slug}' has {ref.pages} page(s); page {page} does not exist")
+            raise user_error(NotFound, "handbook_no_page", reference=slug, pages=ref.pages, page=page)
         return ref.text[(page - 1) * PAGE_CHARS : page * PAGE_CHARS], ref.pages

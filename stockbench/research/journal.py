@@ -21,6 +21,7 @@ from decimal import Decimal
 from stockbench.clock import Clock
 from stockbench.errors import NotFound
 from stockbench.evidence.store import EvidenceStore
+from stockbench.messages import user_error
 from stockbench.research.plan import Plan
 from stockbench.research.records import Acted, ActionKind, Outcome, RunRecord, RunStatus, StatusRow
 from stockbench.store.database import Database
@@ -78,7 +79,7 @@ class Journal:
             [run_id],
         )
         if row is None:
-            raise NotFound(f"there is no run '{run_id}'", "list runs with: stockbench runs list")
+            raise user_error(NotFound, "run_unknown", run=run_id, command="stockbench runs list")
         rid, symbol, kind, question, model, account, version, plan, ceiling, as_of = row
         cost = None if ceiling is None else Decimal(ceiling)
         return RunRecord(rid, symbol, kind, question, model, account, version, Plan.from_json(plan), cost, as_of)

@@ -17,6 +17,7 @@ from stockbench.llm.keys import KeyStore
 from stockbench.llm.messages import ChatRequest, ChatResponse
 from stockbench.llm.models import ModelRegistry, SettingsStore
 from stockbench.llm.prices import Prices
+from stockbench.messages import user_error
 from stockbench.research.models import BasePort, CostCeilingReached, Reply, parse_call
 
 MAX_OUTPUT_TOKENS = 4096
@@ -64,16 +65,10 @@ class LlmPort(BasePort):
         if ceiling_left is not None:
             worst = self.prices.estimate(chat, MAX_OUTPUT_TOKENS)
             if worst is None:
-                raise CostCeilingReached(
-                    f"the price of '{self.name}' is unknown, so the call cannot be held to the cost ceiling",
-                    "add the model's prices, or run without --max-cost",
-                )
+                raise user_error(CostCeilingReached, "cost_price_unknown", name=self.name, option="--max-cost")
             if worst.amount > ceiling_left:
-                raise CostCeilingReached(
-                    f"the next call may cost up to {worst.amount} {worst.currency}; "
-                    f"{ceiling_left} is left of the ceiling",
-                    "raise the ceiling and press Continue",
-                )
+                raise user_error(CostCeilingReached, "cost_over_ceiling", cost=worst.amount, currency=worst.currency,
+                                 left=ceiling_left)  # fmt: skip
         attempts: list[Attempt] = []
         response = self.client.complete(chat, on_attempt=attempts.append)
         cost = self.prices.actual(response.served_by or self.name, response.usage)

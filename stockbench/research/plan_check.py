@@ -19,6 +19,7 @@ from stockbench.clock import Clock
 from stockbench.errors import InvalidInput, NotFound
 from stockbench.market.limits import price_limits
 from stockbench.market.registry import limit_status
+from stockbench.messages import user_error
 from stockbench.research.archive import REPORT_KINDS, ReportArchive
 from stockbench.research.changes import (
     LevelTable,
@@ -302,17 +303,13 @@ class PlanCheck:
         instrument = self.market.registry.instrument(symbol)
         report_id = latest_report(self.db, instrument.symbol, self.clock.now())
         if report_id is None:
-            raise NotFound(
-                f"there is no report on {instrument.symbol} to check",
-                f"write one first: stockbench analyze {instrument.symbol}",
-            )
+            raise user_error(NotFound, "plan_check_no_report", symbol=instrument.symbol,
+                             command=f"stockbench analyze {instrument.symbol}")  # fmt: skip
         plan = report_plan(self.db, report_id)
         price = current_price(self.data, instrument.symbol, fetch=not self.clock.is_replay)
         if price is None:
-            raise NotFound(
-                f"there is no current price or last close of {instrument.symbol}",
-                f"fetch or import its daily bars: stockbench data fetch {instrument.symbol}",
-            )
+            raise user_error(NotFound, "plan_check_no_price", symbol=instrument.symbol,
+                             command=f"stockbench data fetch {instrument.symbol}")  # fmt: skip
         view = self.ledger_view(account or plan.account, instrument.symbol)
         limits, ex_rights = day_limits(self.market, instrument, price), self.ex_rights(plan, price)
         checks = plan_checks(plan, price, limits=limits, ledger=view, ex_rights=ex_rights, table=self.table)

@@ -26,6 +26,7 @@ from stockbench.events import EventBus
 from stockbench.evidence.documents import grounding
 from stockbench.evidence.store import EvidenceStore
 from stockbench.market.instruments import Instrument
+from stockbench.messages import user_error
 from stockbench.research import judgments as j
 from stockbench.research.archive import ReportArchive
 from stockbench.research.changes import Change, load_table
@@ -116,10 +117,8 @@ class QuickReview:
         status = self.journal.status(run_id)
         if record.kind != STAGE or (status is not None and status.status != "paused"):
             shown = status.status if status else "planned"
-            raise InvalidInput(
-                f"run {run_id} is not a paused quick review ({record.kind}, {shown})",
-                f"start a new one: stockbench review-quick {record.symbol}",
-            )
+            raise user_error(InvalidInput, "quick_not_paused", run=run_id, kind=record.kind, status=shown,
+                             command=f"stockbench review-quick {record.symbol}")  # fmt: skip
         stored = self.journal.stored(run_id, f"{STAGE}/facts", "result")
         plan = self.archive.plan(record.plan.notes[0])
         instrument = self.market.registry.instrument(record.symbol)
@@ -152,17 +151,15 @@ class QuickReview:
     def baseline(self, instrument: Instrument) -> tuple[ReportPlan, int]:
         """The baseline report's plan and its age in sessions; refused when there is none recent enough."""
         found = self.archive.latest(instrument.symbol, self.clock.now(), kinds=("full",))
-        hint = f"run a full analysis first: stockbench analyze {instrument.symbol}"
+        command = f"stockbench analyze {instrument.symbol}"
         if found is None:
-            raise NotFound(f"there is no full report on {instrument.symbol} to review against", hint)
+            raise user_error(NotFound, "quick_no_baseline", symbol=instrument.symbol, command=command)
         plan = self.archive.plan(found)
         age = baseline_age(self.market, instrument, plan.published_at, today_in(self.clock, instrument.market))
         if age > self.table.max_age_sessions:
-            raise InvalidInput(
-                f"the latest full report on {instrument.symbol} ({plan.report_id}, {plan.published_at.isoformat()}) "
-                f"is {age} sessions old; a quick review needs one at most {self.table.max_age_sessions} old",
-                hint,
-            )
+            raise user_error(InvalidInput, "quick_baseline_old", symbol=instrument.symbol, report=plan.report_id,
+                             published=plan.published_at.isoformat(), age=age, limit=self.table.max_age_sessions,
+                             command=command)  # fmt: skip
         return plan, age
 
     def _start(self, target: Target, model: str) -> str:

@@ -14,7 +14,7 @@ from stockbench.events import EventBus
 from stockbench.evidence.frozen import verify
 from stockbench.evidence.store import EvidenceStore
 from stockbench.market.instruments import parse_symbol
-from stockbench.messages import problem, said, user_error, value_word
+from stockbench.messages import REFUSALS, problem, said, user_error, value_word
 from stockbench.research.archive import ReportArchive, render_markdown
 from stockbench.research.compose import Publisher, publish
 from stockbench.research.engine import ResearchEngine
@@ -54,8 +54,8 @@ class PlanRefused(RuleViolation):
 
     code = "plan_refused"
 
-    def __init__(self, message: str, problems: list[Problem], *, run_id: str, plan: Plan) -> None:
-        super().__init__(message, problems)
+    def __init__(self, message: str, problems: list[Problem], *, run_id: str, plan: Plan, key: str = "") -> None:
+        super().__init__(message, problems, key=key)  # `key`: its words in stockbench.messages.REFUSALS
         self.run_id, self.plan = run_id, plan
 
 
@@ -137,7 +137,8 @@ class Research:
         self.journal.create_run(run, approved=approve_plan)
         if problems:
             self.journal.set_status(run_id, "failed", "plan", "plan refused: " + "; ".join(p.message for p in problems))
-            raise PlanRefused(f"the plan was refused: {problems[0].message}", problems, run_id=run_id, plan=plan)
+            raise PlanRefused(REFUSALS["plan_refused"].en.format(problem=problems[0].message), problems,
+                              run_id=run_id, plan=plan, key="plan_refused")  # fmt: skip
         self.events.publish(RunStarted(run_id=run_id, symbol=run.symbol, model=model, at=self.clock.now()))
         return run
 

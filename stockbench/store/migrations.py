@@ -18,6 +18,7 @@ from importlib import resources
 import duckdb
 
 from stockbench.errors import InternalError, WorkspaceTooNew
+from stockbench.messages import user_error
 from stockbench.store.backfills import seal_reports
 from stockbench.store.checks import Check, CheckStatus
 from stockbench.store.database import Database
@@ -81,10 +82,8 @@ def migrate(db: Database, target: int | None = None) -> list[int]:
     target = len(migrations) if target is None else target
     version = current_version(db)
     if version > len(migrations):
-        raise WorkspaceTooNew(
-            f"This workspace has schema version {version}, newer than this release knows ({len(migrations)}).",
-            "Open it with a newer Stock Workbench, or choose another workspace with --home DIR.",
-        )
+        raise user_error(WorkspaceTooNew, "workspace_too_new", version=version, known=len(migrations),
+                         option="--home DIR")  # fmt: skip
     applied = []
     for migration in migrations[version:target]:
         with db.transaction() as cur:

@@ -20,6 +20,7 @@ import duckdb
 import stockbench
 from stockbench.config import WorkspacePaths, resolve_home
 from stockbench.errors import InvalidInput
+from stockbench.messages import user_error
 from stockbench.store.backups import backup_and_prune
 from stockbench.store.damage import as_damage, books_damage, damaged, unsaved
 from stockbench.store.database import Database
@@ -67,7 +68,7 @@ class Workspace:
         """Open (creating if needed) the workspace at `home`, migrate it, and own it until `close()`."""
         paths = WorkspacePaths(resolve_home(home))
         if paths.home.exists() and not paths.home.is_dir():
-            raise InvalidInput(f"{paths.home} is a file, not a workspace folder", "choose a folder with --home")
+            raise user_error(InvalidInput, "workspace_is_a_file", home=paths.home, option="--home")
         try:
             return cls._open(paths, kind, command)
         except (OSError, duckdb.Error) as error:
