@@ -31,12 +31,16 @@ def _symbol(bench: Workbench, text: str) -> str:
 def _series(bench: Workbench, symbol: str) -> pl.DataFrame:
     from stockbench.analytics.frames import bars_from_cache
     from stockbench.errors import DataUnavailable
+    from stockbench.messages import user_error
 
     bars = bars_from_cache(bench.data.cache, [symbol], adjust="forward")
     if bars.is_empty():
-        raise DataUnavailable(
-            f"no daily bars of {symbol} are stored (as of the clock)",
-            f"fetch them (stockbench data fetch {symbol} --what bars) or import a file (stockbench data import)",
+        raise user_error(
+            DataUnavailable,
+            "bars_none_stored",
+            symbol=symbol,
+            fetch_command=f"stockbench data fetch {symbol} --what bars",
+            import_command="stockbench data import",
         )
     return bars
 
@@ -160,13 +164,14 @@ def calibrate(cli: CliContext, data: Path | None, out: Path | None, until: datet
     from stockbench.analytics.rule_tables import load_rule_tables
     from stockbench.config import resources_dir
     from stockbench.errors import InvalidInput
+    from stockbench.messages import user_error
 
     book = load_rule_tables()
     path = data or _default_data()
     if not path.is_file():
-        raise InvalidInput(f"{path} does not exist", "give the community A-share parquet with --data PATH")
+        raise user_error(InvalidInput, "calibrate_data_missing", path=path, option="--data PATH")
     if until and per_year:
-        raise InvalidInput("--until and --per-year build different tables", "give one of them")
+        raise user_error(InvalidInput, "calibrate_until_per_year", until="--until", per_year="--per-year")
     cut = until.date() if until else None
     main = resources_dir() / str(book.scenarios["calibration_file"])
     target = out or (main.with_name(f"{main.stem}_{cut}.json") if cut else main)

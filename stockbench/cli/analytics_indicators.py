@@ -27,13 +27,18 @@ def _symbol(bench: Workbench, text: str) -> str:
 def _bars(bench: Workbench, symbol: str) -> pl.DataFrame:
     from stockbench.analytics.frames import bars_from_cache
     from stockbench.errors import NotFound
+    from stockbench.messages import user_error
 
     frame = bars_from_cache(bench.data.cache, [symbol])
     if frame.is_empty():
         seen = bench.data.cache.cutoff(symbol).today
-        raise NotFound(
-            f"no daily bars of {symbol} are stored on or before {seen}",
-            f"import them (`stockbench data import FILE`) or fetch them (`stockbench data fetch {symbol} --what bars`)",
+        raise user_error(
+            NotFound,
+            "bars_none_by",
+            symbol=symbol,
+            day=seen,
+            import_command="stockbench data import FILE",
+            fetch_command=f"stockbench data fetch {symbol} --what bars",
         )
     return frame
 

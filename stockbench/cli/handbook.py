@@ -72,14 +72,15 @@ def _show_human(data: dict[str, Any]) -> str:
 def show(cli: CliContext, version: str | None, lang: str, reference: str | None) -> None:
     """Print the handbook (or one reference document) of the current version or of any stored version."""
     from stockbench.errors import NotFound
+    from stockbench.messages import user_error
 
     found, source = _version(cli, version)
     title, text = "", found.main if lang == "zh" else found.main_en
     if reference is not None:
         refs = found.references()
         if reference not in refs:
-            raise NotFound(f"there is no reference '{reference}' in handbook {found.version}",
-                           "list them with: stockbench handbook show --json")  # fmt: skip
+            raise user_error(NotFound, "handbook_no_reference.version", reference=reference, version=found.version,
+                             command="stockbench handbook show --json")  # fmt: skip
         ref = refs[reference]
         title, text = (ref.title if lang == "zh" else ref.title_en), ref.text
     data = {"version": found.version, "source": source, "lang": lang, "reference": reference, "title": title,

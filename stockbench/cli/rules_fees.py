@@ -16,6 +16,7 @@ from stockbench.errors import InvalidInput
 from stockbench.market.fees import FeeSettings, Side, order_fees
 from stockbench.market.numbers import Typed, read_decimal, read_quantity
 from stockbench.market.tables import RuleTables
+from stockbench.messages import user_error
 
 
 def parse_amount(text: str, what: str) -> Decimal:
@@ -27,7 +28,7 @@ def parse_quantity(text: str) -> int:
     """A positive whole number of shares from user text."""
     found = _kept(read_quantity(text, "--qty")).whole
     if found <= 0:
-        raise InvalidInput(f"quantity '{text}' is not a positive whole number of shares", "e.g. 100")
+        raise user_error(InvalidInput, "qty_not_whole_positive", text=text)
     return found
 
 

@@ -16,6 +16,7 @@ from typing import Any, Literal, get_args
 
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError, InvalidInput
+from stockbench.messages import user_error
 
 Category = Literal[
     "tool_routing", "citation_validity", "number_groundedness", "failure_recovery", "usefulness", "cheating_model"
@@ -160,8 +161,6 @@ def select(cases: list[Case], wanted: tuple[str, ...]) -> list[Case]:
     known = {c.id for c in cases} | set(CATEGORIES)
     unknown = [w for w in wanted if w not in known]
     if unknown:
-        raise InvalidInput(
-            f"no eval case or category is named {', '.join(unknown)}",
-            f"categories: {', '.join(CATEGORIES)}; list the cases with: stockbench eval --list",
-        )
+        raise user_error(InvalidInput, "eval_unknown_case", names=", ".join(unknown), categories=", ".join(CATEGORIES),
+                         command="stockbench eval --list")  # fmt: skip
     return chosen

@@ -21,6 +21,7 @@ from stockbench.ledger.validation import FillDraft
 from stockbench.market.instruments import Instrument
 from stockbench.market.lots import board_lot
 from stockbench.market.ticks import round_to_tick
+from stockbench.messages import user_error
 from stockbench.store.workspace import Workspace
 from stockbench.workbench import Workbench
 
@@ -41,7 +42,7 @@ def copy_workspace(template: Path, target: Path) -> Path:
     """A fresh copy of the closed workspace at `template` in the new folder `target`."""
     source = WorkspacePaths(template).database
     if not source.is_file():
-        raise InvalidInput(f"{template} holds no workspace", "build the demo market there with: stockbench demo")
+        raise user_error(InvalidInput, "eval_template_empty", template=template, command="stockbench demo")
     target.mkdir(parents=True)
     destination = WorkspacePaths(target).database
     shutil.copyfile(source, destination)
@@ -59,7 +60,7 @@ def _sessions(bench: Workbench, instrument: Instrument, count: int) -> list[tupl
         [instrument.symbol, today, count],
     )
     if len(rows) < count:
-        raise InvalidInput(f"{instrument.symbol} has fewer than {count} sessions in the demo market")
+        raise user_error(InvalidInput, "eval_few_sessions", symbol=instrument.symbol, count=count)
     return [(day, Decimal(close)) for day, close in rows]
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import duckdb
 
 from stockbench.errors import NotFound
+from stockbench.messages import user_error
 from stockbench.store.database import Database
 
 ID_PREFIX = "ev-"
@@ -112,7 +113,7 @@ class EvidenceStore:
             [evidence_id],
         )
         if row is None:
-            raise NotFound(f"there is no evidence '{evidence_id}'")
+            raise user_error(NotFound, "evidence_unknown_id", evidence=evidence_id)
         return Evidence(*row)
 
     def for_run(self, run_id: str) -> list[Evidence]:

@@ -31,8 +31,16 @@ class ModelUnavailable(UserError):
 
     code = "model_unavailable"
 
-    def __init__(self, reason: str, *, network_class: bool, hint: str = "") -> None:
-        super().__init__(reason, hint)
+    def __init__(
+        self,
+        reason: str,
+        *,
+        network_class: bool,
+        hint: str = "",
+        key: str = "",
+        params: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        super().__init__(reason, hint, key=key, params=params)
         self.network_class = network_class
         self.reason = reason
 

@@ -20,6 +20,7 @@ from stockbench.config import resources_dir
 from stockbench.errors import InternalError, InvalidInput
 from stockbench.llm.messages import ChatRequest
 from stockbench.llm.records import ProviderPreset
+from stockbench.messages import user_error
 
 __all__ = ["Adapted", "Capability", "CapabilityTable", "ProviderPreset", "adapt", "default_table"]
 
@@ -86,7 +87,7 @@ class CapabilityTable:
         found = self._providers.get(name)
         if found is None:
             choices = ", ".join(self._providers)
-            raise InvalidInput(f"unknown provider '{name}'", f"choose one of: {choices}")
+            raise user_error(InvalidInput, "provider_unknown", name=name, choices=choices)
         return found
 
     def for_model(self, provider: str, model: str) -> Capability:

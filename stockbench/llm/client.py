@@ -36,6 +36,7 @@ from stockbench.llm.keys import Keys, KeyStore, OsKeyring, env_name
 from stockbench.llm.messages import ChatRequest, ChatResponse, Usage
 from stockbench.llm.models import Endpoint, ModelRegistry
 from stockbench.llm.streams import Exchange, StreamAssembly, assembled, close_quietly
+from stockbench.messages import ERRORS
 
 __all__ = ["Attempt", "LlmClient", "RetryPolicy", "close_clients", "import_litellm"]
 
@@ -150,8 +151,10 @@ class LlmClient:
         found = self._stored_key(endpoint.config.name, required=required)
         if found is None and required:
             name = endpoint.config.name
-            hint = f"store one with: stockbench models key {name} (or set {env_name(name)})"
-            raise ModelUnavailable(f"no API key is stored for model '{name}'", network_class=False, hint=hint)
+            words = {"name": name, "command": f"stockbench models key {name}", "env": env_name(name)}
+            message, hint = (w.en.format(**words) for w in ERRORS["model_no_key"])
+            raise ModelUnavailable(message, network_class=False, hint=hint, key="model_no_key",
+                                   params=tuple(sorted(words.items())))  # fmt: skip
         return found
 
     def _stored_key(self, name: str, *, required: bool) -> str | None:
@@ -160,7 +163,8 @@ class LlmClient:
         except KeyringUnavailable as error:
             if not required:
                 return None
-            raise ModelUnavailable(error.message, network_class=False, hint=error.hint) from None
+            raise ModelUnavailable(error.message, network_class=False, hint=error.hint, key=error.key,
+                                   params=error.params) from None  # fmt: skip
 
     def _attempt(self, endpoint: Endpoint, key: str, kwargs: dict[str, Any], deadline_at: float) -> ChatResponse:
         """One attempt: run the call on a worker thread and watch it. Raises Failure."""

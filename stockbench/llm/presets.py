@@ -19,6 +19,7 @@ from stockbench.errors import InternalError, InvalidInput, UserError
 from stockbench.llm.capabilities import CapabilityTable, default_table
 from stockbench.llm.models import ModelConfig, ModelRegistry
 from stockbench.llm.records import ModelPreset
+from stockbench.messages import user_error
 from stockbench.store.settings import Setting
 
 __all__ = ["PRESETS_FILE", "ModelPreset", "PresetTable", "default_presets", "draft_registry"]
@@ -53,7 +54,7 @@ class PresetTable:
         """The preset `key`; InvalidInput naming the choices when unknown."""
         found = self._presets.get(key)
         if found is None:
-            raise InvalidInput(f"unknown model preset '{key}'", f"choose one of: {', '.join(self._presets)}")
+            raise user_error(InvalidInput, "preset_unknown", name=key, choices=", ".join(self._presets))
         return found
 
 
