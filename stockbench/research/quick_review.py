@@ -26,7 +26,7 @@ from stockbench.events import EventBus
 from stockbench.evidence.documents import grounding
 from stockbench.evidence.store import EvidenceStore
 from stockbench.market.instruments import Instrument
-from stockbench.messages import user_error
+from stockbench.messages import LANGUAGES, user_error
 from stockbench.research import judgments as j
 from stockbench.research.archive import ReportArchive
 from stockbench.research.changes import Change, load_table
@@ -57,6 +57,7 @@ from stockbench.research.tools import call_tool
 from stockbench.research.validate import Checker
 from stockbench.research.wording import say
 from stockbench.research.wording.entry import Language
+from stockbench.research.wording.phrases import exchange_time
 
 if TYPE_CHECKING:
     from stockbench.data.service import DataService
@@ -157,9 +158,12 @@ class QuickReview:
         plan = self.archive.plan(found)
         age = baseline_age(self.market, instrument, plan.published_at, today_in(self.clock, instrument.market))
         if age > self.table.max_age_sessions:
+            published = {
+                language: exchange_time(instrument.symbol, plan.published_at, language) for language in LANGUAGES
+            }
             raise user_error(InvalidInput, "quick_baseline_old", symbol=instrument.symbol, report=plan.report_id,
-                             published=plan.published_at.isoformat(), age=age, limit=self.table.max_age_sessions,
-                             command=command)  # fmt: skip
+                             published=published["en"], published_zh=published["zh"], age=age,
+                             limit=self.table.max_age_sessions, command=command)  # fmt: skip
         return plan, age
 
     def _start(self, target: Target, model: str) -> str:
