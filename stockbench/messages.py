@@ -3267,6 +3267,7 @@ ERRORS |= {  # errors once worded in English only, now in both languages (issue 
                     _w("write {buy} or {sell}", "请写 {buy} 或 {sell}")),
     "import_changed": (_w("{file} changed after it was checked", "{file} 在检查之后被改动过"),
                        _w("check the file again before importing it", "请重新检查该文件后再导入")),
+    "import_row_problem": (_w("row {number}: {problem}", "第 {number} 行：{problem_zh}"), _w("{fix}", "{fix_zh}")),
     "import_fill_columns": (_w("{file} lacks the column(s) {missing}", "{file} 缺少列：{missing}"),
                             _w("the header must be: {header}", "表头必须是：{header}")),
     # ---- the method handbook, runs and their checks (research/handbook.py, journal.py, llm_port.py, plan_check.py,

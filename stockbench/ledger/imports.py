@@ -30,7 +30,7 @@ from stockbench.errors import InvalidInput, Problem
 from stockbench.ledger.entries import Account, Fill, FillDraft
 from stockbench.market.instruments import parse_symbol
 from stockbench.market.numbers import read_decimal, read_money, read_quantity
-from stockbench.messages import Note, problem_of, user_error
+from stockbench.messages import ERRORS, Note, problem_of, said, user_error
 
 REQUIRED = ("executed_at", "symbol", "side", "qty", "price")
 OPTIONAL = ("fee", "order_id", "note")
@@ -142,4 +142,9 @@ def import_fills(
 
 
 def _at_row(problem: Problem, number: int) -> Problem:
-    return Problem(problem.code, f"row {number}: {problem.message}", problem.fix, location=f"row {number}")
+    """`problem` of the fill on row `number`, said with its row in both languages (its code kept)."""
+    (problem_zh, fix_zh), location = said(problem, "zh"), f"row {number}"
+    words = {"number": str(number), "problem": problem.message, "problem_zh": problem_zh, "fix": problem.fix,
+             "fix_zh": fix_zh}  # fmt: skip
+    message, fix = (w.en.format(**words) for w in ERRORS["import_row_problem"])
+    return Problem(problem.code, message, fix, location, key="import_row_problem", params=tuple(sorted(words.items())))

@@ -317,3 +317,21 @@ def test_a_handbook_reference_that_does_not_exist_is_said_in_both_languages(
     )
     assert re.match(r"error: there is no reference 'nosuch' in handbook \w+\nhint: list them with: ", en_err), en_err
     assert zh_json["code"] == en_json["code"] == "not_found"
+
+
+def test_a_checked_row_of_an_import_is_said_with_its_row_in_both_languages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fill row the rules refuse (150 shares of a 100-share lot) is listed with its row, in the language asked."""
+    home, odd = tmp_path / "home", tmp_path / "odd.csv"
+    odd.write_text("executed_at,symbol,side,qty,price\n2024-01-03T10:00:00+08:00,600519,buy,150,10\n", "utf-8")
+    assert run(["--home", str(home), "--json", *ACCOUNT]) == 0
+    capsys.readouterr()
+    said = {}
+    for language in ("zh", "en"):
+        assert run(["--home", str(home), "--lang", language, "--json", "ledger", "import", str(odd), "main"]) == 1
+        said[language] = {p["code"]: p for p in json.loads(capsys.readouterr().out)["problems"]}
+    zh, en = said["zh"]["lot_multiple"], said["en"]["lot_multiple"]
+    assert zh["message"] == "第 2 行：600519.SH 买入数量须为 100 股的整数倍，而不是 150 股", zh
+    assert en["message"] == "row 2: a buy of 600519.SH must be a multiple of 100 shares, not 150", en
+    assert zh["location"] == en["location"] == "row 2" and zh["fix"] != en["fix"]
