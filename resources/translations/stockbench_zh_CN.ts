@@ -2434,6 +2434,10 @@
         <source>Publishing</source>
         <translation>发布</translation>
     </message>
+    <message>
+        <source>Quick review</source>
+        <translation>快速复核</translation>
+    </message>
 </context>
 <context>
     <name>ResearchStages</name>
@@ -2468,6 +2472,10 @@
     <message>
         <source>Publishing: every gate in one pass</source>
         <translation>发布：一次通过全部关卡</translation>
+    </message>
+    <message>
+        <source>Quick review: each change since the report, answered</source>
+        <translation>快速复核：报告以来的每项变化，逐一作答</translation>
     </message>
 </context>
 <context>

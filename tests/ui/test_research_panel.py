@@ -272,3 +272,23 @@ def test_the_offline_rules_model_is_named_in_words_in_both_languages(qtbot: QtBo
     panel.retranslate()
     assert panel.model_combo.currentText() == "offline rules model"
     assert panel._model_name() == "offline"
+
+
+def test_every_stage_a_run_reports_has_a_name_in_both_languages(qtbot: QtBot) -> None:
+    """The run table's stage column never shows an engine key: a quick review's stage read "quick_review" in the
+    Chinese window."""
+    import re
+
+    from stockbench.research.quick_answers import STAGE as QUICK
+    from ui.i18n.language import Translations
+    from ui.screens.research.run_model import stage_name
+
+    stages, chinese = (*STAGES, QUICK), Translations()
+    try:
+        assert chinese.install("zh_CN")
+        untranslated = [s for s in stages if not re.search("[\u4e00-\u9fff]", stage_name(s) + stage_title(s))]
+        assert untranslated == [] and stage_name(QUICK) == "快速复核"
+    finally:
+        chinese.install("en")
+        chinese.uninstall()
+    assert stage_name(QUICK) == "Quick review" and all(stage_name(s) != s for s in stages)

@@ -51,6 +51,7 @@ STAGE_TITLES: dict[str, str] = {
     "decide": str(QT_TRANSLATE_NOOP("ResearchStages", "Deciding: judgments checked, orders sized")),
     "report": str(QT_TRANSLATE_NOOP("ResearchStages", "Writing the report")),
     "publish": str(QT_TRANSLATE_NOOP("ResearchStages", "Publishing: every gate in one pass")),
+    "quick_review": str(QT_TRANSLATE_NOOP("ResearchStages", "Quick review: each change since the report, answered")),
 }
 # A stage's name alone, for the run table's narrow column (its title above is shown beside the selected run and as
 # the cell's tooltip: in the table it ran past the dock's edge, "Publishing: every gate in one pa").
@@ -63,6 +64,7 @@ STAGE_NAMES: dict[str, str] = {
     "decide": str(QT_TRANSLATE_NOOP("ResearchStageNames", "Deciding")),
     "report": str(QT_TRANSLATE_NOOP("ResearchStageNames", "Writing")),
     "publish": str(QT_TRANSLATE_NOOP("ResearchStageNames", "Publishing")),
+    "quick_review": str(QT_TRANSLATE_NOOP("ResearchStageNames", "Quick review")),
 }
 STATUS_TITLES: dict[str, str] = {
     "planned": str(QT_TRANSLATE_NOOP("ResearchStatus", "Planned")),
