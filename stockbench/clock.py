@@ -13,7 +13,7 @@ from typing import Literal, Protocol
 from zoneinfo import ZoneInfo
 
 from stockbench.errors import InvalidInput
-from stockbench.messages import user_error
+from stockbench.messages import Language, user_error
 
 Market = Literal["CN", "HK", "US"]
 MARKETS: tuple[Market, ...] = ("CN", "HK", "US")
@@ -101,6 +101,18 @@ class RecordedClock:
 
     def __repr__(self) -> str:
         return f"RecordedClock({self.started.isoformat()})"
+
+
+def market_words(market: str, at: datetime, language: Language) -> str:
+    """An instant as people read it in `market`'s time zone, with the zone named ("2024-01-02 09:00:00 北京时间
+    （UTC+08:00）"); an unknown market is read in Beijing time."""
+    from stockbench.messages import TIMES
+
+    local = at.astimezone(MARKET_TZ.get(market, MARKET_TZ["CN"]))  # type: ignore[call-overload]
+    offset = local.strftime("%z")
+    zone = TIMES[f"report.zone.{market}"].text(language) if f"report.zone.{market}" in TIMES else str(local.tzinfo)
+    return TIMES["report.time"].text(language).format(at=f"{local:%Y-%m-%d %H:%M:%S}", zone=zone,
+                                                      offset=f"{offset[:3]}:{offset[3:]}")  # fmt: skip
 
 
 def instant_of(value: object) -> datetime | None:

@@ -2033,6 +2033,16 @@ HELP: dict[str, Words] = {
                     "locale).", "消息和拒绝理由的语言（默认跟随系统区域设置；中文区域设置下为中文）。"),
 }  # fmt: skip
 
+# An instant as people read it: in an exchange's time zone with the zone named (stockbench.clock.market_words; the
+# report's header, the CLI's times, the ledger's refusals).
+TIMES: dict[str, Words] = {
+    "report.time": _w("{at} {zone} (UTC{offset})", "{at} {zone}（UTC{offset}）"),
+    "report.zone.CN": _w("Beijing time", "北京时间"),
+    "report.zone.HK": _w("Hong Kong time", "香港时间"),
+    "report.zone.US": _w("US Eastern time", "美国东部时间"),
+}  # fmt: skip
+
+
 # The decision baseline's checks (stockbench.analytics.baseline Check names), as a report's reasons and the scan's
 # setup note name them.
 CHECKS: dict[str, Words] = {
@@ -3380,7 +3390,7 @@ ERRORS |= {  # errors once worded in English only, now in both languages (issue 
                              _w("give the rate as a positive number", "请给出正数汇率")),
     "entry_time_naive": (_w("the time {time} has no time zone", "时间 {time} 没有时区"),
                          _w("give the time with its offset, e.g. +08:00", "请给出带时差的时间，例如 +08:00")),
-    "entry_in_future": (_w("{time} is in the future", "{time} 在未来"),
+    "entry_in_future": (_w("{time} is in the future", "{time_zh}在未来"),
                         _w("entries record what already happened", "账本只记录已经发生的事")),
     "fills_one_account": (_w("fills recorded together must belong to one account",
                              "一起记录的成交必须属于同一个账户"),

@@ -16,7 +16,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from stockbench.clock import MARKET_TZ, Clock, Market
+from stockbench.clock import MARKET_TZ, Clock, Market, market_words
 from stockbench.config import WorkspacePaths
 from stockbench.errors import InvalidInput, NotFound, Problem, RuleViolation
 from stockbench.events import EventBus, LedgerChanged
@@ -256,7 +256,7 @@ class Ledger:
         if amount != amount.quantize(CENT):
             raise user_error(InvalidInput, "amount_cents", amount=amount)
         at = at or self.clock.now()
-        self._not_future(at)
+        self._not_future(at, currency or acct.base_currency)
         entry = CashEntry(
             new_id("C", at.date()),
             acct.name,
@@ -298,7 +298,7 @@ class Ledger:
         if fx_rate is not None and fx_rate <= 0:
             raise user_error(InvalidInput, "fx_rate_not_positive", rate=fx_rate)
         at = at or self.clock.now()
-        self._not_future(at)
+        self._not_future(at, out_ccy)
         link = uuid.uuid4().hex[:12]
         received = (amount * (fx_rate or 1)).quantize(CENT, ROUND_HALF_UP)
         out = CashEntry(
@@ -314,11 +314,15 @@ class Ledger:
         self._changed(dst.name, "cash")
         return out, into
 
-    def _not_future(self, at: datetime) -> None:
+    def _not_future(self, at: datetime, currency: str) -> None:
+        """An entry's time must carry its zone and lie in the past; a refusal says it in the time zone of the market
+        of `currency` (the cash's), the zone named, in either language."""
         if at.tzinfo is None:
             raise user_error(InvalidInput, "entry_time_naive", time=at.isoformat())
         if at > self.clock.now():
-            raise user_error(InvalidInput, "entry_in_future", time=at.isoformat())
+            market = next((m for m, c in CURRENCIES.items() if c == currency), "CN")
+            raise user_error(InvalidInput, "entry_in_future", time=market_words(market, at, "en"),
+                             time_zh=market_words(market, at, "zh"))  # fmt: skip
 
     def preview_fill(self, draft: FillDraft) -> tuple[Fill | None, list[Problem]]:
         """The fill as it would be recorded (fees computed) and every problem with it; writes nothing."""

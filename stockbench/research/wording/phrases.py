@@ -14,7 +14,7 @@ from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from stockbench.clock import MARKET_TZ, Market
+from stockbench.clock import MARKET_TZ, Market, market_words
 from stockbench.market.instruments import parse_symbol
 from stockbench.messages import anchor_words
 from stockbench.research.blocks import GateFact
@@ -38,11 +38,8 @@ def exchange_time(symbol: str, at: datetime, language: Language) -> str:
 
 def market_time(market: Market, at: datetime, language: Language) -> str:
     """An instant as people read it in `market`'s time zone (where no symbol names the exchange: a deposit in an
-    account's currency), with the zone named."""
-    local = at.astimezone(MARKET_TZ.get(market, MARKET_TZ["CN"]))
-    offset = local.strftime("%z")
-    zone = say(f"report.zone.{market}", language) if has(f"report.zone.{market}") else str(local.tzinfo)
-    return say("report.time", language, at=f"{local:%Y-%m-%d %H:%M:%S}", zone=zone, offset=f"{offset[:3]}:{offset[3:]}")
+    account's currency), with the zone named (stockbench.clock.market_words)."""
+    return market_words(market, at, language)
 
 
 def source_name(source: str, language: Language) -> str:

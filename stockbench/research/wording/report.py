@@ -8,6 +8,7 @@ the shared `gate.<code>`) says why, with the gate's own figures, never an except
 
 from __future__ import annotations
 
+from stockbench.messages import TIMES
 from stockbench.research.wording.entry import Entry
 
 _FRAME: dict[str, Entry] = {
@@ -18,10 +19,8 @@ _FRAME: dict[str, Entry] = {
     "report.header.run": Entry("运行：{run_id}", "Run: {run_id}"),
     "report.header.published": Entry("发布时间：{at}", "Published: {at}"),
     "report.header.as_of": Entry("研究时点：{at}", "Research as of: {at}"),
-    "report.time": Entry("{at} {zone}（UTC{offset}）", "{at} {zone} (UTC{offset})"),
-    "report.zone.CN": Entry("北京时间", "Beijing time"),
-    "report.zone.HK": Entry("香港时间", "Hong Kong time"),
-    "report.zone.US": Entry("美国东部时间", "US Eastern time"),
+    # an instant as people read it, the zone named: the one catalogue's (stockbench.messages.TIMES)
+    **{key: Entry(words.zh, words.en) for key, words in TIMES.items()},
     "report.header.model": Entry("模型：{model}", "Model: {model}"),
     "report.model.offline": Entry(
         "离线规则模型（未使用大语言模型）", "the offline rules model (no language model used)"

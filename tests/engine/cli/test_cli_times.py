@@ -116,3 +116,25 @@ def test_evidence_info_and_a_quick_review_say_their_times_as_people_read_them(
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z+\-0-9]+", info.splitlines()[4]), info  # local, named
     quick = _call(capsys, "--home", str(published), "--lang", language, "review-quick", "605903.SH")
     assert BEIJING[language] in quick and not ISO_INSTANT.search(quick), quick
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_cash_entry_in_the_future_is_refused_in_exchange_time(
+    tmp_path: Path, language: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The refusal names the instant as people read it in the account's market (it gave the ISO instant in UTC)."""
+    base = ["--home", str(tmp_path / "books"), "--as-of", "2024-03-15", "--lang", language]
+    _call(capsys, *base, "ledger", "account", "add", "hk", "--currency", "HKD")
+    code = run([*base, "ledger", "cash", "hk", "deposit", "100", "--at", "2024-06-03T01:30:00+00:00"])
+    said = capsys.readouterr().err
+    assert code == 1 and f"2024-06-03 09:30:00 {HONG_KONG[language]}" in said, said
+    assert ("在未来" in said) if language == "zh" else ("is in the future" in said)
+    assert not ISO_INSTANT.search(said) and "+00:00" not in said, said
+    data = json.loads(run_json(capsys, [*base, "--json", "ledger", "cash", "hk", "deposit", "100", "--at",
+                                        "2024-06-03T01:30:00+00:00"]))  # fmt: skip
+    assert data["error"]["code"] == "invalid_input" and HONG_KONG[language] in data["error"]["message"]
+
+
+def run_json(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
+    assert run(args) == 1
+    return capsys.readouterr().out
