@@ -85,6 +85,18 @@ class Heat:
     ma20_distance_pct: float | None = None
     run_pct: float | None = None
 
+    @classmethod
+    def of(cls, volatility: str | None, prices: Mapping[str, object] | None) -> Heat:
+        """The session's facts from its volatility state and its price facts (analytics.price_facts, as a record's
+        `as_dict` or the research block that stores it); a missing or empty figure is unknown."""
+
+        def number(key: str) -> float | None:
+            value = (prices or {}).get(key)
+            return None if value in (None, "") else float(str(value))
+
+        return cls(volatility, number("ma250_distance_pct"), number("turnover_pct"), number("ma20_distance_pct"),
+                   number("change_20_pct"))  # fmt: skip
+
 
 @dataclass(frozen=True, slots=True)
 class Baseline:

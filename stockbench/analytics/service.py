@@ -389,12 +389,7 @@ class Analytics:
         facts = price_facts(found.instrument, found.raw)
         frame = add_states(add_indicators(found.adjusted), self.rules)
         volatility = states_on(frame, facts.day, found.instrument.symbol, self.rules)["volatility"]["state"]
-
-        def number(value: Decimal | None) -> float | None:
-            return None if value is None else float(value)
-
-        heat = Heat(volatility, number(facts.ma250_distance_pct), number(facts.turnover_pct),
-                    number(facts.ma20_distance_pct), number(facts.change_20_pct))  # fmt: skip
+        heat = Heat.of(volatility, facts.as_dict())
         return setup_of(found.instrument.symbol, facts.day.isoformat(), heat, self.rules)
 
 

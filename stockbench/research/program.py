@@ -272,10 +272,6 @@ def _baseline(
     setup reads the volatility state and the price facts (`prices`: an unavailable block is unknown)."""
     from stockbench.analytics.baseline import Heat, PlanFacts, decide_from
 
-    def number(key: str) -> float | None:
-        value = (prices or {}).get(key)
-        return None if value in (None, "") else float(value)
-
     pct = valuation.get("pe_ttm", {}).get("percentile")
     plan = None
     if zones is not None:
@@ -289,13 +285,7 @@ def _baseline(
         holding=held,
         plan=plan,
         book=book,
-        heat=Heat(
-            states.get("volatility", {}).get("state"),
-            number("ma250_distance_pct"),
-            number("turnover_pct"),
-            number("ma20_distance_pct"),
-            number("change_20_pct"),
-        ),
+        heat=Heat.of(states.get("volatility", {}).get("state"), prices),
     )
     horizon = book.decision_baseline.integer("horizon")
     stats = next((s for s in report.horizons if s.horizon == horizon), None)
