@@ -6,7 +6,8 @@ words, and what `--json` has always shown) together with the key and the paramet
 words the same problem in Chinese. A problem made elsewhere, with only English text, is said in English in both
 languages until it moves here. JSON keeps the stable `code` beside the message in the language asked for.
 
-`language_of_locale` is the default language of a front end: Chinese on a Chinese locale, else English.
+`language_of_locale` is the user's language when none is named (a front end's and a report's): Chinese on a Chinese
+locale, else English.
 """
 
 from __future__ import annotations
@@ -2029,8 +2030,9 @@ HELP: dict[str, Words] = {
     "help.as_of": _w("Research the past: see the market as it stood on DATE.",
                      "研究过去：按所给日期当日收盘后的市场来看。"),
     "help.as_of_global": _w("Research the past (same as the global option).", "研究过去（同全局选项）。"),
-    "help.lang": _w("The language of messages and refusals (default: the system locale's; Chinese on a Chinese "
-                    "locale).", "消息和拒绝理由的语言（默认跟随系统区域设置；中文区域设置下为中文）。"),
+    "help.lang": _w("The language of messages and refusals, and of reports when a command names none (default: the "
+                    "system locale's; Chinese on a Chinese locale, else English).",
+                    "消息和拒绝理由的语言，命令未指定时也是报告的语言（默认跟随系统区域设置：中文区域设置下为中文，否则为英文）。"),
 }  # fmt: skip
 
 # An instant as people read it: in an exchange's time zone with the zone named (stockbench.clock.market_words; the
@@ -2189,8 +2191,9 @@ COMMAND_HELP: dict[str, Words] = {
         "批准预计费用超过 --max-cost 的研究计划。",
     ),
     "analyze.--language": _w(
-        "The report's language (default: the workspace's report_language setting, else the system locale's).",
-        "报告的语言（默认：工作区设置 report_language，否则跟随系统区域设置）。",
+        "The report's language (default: --lang when given, else the workspace's report_language setting, else the "
+        "system locale's).",
+        "报告的语言（默认：给出 --lang 时用其语言，否则用工作区设置 report_language，再否则跟随系统区域设置）。",
     ),
     "analyze.--max-cost": _w(
         "A cost ceiling for the model calls (the plan must fit or be approved).",
@@ -2645,8 +2648,9 @@ COMMAND_HELP: dict[str, Words] = {
     ),
     "replay.--from": _w("First session to analyse as of.", "作为研究日期的第一个交易日。"),
     "replay.--language": _w(
-        "The reports' language (default: report_language).",
-        "报告的语言（默认：report_language 设置）。",
+        "The reports' language (default: --lang when given, else the workspace's report_language setting, else the "
+        "system locale's).",
+        "报告的语言（默认：给出 --lang 时用其语言，否则用工作区设置 report_language，再否则跟随系统区域设置）。",
     ),
     "replay.--remember": _w(
         "Keep --benchmark as this workspace's stand-in (runs read it too).",
@@ -2717,8 +2721,9 @@ COMMAND_HELP: dict[str, Words] = {
         "已配置的模型名称，或 'offline'（默认：工作区的默认模型）。",
     ),
     "review-quick.--language": _w(
-        "The review's language (default: the --lang language of this command's output).",
-        "复核的语言（默认：本命令输出所用的 --lang 语言）。",
+        "The review's language (default: --lang when given, else the workspace's report_language setting, else the "
+        "system locale's).",
+        "复核的语言（默认：给出 --lang 时用其语言，否则用工作区设置 report_language，再否则跟随系统区域设置）。",
     ),
     "rules": _w(
         "Exchange rules: identity, lots, ticks, limits, sessions, calendars and fees.",
@@ -3572,11 +3577,11 @@ def error_words(error: UserError, language: Language) -> tuple[str, str]:
 
 
 def language_of_locale(environ: Mapping[str, str] | None = None) -> Language:
-    """zh when the user's locale is Chinese (LC_ALL, LC_MESSAGES, LANG, then the C library's), else en."""
+    """The user's language by the system locale, the one rule of every front end and of reports: zh on a Chinese
+    locale (LC_ALL, LC_MESSAGES, LANG, the first one set, then the C library's: zh_CN.UTF-8, zh_TW, Windows'
+    "Chinese (Simplified)_China"), en on any other, C and POSIX included (a program's untranslated words, which is
+    what a window reads there too). `--lang`, the window's choice and the report_language setting override it."""
     environ = os.environ if environ is None else environ
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = environ.get(name, "")
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    found = locale.getlocale()[0] or ""
-    return "zh" if found.lower().startswith("zh") else "en"
+    value = next((environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(name)), None)
+    found = value if value is not None else locale.getlocale()[0] or ""
+    return "zh" if found.lower().startswith(("zh", "chinese")) else "en"

@@ -13,8 +13,9 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
-# A report's language defaults to the system locale's (research.wording.entry.locale_language): the tests expect
-# what a C locale gives (Chinese), whatever the machine's locale.
+# The user's language defaults to the system locale's (messages.language_of_locale), for messages and reports alike:
+# the tests expect what a C locale gives (English), whatever the machine's locale; a test that reads a Chinese report
+# asks for one (--language zh, or the workspace's report_language setting).
 os.environ["LC_ALL"] = "C.UTF-8"
 
 ROOT = Path(__file__).resolve().parent.parent

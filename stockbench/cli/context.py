@@ -25,6 +25,7 @@ class CliContext:
     as_json: bool
     as_of: str | None
     language: Language = "en"
+    language_named: bool = False  # `--lang` was given: the user's language is named, not the locale's
     clock: Clock | None = None  # a command's own clock (a replayed recording's), before the workspace opens
     _bench: Workbench | None = field(default=None, repr=False)
 
@@ -58,6 +59,11 @@ class CliContext:
         from stockbench.messages import Note
 
         return Note(key, tuple(sorted((name, str(value)) for name, value in params.items()))).text(self.language)
+
+    def report_language(self, named: str | None) -> str | None:
+        """The language a report (or a review) is written in: `named` (its own --language), else the --lang language
+        when it was given, else None: the workspace's report_language setting, else the system locale's."""
+        return named or (self.language if self.language_named else None)
 
     def word(self, kind: str, value: object) -> str:
         """The word of a value shown to people (a side, a status, a kind: VALUES "<kind>.<value>") in this

@@ -220,7 +220,12 @@ def _progress(cli: CliContext) -> Callable[[int, int, ReplayRun], None]:
 @click.option("--remember", is_flag=True, help="Keep --benchmark as this workspace's stand-in (runs read it too).")
 @click.option("--calls", is_flag=True, help="List every call in --json output.")
 @click.option("--runs", "show_runs", is_flag=True, help="List every analysis in --json output.")
-@click.option("--language", type=click.Choice(["zh", "en"]), help="The reports' language (default: report_language).")
+@click.option(
+    "--language",
+    type=click.Choice(["zh", "en"]),
+    help="The reports' language (default: --lang when given, else the workspace's report_language setting, else the "
+    "system locale's).",
+)
 @pass_cli
 def replay(
     cli: CliContext,
@@ -249,7 +254,7 @@ def replay(
         bench.track_records.remember(benchmark)
     found = bench.replays.run(
         chosen, start, end, clock=bench.clock, every=every, model=model, workers=workers, fresh=fresh,
-        benchmark=benchmark, progress=_progress(cli), language=language,
+        benchmark=benchmark, progress=_progress(cli), language=cli.report_language(language),
     )  # fmt: skip
     data = found.as_dict(calls=calls, runs=show_runs)
 

@@ -162,7 +162,8 @@ def _load(target: str) -> click.Command:
     "--lang",
     "language",
     type=click.Choice(["zh", "en"]),
-    help="The language of messages and refusals (default: the system locale's; Chinese on a Chinese locale).",
+    help="The language of messages and refusals, and of reports when a command names none (default: the system "
+    "locale's; Chinese on a Chinese locale, else English).",
 )
 @click.pass_context
 def cli(ctx: click.Context, home: Path | None, as_json: bool, as_of: str | None, language: str | None) -> None:
@@ -171,7 +172,7 @@ def cli(ctx: click.Context, home: Path | None, as_json: bool, as_of: str | None,
     With no command, opens the desktop window.
     """
     chosen: Language = ("zh" if language == "zh" else "en") if language else language_of_locale()
-    ctx.obj = CliContext(home=home, as_json=as_json, as_of=as_of, language=chosen)
+    ctx.obj = CliContext(home=home, as_json=as_json, as_of=as_of, language=chosen, language_named=bool(language))
     if ctx.invoked_subcommand is None:
         if as_json:
             click.echo(ctx.get_help())

@@ -23,13 +23,14 @@ def _review_human(cli: CliContext, data: dict[str, Any], symbol: str) -> str:
                 age=base["age_sessions"], action=cli.word("action", base["action"])),
     ]  # fmt: skip
     answers = {a["change"]: a for a in data["answers"]}
+    written = data.get("language") or cli.language  # the review's words: its levels and actions beside its details
     for change in data["changes"] or []:
-        level = say(f"quick.level.{change['level']}", cli.language)
+        level = say(f"quick.level.{change['level']}", written)
         lines.append(f"  {change['id']} [{level}] {change['detail']}")
         if change["id"] in answers:
             answer = answers[change["id"]]
-            action = say(f"quick.action.{answer['action']}", cli.language)
-            chosen = say(f"quick.level.{answer['level']}", cli.language)
+            action = say(f"quick.action.{answer['action']}", written)
+            chosen = say(f"quick.level.{answer['level']}", written)
             lines.append(f"      -> {action} ({chosen}): {answer['response']}")
     if not data["changes"]:
         lines.append(cli.say("cli.quick.no_change"))
@@ -57,12 +58,15 @@ def _check_human(cli: CliContext, data: dict[str, Any]) -> str:
 @click.option(
     "--language",
     type=click.Choice(["zh", "en"]),
-    help="The review's language (default: the --lang language of this command's output).",
+    help="The review's language (default: --lang when given, else the workspace's report_language setting, else the "
+    "system locale's).",
 )
 @pass_cli
 def review_quick(cli: CliContext, symbol: str, model: str | None, account: str | None, language: str | None) -> None:
     """Re-check SYMBOL against its latest full report: the changes since, each answered by the model."""
-    outcome = cli.bench().quick_reviews.review(symbol, model=model, account=account, language=language or cli.language)
+    outcome = cli.bench().quick_reviews.review(
+        symbol, model=model, account=account, language=cli.report_language(language)
+    )
     cli.emit(outcome, lambda d: _review_human(cli, d, symbol))
 
 

@@ -78,7 +78,8 @@ def _emit(cli: CliContext, outcome: RunOutcome) -> int:
 @click.option(
     "--language",
     type=click.Choice(["zh", "en"]),
-    help="The report's language (default: the workspace's report_language setting, else the system locale's).",
+    help="The report's language (default: --lang when given, else the workspace's report_language setting, else the "
+    "system locale's).",
 )
 @pass_cli
 def analyze(
@@ -95,7 +96,7 @@ def analyze(
     research = _research(cli)
     outcome = research.analyze(
         symbol, question=question, model=model, account=account, max_cost=max_cost, approve_plan=approve_plan,
-        language=language,
+        language=cli.report_language(language),
     )  # fmt: skip
     return _emit(cli, outcome)
 

@@ -14,7 +14,7 @@ from stockbench.events import EventBus
 from stockbench.evidence.frozen import verify
 from stockbench.evidence.store import EvidenceStore
 from stockbench.market.instruments import parse_symbol
-from stockbench.messages import REFUSALS, problem, said, user_error, value_word
+from stockbench.messages import REFUSALS, language_of_locale, problem, said, user_error, value_word
 from stockbench.research.archive import ReportArchive, render_markdown
 from stockbench.research.compose import Publisher, publish
 from stockbench.research.engine import ResearchEngine
@@ -40,7 +40,7 @@ from stockbench.research.plan import Plan, build_plan, plan_problems
 from stockbench.research.records import RunRecord
 from stockbench.research.summary import ReportSummary
 from stockbench.research.wording import say
-from stockbench.research.wording.entry import Language, language_of, locale_language
+from stockbench.research.wording.entry import Language, language_of
 from stockbench.store.database import Database
 from stockbench.store.settings import DEFAULT_MODEL, REPORT_LANGUAGE
 
@@ -79,9 +79,10 @@ class Research:
         return self.facts.settings.get(DEFAULT_MODEL)
 
     def report_language(self) -> Language:
-        """The language reports are written in when a run names none: the workspace's setting, else the locale's."""
+        """The language reports are written in when a run names none: the workspace's setting, else the user's (the
+        system locale's, stockbench.messages.language_of_locale: Chinese on a Chinese locale, else English)."""
         stored = self.facts.settings.get(REPORT_LANGUAGE)
-        return language_of(stored) if stored else locale_language()
+        return language_of(stored) if stored else language_of_locale()
 
     def model(self, name: str) -> ModelPort:
         if name not in self._ports:

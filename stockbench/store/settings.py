@@ -88,8 +88,8 @@ REPORT_LANGUAGE: Setting[str | None] = declare(
         "research.report_language",
         str,
         None,
-        "The language reports are written in: zh or en (unset: the system locale's; English for an en_* locale, "
-        "else Chinese).",
+        "The language reports are written in: zh or en (unset: the system locale's, Chinese on a Chinese locale, "
+        "else English; a command's --language or --lang comes first).",
     )
 )
 DEFAULT_MAX_COST: Setting[Decimal | None] = declare(

@@ -141,8 +141,29 @@ def test_a_problem_outside_the_catalogue_keeps_its_english_in_both_languages() -
     assert said(legacy, "zh") == said(legacy, "en") == (legacy.message, legacy.fix)
 
 
-@pytest.mark.parametrize(("environ", "expected"), [({"LANG": "zh_CN.UTF-8"}, "zh"), ({"LANG": "en_US.UTF-8"}, "en"),
-                                                   ({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US"}, "zh"),
-                                                   ({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, "en")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [({"LANG": "zh_CN.UTF-8"}, "zh"), ({"LANG": "en_US.UTF-8"}, "en"),
+     ({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US"}, "zh"), ({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, "en"),
+     ({"LANG": "C.UTF-8"}, "en"), ({"LANG": "POSIX"}, "en"), ({"LC_ALL": "en_GB.UTF-8", "LANG": "zh_CN.UTF-8"}, "en"),
+     ({"LC_ALL": "", "LC_MESSAGES": "zh_TW", "LANG": "en_US"}, "zh")],
+)  # fmt: skip
 def test_the_default_language_follows_the_locale(environ: dict[str, str], expected: str) -> None:
+    """The one rule of the user's language by the locale (the CLI's, the reports', the reviews'): the first of
+    LC_ALL, LC_MESSAGES and LANG that is set decides; Chinese on a Chinese locale, English on any other, C and POSIX
+    included."""
     assert language_of_locale(environ) == expected
+
+
+@pytest.mark.parametrize(("found", "expected"), [(("zh_CN", "UTF-8"), "zh"), (("en_US", "UTF-8"), "en"),
+                                                 (("Chinese (Simplified)_China", "936"), "zh"),
+                                                 ((None, None), "en")])  # fmt: skip
+def test_with_no_locale_variable_the_c_librarys_locale_decides(
+    monkeypatch: pytest.MonkeyPatch, found: tuple[str | None, str | None], expected: str
+) -> None:
+    """A window started from a desktop (Windows, a macOS app) often has no LANG: the C library's locale decides,
+    by its Windows name too."""
+    import locale
+
+    monkeypatch.setattr(locale, "getlocale", lambda *_: found)
+    assert language_of_locale({}) == expected

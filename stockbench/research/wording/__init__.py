@@ -3,8 +3,7 @@
 A report is written in one language, the user's: every heading, state, gate reason, scenario and gap comes from
 here, while JSON keeps the engine codes. Each area keeps its entries in its own module (plan, actions, signals,
 context, report, inputs, quick); they are merged into one catalogue, and a key defined twice is an error at import.
-`phrases` builds the report's recurring phrases from records (exchange time, a gate's line, a gap's disclosure);
-`entry` also says which language a report is written in when the user names none (the system locale's).
+`phrases` builds the report's recurring phrases from records (exchange time, a gate's line, a gap's disclosure).
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ from stockbench.market.ticks import round_to_tick
 from stockbench.research.llm_port import LlmPort
 from stockbench.research.records import StatusRow
 from stockbench.research.service import Research
+from stockbench.store.settings import REPORT_LANGUAGE
 from stockbench.workbench import Workbench
 from tests.engine.research.scripted import ScriptedModel
 from tests.llm_server.server import LlmServer
@@ -49,6 +50,8 @@ def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo market, built once per session by `stockbench demo` (every test works on a copy)."""
     home = tmp_path_factory.mktemp("research-demo") / "market"
     assert run(["--home", str(home), "--json", "demo"]) == 0
+    with Workbench.open(home) as bench:  # the reports these tests read are Chinese (the tests' C locale reads English)
+        bench.workspace.settings.set(REPORT_LANGUAGE, "zh")
     return home
 
 

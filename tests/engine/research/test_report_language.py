@@ -27,8 +27,9 @@ from stockbench.data.gates import GATE_NAMES
 from stockbench.research.blocks import GateFact
 from stockbench.research.statements import CONTINUITY_PARTS, VERDICT_PARTS
 from stockbench.research.wording import CATALOGUE, say
-from stockbench.research.wording.entry import LANGUAGES, Language, locale_language
+from stockbench.research.wording.entry import LANGUAGES, Language
 from stockbench.research.wording.phrases import gap_line, gate_line, one_line_reason
+from stockbench.store.settings import REPORT_LANGUAGE
 from stockbench.workbench import Workbench
 from tests.engine.research.conftest import BUY_SYMBOL, DEMO_SYMBOL
 
@@ -288,16 +289,6 @@ def test_the_models_title_becomes_the_one_line_reason() -> None:
     assert one_line_reason("600519.SH: wait — valuation history missing", names) == "valuation history missing"
 
 
-@pytest.mark.parametrize(
-    ("environ", "language"),
-    [({}, "zh"), ({"LANG": "C.UTF-8"}, "zh"), ({"LANG": "POSIX"}, "zh"), ({"LANG": "zh_CN.UTF-8"}, "zh"),
-     ({"LANG": "en_US.UTF-8"}, "en"), ({"LC_ALL": "en_GB.UTF-8", "LANG": "zh_CN.UTF-8"}, "en"),
-     ({"LC_ALL": "", "LC_MESSAGES": "zh_TW", "LANG": "en_US"}, "zh")],
-)  # fmt: skip
-def test_the_default_report_language_follows_the_system_locale(environ: dict[str, str], language: str) -> None:
-    assert locale_language(environ) == language
-
-
 def test_the_workspace_setting_chooses_the_report_language(bench: Workbench) -> None:
     from stockbench.store.settings import REPORT_LANGUAGE
 
@@ -319,3 +310,51 @@ def test_money_in_the_price_line_rounds_half_up_as_the_number_gate_reads_it() ->
                            total_mcap=Decimal("5124300000.00"))  # fmt: skip
     assert "22.19亿元" in str(price_line(facts, "zh")) and "51.24亿元" in str(price_line(facts, "zh"))
     assert "CNY 2.22 bn" in str(price_line(facts, "en"))
+
+
+# ---- whose language: --language, else an explicit --lang, else the workspace's setting, else the locale's -----------
+def _language_of(home: Path, capsys: pytest.CaptureFixture[str], report_id: str) -> str:
+    return str(call(capsys, "--home", str(home), "reports", "show", report_id, "--format", "json")["language"])
+
+
+@pytest.mark.parametrize(("environ", "language"), [("C.UTF-8", "en"), ("POSIX", "en"), ("zh_CN.UTF-8", "zh"),
+                                                   ("en_US.UTF-8", "en")])  # fmt: skip
+def test_one_rule_says_the_users_language_by_the_locale_for_messages_and_reports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, environ: str, language: str
+) -> None:
+    """On a C.UTF-8 machine the reports' default said zh while the CLI's said en: one function decides both."""
+    from stockbench.messages import language_of_locale
+
+    monkeypatch.setenv("LC_ALL", environ)
+    with Workbench.open(tmp_path / "plain") as bench:  # no report_language setting
+        assert bench.research.report_language() == language_of_locale() == language
+
+
+def test_the_lang_option_chooses_the_report_language_before_the_setting(
+    demo_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`stockbench --lang en analyze` wrote a Chinese report (the workspace's setting, else the locale, decided):
+    the user's explicit --lang comes before the setting, --language before both, and without either the setting
+    decides (this workspace's is zh)."""
+    base = ["--home", str(demo_home)]
+    for argv, language in (([], "zh"), (["--lang", "en"], "en"), (["--lang", "zh", "--language", "en"], "en")):
+        head, tail = (argv, []) if "--language" not in argv else (argv[:2], argv[2:])
+        outcome = call(capsys, *base, *head, "analyze", DEMO_SYMBOL, "--model", "offline", *tail)
+        assert _language_of(demo_home, capsys, outcome["report_id"]) == language, argv
+    with Workbench.open(demo_home) as bench:
+        bench.workspace.settings.set(REPORT_LANGUAGE, "en")
+    outcome = call(capsys, *base, "--lang", "zh", "analyze", DEMO_SYMBOL, "--model", "offline")
+    assert _language_of(demo_home, capsys, outcome["report_id"]) == "zh"
+
+
+def test_the_lang_option_chooses_the_language_of_a_quick_review_and_a_replay(
+    demo_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["--home", str(demo_home)]
+    call(capsys, *base, "analyze", DEMO_SYMBOL, "--model", "offline")  # the day's report (zh: the setting)
+    assert call(capsys, *base, "review-quick", DEMO_SYMBOL, "--model", "offline")["language"] == "zh"
+    assert call(capsys, *base, "--lang", "en", "review-quick", DEMO_SYMBOL, "--model", "offline")["language"] == "en"
+    replayed = call(capsys, *base, "--lang", "en", "replay", "--symbols", DEMO_SYMBOL, "--from", "2026-08-03",
+                    "--to", "2026-08-03", "--runs")  # fmt: skip
+    (one,) = replayed["runs"]
+    assert _language_of(demo_home, capsys, one["report_id"]) == "en"
