@@ -1272,31 +1272,31 @@ PROBLEMS |= {
     "still_holding": (
         _w(
             "the ledger holds {qty} shares: the state cannot be {target}",
-            "账本中持有 {qty} 股：持仓状态不能是 {target}",
+            "账本中持有 {qty} 股：持仓状态不能是{target_zh}",
         ),
-        _w("use {holding} or {reducing}", "请使用 {holding}（持有）或 {reducing}（减仓中）"),
+        _w("use {holding} or {reducing}", "请使用{holding_zh}或{reducing_zh}"),
     ),
     "not_sold_out": (
         _w(
             "the ledger holds {qty} shares: {exited} needs the position sold",
-            "账本中持有 {qty} 股：{exited}（已离场）需要先卖出全部持仓",
+            "账本中持有 {qty} 股：{exited_zh}需要先卖出全部持仓",
         ),
         _w("record the sell fills first", "请先记录卖出成交"),
     ),
     "no_shares": (
-        _w("the ledger holds no shares: the state cannot be {target}", "账本中没有持股：持仓状态不能是 {target}"),
-        _w("record the buy fills first, or use {building}", "请先记录买入成交，或使用 {building}（建仓中）"),
+        _w("the ledger holds no shares: the state cannot be {target}", "账本中没有持股：持仓状态不能是{target_zh}"),
+        _w("record the buy fills first, or use {building}", "请先记录买入成交，或使用{building_zh}"),
     ),
     "nothing_sellable": (
         _w("none of the {qty} shares is sellable today (T+1)", "持有的 {qty} 股今天都不可卖出（T+1）"),
         _w("reduce from the next session", "请从下一个交易日起减仓"),
     ),
     "no_zones": (
-        _w("{target} needs buy and sell zones", "{target} 需要先有买入和卖出区间"),
+        _w("{target} needs buy and sell zones", "{target_zh}需要先有买入和卖出区间"),
         _w("compute them: {command}", "请先计算区间：{command}"),
     ),
     "buying_into_sell_zone": (
-        _w("the price is {zone} zone: building there contradicts the plan", "价格{zone_zh}：在此建仓与计划相矛盾"),
+        _w("the price is {zone}: building there contradicts the plan", "价格{zone_zh}：在此建仓与计划相矛盾"),
         _w("wait for the buy zone, or recompute the zones", "请等待价格回到买入区间，或重新计算区间"),
     ),
     "stop_hit": (
@@ -1304,8 +1304,8 @@ PROBLEMS |= {
         _w("wait for new zones", "请等待新的区间"),
     ),
     "illegal_move": (
-        _w("{current} cannot move to {target}", "持仓状态不能从 {current} 变为 {target}"),
-        _w("from {current}: {allowed}", "从 {current} 可以变为：{allowed}"),
+        _w("the position cannot go from {current} to {target}", "持仓状态不能从{current_zh}变为{target_zh}"),
+        _w("from {current} it can go to {allowed}", "从{current_zh}可以变为：{allowed_zh}"),
     ),
     "action_needs_position": (
         _w("the ledger holds no shares: the action cannot be {action}", "账本中没有持股：操作不能是{action_zh}"),
@@ -1316,8 +1316,8 @@ PROBLEMS |= {
     ),
     "action_move_illegal": (
         _w(
-            "{action} needs the move {current} -> {targets}, which is not legal now: {why}",
-            "{action_zh}需要持仓状态从 {current} 变为 {targets_zh}，但现在不可行：{why_zh}",
+            "{action} needs the position to go from {current} to {targets}, which is not legal now: {why}",
+            "{action_zh}需要持仓状态从{current_zh}变为{targets_zh}，但现在不可行：{why_zh}",
         ),
         _w("{fixes}", "{fixes_zh}"),
     ),
@@ -3471,6 +3471,26 @@ REFUSALS |= {  # refusals once worded in English only (issue 19)
                              "{file} 中有 {count} 个问题；未写入任何内容"),
     "plan_refused": _w("the plan was refused: {problem}", "计划被拒绝：{problem}"),
 }  # fmt: skip
+
+# ==== issue 18: one language per report, inputs refused up front, the analytics commands' words ====
+ERRORS |= {  # a symbol not yet listed at the as-of date (research/listing.py)
+    "not_listed": (_w("{label} was not listed as of {as_of}: it listed on {listed}",
+                      "{label} 截至 {as_of} 尚未上市：它于 {listed} 上市"),
+                   _w("research it as of {listed} or later", "请研究 {listed} 及之后的日期")),
+    "not_listed_in_period": (_w("{label} listed on {listed}, after the whole period {start}..{end}: no session of it "
+                                "can be researched", "{label} 于 {listed} 上市，晚于整个区间 {start}..{end}：区间内没有"
+                                "可研究的交易日"),
+                             _w("choose a period that ends on {listed} or later",
+                                "请选择在 {listed} 或之后结束的区间")),
+}  # fmt: skip
+
+VALUES |= {  # the position states in words (analytics/position_states.py; the report's words, research/wording)
+    "position_state.no_position": _w("no position", "未持仓"), "position_state.watching": _w("watching", "观察中"),
+    "position_state.building": _w("building", "建仓中"), "position_state.holding": _w("holding", "持有中"),
+    "position_state.reducing": _w("reducing", "减仓中"), "position_state.exited": _w("exited", "已清仓"),
+}  # fmt: skip
+
+# ==== end of issue 18 ====
 
 
 def value_word(kind: str, value: str, language: Language) -> str:

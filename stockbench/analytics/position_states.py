@@ -24,12 +24,13 @@ none held; and the action's state must be a legal move now (a buy into the sell 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
 from stockbench.analytics.zones import ZonePosition
 from stockbench.errors import InvalidInput, Problem
-from stockbench.messages import NOTES, problem, said, user_error, value_word
+from stockbench.messages import NOTES, Language, problem, said, user_error, value_word
 
 PositionState = Literal["no_position", "watching", "building", "holding", "reducing", "exited"]
 STATES: tuple[PositionState, ...] = get_args(PositionState)
@@ -94,13 +95,35 @@ def parse_state(text: str) -> PositionState:
     raise user_error(InvalidInput, "not_a_position_state", text=text, choices=", ".join(STATES))
 
 
+def state_words(states: Sequence[PositionState], language: Language) -> str:
+    """Position states as people read them (“未持仓” / no position), joined by "or" (或)."""
+    if language == "zh":
+        return "或".join(f"“{value_word('position_state', s, language)}”" for s in states)
+    return " or ".join(value_word("position_state", s, language) for s in states)
+
+
+def _named(**states: PositionState) -> dict[str, str]:
+    """Each state by its code (what the model submits) and, as <name>_zh, in Chinese words (a person's)."""
+    return {**states, **{f"{name}_zh": state_words([state], "zh") for name, state in states.items()}}
+
+
+_EDITIONS: tuple[tuple[str, Language], ...] = (("", "en"), ("_zh", "zh"))  # a parameter's suffix per language
+
+
+def _said(**states: Sequence[PositionState]) -> dict[str, str]:
+    """Each group of states in English words and, as <name>_zh, in Chinese words (both read by people)."""
+    return {f"{name}{suffix}": state_words(found, language) for name, found in states.items()
+            for suffix, language in _EDITIONS}  # fmt: skip
+
+
 def _ledger_problems(target: PositionState, facts: PositionFacts) -> list[Problem]:
     if target in ("watching", "no_position") and facts.qty > 0:
-        return [problem("still_holding", qty=facts.qty, target=target, holding="holding", reducing="reducing")]
+        return [problem("still_holding", qty=facts.qty, **_named(target=target, holding="holding",
+                                                                 reducing="reducing"))]  # fmt: skip
     if target == "exited" and facts.qty > 0:
-        return [problem("not_sold_out", qty=facts.qty, exited="exited")]
+        return [problem("not_sold_out", qty=facts.qty, **_named(exited="exited"))]
     if target in ("holding", "reducing") and facts.qty == 0:
-        return [problem("no_shares", target=target, building="building")]
+        return [problem("no_shares", **_named(target=target, building="building"))]
     if target == "reducing" and facts.sellable == 0:
         return [problem("nothing_sellable", qty=facts.qty)]
     return []
@@ -109,9 +132,10 @@ def _ledger_problems(target: PositionState, facts: PositionFacts) -> list[Proble
 def _zone_problems(target: PositionState, facts: PositionFacts) -> list[Problem]:
     zone = facts.zone
     if target in ("building", "watching") and zone is None:
-        return [problem("no_zones", target=target, command="stockbench zones SYMBOL")]
+        return [problem("no_zones", command="stockbench zones SYMBOL", **_named(target=target))]
     if target == "building" and zone in ("in_sell", "above_sell"):
-        return [problem("buying_into_sell_zone", zone=zone.replace("_", " "), zone_zh=value_word("zone", zone, "zh"))]
+        return [problem("buying_into_sell_zone", zone=value_word("zone", zone, "en"),
+                        zone_zh=value_word("zone", zone, "zh"))]  # fmt: skip
     if target == "building" and zone == "stop_hit":
         return [problem("stop_hit")]
     return []
@@ -123,8 +147,10 @@ def check_move(current: PositionState, target: PositionState, facts: PositionFac
         return Transition(current, target)
     problems = []
     if target not in MOVES[current]:
-        allowed = ", ".join(sorted(MOVES[current]))
-        problems.append(problem("illegal_move", current=current, target=target, allowed=allowed))
+        allowed = sorted(MOVES[current])
+        problems.append(problem("illegal_move", **_said(current=[current], target=[target]),
+                                allowed=", ".join(state_words([s], "en") for s in allowed),
+                                allowed_zh="、".join(state_words([s], "zh") for s in allowed)))  # fmt: skip
     problems += _ledger_problems(target, facts)
     problems += _zone_problems(target, facts)
     return Transition(current, target, tuple(problems))
@@ -195,9 +221,18 @@ def action_problems(action: Action, current: PositionState, facts: PositionFacts
     why, why_zh = "; ".join(p.message for p in found), "；".join(m for m, _ in chinese)
     fixes = "; ".join(dict.fromkeys(p.fix for p in found if p.fix)) or NO_FIX.en
     fixes_zh = "；".join(dict.fromkeys(f for _, f in chinese if f)) or NO_FIX.zh
-    return [problem("action_move_illegal", action=action, current=current, targets=" or ".join(ACTION_STATES[action]),
-                    why=why, fixes=fixes, action_zh=value_word("action", action, "zh"),
-                    targets_zh=" 或 ".join(ACTION_STATES[action]), why_zh=why_zh, fixes_zh=fixes_zh)]  # fmt: skip
+    return [
+        problem(
+            "action_move_illegal",
+            action=action,
+            why=why,
+            fixes=fixes,
+            action_zh=value_word("action", action, "zh"),
+            why_zh=why_zh,
+            fixes_zh=fixes_zh,
+            **_said(current=[current], targets=ACTION_STATES[action]),
+        )
+    ]
 
 
 def legal_actions(current: PositionState, facts: PositionFacts) -> dict[Action, tuple[PositionState, ...]]:

@@ -1,5 +1,6 @@
 """Research only what was trading: a symbol not yet listed at the as-of date is refused before any run is created,
-with its listing date (the instrument registry's: the instrument data, else the listing day's name)."""
+with its listing date (the instrument registry's: the instrument data, else the listing day's name), in the words
+of the one catalogue (stockbench.messages ERRORS not_listed, either language)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,18 @@ from datetime import date
 
 from stockbench.errors import InvalidInput
 from stockbench.market.registry import InstrumentRegistry
-from stockbench.research.wording import Language, say
+from stockbench.messages import user_error
+from stockbench.research.wording import say
 
 
 class NotListed(InvalidInput):
-    """Research of a symbol before its listing date; `listed` is that date."""
+    """Research of a symbol before its listing date; `listed` is that date (its `listed` parameter)."""
 
     code = "not_listed"
 
-    def __init__(self, message: str, listed: date) -> None:
-        super().__init__(message)
-        self.listed = listed
+    @property
+    def listed(self) -> date:
+        return date.fromisoformat(dict(self.params)["listed"])
 
     def as_dict(self) -> dict[str, str | None]:
         return super().as_dict() | {"listed": self.listed.isoformat()}
@@ -29,12 +31,11 @@ def label(registry: InstrumentRegistry, symbol: str) -> str:
     return f"{instrument.symbol} {instrument.name}" if instrument.name else instrument.symbol
 
 
-def check_listed(registry: InstrumentRegistry, symbol: str, as_of: date, language: Language = "en") -> None:
+def check_listed(registry: InstrumentRegistry, symbol: str, as_of: date) -> None:
     """Raise NotListed when `symbol` lists after `as_of` (nothing is known of it then but its code)."""
     listed = registry.listing_date(symbol)
     if listed is not None and as_of < listed:
-        found = label(registry, symbol)
-        raise NotListed(say("inputs.not_listed", language, label=found, as_of=as_of, listed=listed), listed)
+        raise user_error(NotListed, "not_listed", label=label(registry, symbol), as_of=as_of, listed=listed)
 
 
 def check_listed_in(registry: InstrumentRegistry, symbol: str, start: date, end: date) -> None:
@@ -42,8 +43,7 @@ def check_listed_in(registry: InstrumentRegistry, symbol: str, start: date, end:
     listed = registry.listing_date(symbol)
     if listed is not None and end < listed:
         found = label(registry, symbol)
-        text = say("inputs.not_listed_in_period", "en", label=found, listed=listed, start=start, end=end)
-        raise NotListed(text, listed)
+        raise user_error(NotListed, "not_listed_in_period", label=found, listed=listed, start=start, end=end)
 
 
 def before_listing(registry: InstrumentRegistry, symbol: str, day: date) -> str | None:

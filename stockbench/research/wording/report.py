@@ -8,7 +8,7 @@ the shared `gate.<code>`) says why, with the gate's own figures, never an except
 
 from __future__ import annotations
 
-from stockbench.messages import TIMES
+from stockbench.messages import TIMES, VALUES
 from stockbench.research.wording.entry import Entry
 
 _FRAME: dict[str, Entry] = {
@@ -122,13 +122,8 @@ _FRAME: dict[str, Entry] = {
 }
 
 _NAMES: dict[str, Entry] = {  # the actions' words are `action.<code>` (actions.py), the scenarios' `scenario.name.*`
-    # position states (handbook 7.1)
-    "position_state.no_position": Entry("未持仓", "no position"),
-    "position_state.watching": Entry("观察中", "watching"),
-    "position_state.building": Entry("建仓中", "building"),
-    "position_state.holding": Entry("持有中", "holding"),
-    "position_state.reducing": Entry("减仓中", "reducing"),
-    "position_state.exited": Entry("已清仓", "exited"),
+    # position states (handbook 7.1): the one catalogue's (stockbench.messages VALUES), which refusals say too
+    **{key: Entry(words.zh, words.en) for key, words in VALUES.items() if key.startswith("position_state.")},
     # price positions against the zones (handbook 6.2)
     "position.stop_hit": Entry("触及止损", "at or below the stop"),
     "position.below_buy": Entry("低于买入区", "below the buy zone"),

@@ -130,7 +130,7 @@ def test_illegal_actions_are_refused_with_every_reason() -> None:
     # the state table's moves: a buy needs no_position -> building, refused in the sell zone or at the stop
     assert action_codes("buy", "no_position", PositionFacts(0, 0, "in_sell")) == ["action_move_illegal"]
     refused = action_problems("buy", "no_position", PositionFacts(0, 0, "above_sell"))[0]
-    assert "no_position -> building" in refused.message and "sell zone" in refused.message and refused.fix
+    assert "from no position to building" in refused.message and "sell zone" in refused.message and refused.fix
     assert action_codes("buy", "watching", PositionFacts(0, 0, "stop_hit")) == ["action_move_illegal"]
     assert action_codes("reduce", "holding", BOUGHT_TODAY) == ["action_move_illegal"]  # nothing sellable (T+1)
     assert action_codes("add", "reducing", HELD) == ["action_move_illegal"]  # reducing cannot go back to building

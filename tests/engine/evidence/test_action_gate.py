@@ -86,7 +86,7 @@ def test_the_state_table_s_moves_are_enforced(store: EvidenceStore) -> None:
         context("run", store.for_run("run")), action_rules=rules("no_position", PositionFacts(0, 0, "in_sell"))
     )
     (problem,) = gates.actions(draft_with("buy", "building"), in_sell)
-    assert problem.code == "action_move_illegal" and "no_position -> building" in problem.message
+    assert problem.code == "action_move_illegal" and "from no position to building" in problem.message
     assert gates.actions(draft_with("wait", "watching"), in_sell) == []
     bought_today = replace(in_sell, action_rules=rules("holding", PositionFacts(500, 0, "in_sell")))
     assert codes(gates.actions(draft_with("sell", "reducing"), bought_today)) == ["action_move_illegal"]  # T+1

@@ -22,13 +22,13 @@ BEFORE = "2009-12-31"
 
 
 def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """The one stderr line of a command that must exit 1 and print nothing on stdout."""
+    """The error and hint lines on stderr of a command that must exit 1 and print nothing on stdout, as one text."""
     assert run(list(argv)) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
     lines = captured.err.splitlines()
-    assert len(lines) == 1, lines
-    return lines[0]
+    assert len(lines) == 2, lines
+    return "\n".join(lines)
 
 
 def run_count(home: Path) -> int:
@@ -40,8 +40,8 @@ def test_analyze_before_listing_is_refused_with_the_date(demo_home: Path, capsys
     before = run_count(demo_home)
     line = refused(capsys, "--as-of", BEFORE, "analyze", DEMO_SYMBOL, "--model", "offline")
     assert line == (
-        f"error: {DEMO_SYMBOL} 示例酱香酒业 was not listed as of {BEFORE}: it listed on {DEMO_LISTED}; "
-        f"research it as of {DEMO_LISTED} or later"
+        f"error: {DEMO_SYMBOL} 示例酱香酒业 was not listed as of {BEFORE}: it listed on {DEMO_LISTED}\n"
+        f"hint: research it as of {DEMO_LISTED} or later"
     )
     assert run(["--json", "--as-of", BEFORE, "analyze", DEMO_SYMBOL]) == 1
     error = json.loads(capsys.readouterr().out)["error"]
@@ -57,7 +57,7 @@ def test_quick_review_and_replay_before_listing_are_refused(
     line = refused(capsys, "replay", "--symbols", DEMO_SYMBOL, "--from", "2009-06-01", "--to", BEFORE)
     assert line == (
         f"error: {DEMO_SYMBOL} 示例酱香酒业 listed on {DEMO_LISTED}, after the whole period 2009-06-01..{BEFORE}: "
-        "no session of it can be researched"
+        f"no session of it can be researched\nhint: choose a period that ends on {DEMO_LISTED} or later"
     )
 
 
@@ -108,3 +108,33 @@ def test_a_symbol_without_price_history_pauses_with_the_reason_before_any_model_
     assert outcome.status == "paused" and outcome.report_id is None
     assert outcome.reason.startswith("no analytics for 600519.SH: no daily bars of 600519.SH are stored")
     assert "preprocess/facts" in journal and not [k for k in journal if k.startswith("analyze/")]
+
+
+@pytest.mark.realdata
+def test_688981_is_refused_in_the_users_language_with_the_same_code(
+    shared_data: Path, smic_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Under --lang zh the refusal was English ("错误：688981.SH 中芯国际 was not listed as of 2020-03-20: ..."): it
+    is the catalogue's error not_listed, said in either language, for analyze, review-quick and replay; the JSON
+    keeps its code and listing date."""
+    from tests.engine.research.test_report_language import english_in
+
+    home, day = str(smic_home), ("--as-of", "2020-03-20")
+    said = "688981.SH 中芯国际 截至 2020-03-20 尚未上市：它于 2020-07-16 上市"
+    shown = f"错误：{said}\n提示：请研究 2020-07-16 及之后的日期"
+    assert refused(capsys, "--home", home, "--lang", "zh", *day, "analyze", "688981.SH", "--model", "offline") == shown
+    assert refused(capsys, "--home", home, "--lang", "zh", *day, "review-quick", "688981.SH") == shown
+    period = ("--symbols", "688981.SH", "--from", "2020-01-02", "--to", "2020-03-20")
+    line = refused(capsys, "--home", home, "--lang", "zh", "replay", *period)
+    assert line == (
+        "错误：688981.SH 中芯国际 于 2020-07-16 上市，晚于整个区间 2020-01-02..2020-03-20：区间内没有可研究的交易日\n"
+        "提示：请选择在 2020-07-16 或之后结束的区间"
+    )
+    assert english_in(shown + line) == []
+    assert run(["--home", home, "--json", "--lang", "zh", *day, "analyze", "688981.SH"]) == 1
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert (error["code"], error["listed"], error["message"]) == ("not_listed", "2020-07-16", said)
+    assert refused(capsys, "--home", home, "--lang", "en", *day, "analyze", "688981.SH").startswith(
+        "error: 688981.SH 中芯国际 was not listed as of 2020-03-20: it listed on 2020-07-16"
+    )
+    assert run_count(smic_home) == 0
