@@ -1696,7 +1696,7 @@ NOTES |= {
                               "{ex_day} 除权除息（复权因子 {factor}）；之前的日线已按 {day} 的价格尺度复权"),
     # zones (cli/analytics_zones.py)
     "cli.zones.head": _w("{symbol} as of {as_of}: price {price} is {placed}",
-                         "{symbol} 截至 {as_of}：价格 {price}{placed}"),
+                         "{symbol} 截至 {as_of}：价格 {price} {placed}"),
     "cli.zones.place.stop_hit": _w("at or below the stop {stop}", "处于或低于止损位 {stop}"),
     "cli.zones.place.below_buy": _w("under the buy zone {buy} (built on {buy_basis}), above the stop {stop}",
                                     "低于买入区间 {buy}（依据 {buy_basis}），高于止损位 {stop}"),
@@ -3490,6 +3490,109 @@ VALUES |= {  # the position states in words (analytics/position_states.py; the r
     "position_state.reducing": _w("reducing", "减仓中"), "position_state.exited": _w("exited", "已清仓"),
 }  # fmt: skip
 
+VALUES |= {  # the backtest's evidence grades (analytics/edge.py), the rule table it cites, the exchanges and boards
+    "backtest_evidence.never_fired": _w("never_fired", "从未触发"),
+    "backtest_evidence.no_trades": _w("no_trades", "尚无交易"),
+    "backtest_evidence.no_edge": _w("no_edge", "未跑赢基准"),
+    "backtest_evidence.thin_edge": _w("thin_edge", "优势不足"),
+    "backtest_evidence.small_sample": _w("small_sample", "样本不足"), "backtest_evidence.edge": _w("edge", "有优势"),
+    "rule_table.sample_confidence": _w("sample_confidence", "样本置信上限表"),
+    "exchange.SH": _w("SH", "上海证券交易所"), "exchange.SZ": _w("SZ", "深圳证券交易所"),
+    "exchange.BJ": _w("BJ", "北京证券交易所"), "exchange.HK": _w("HK", "香港交易所"),
+    "exchange.US": _w("US", "美国市场"),
+    "board.hk_main": _w("hk_main", "主板"), "board.hk_gem": _w("hk_gem", "创业板"), "board.us": _w("us", "美股"),
+    "currency.CNY": _w("CNY", "人民币"), "currency.HKD": _w("HKD", "港元"), "currency.USD": _w("USD", "美元"),
+    "column.horizon": _w("horizon", "周期"), "column.fires": _w("fires", "信号"), "column.trades": _w("trades", "交易"),
+    "column.independent": _w("independent", "互不重叠"), "column.win_rate": _w("win_rate", "胜率"),
+    "column.ev": _w("ev", "期望值"), "column.base": _w("base", "基准 胜率 / 期望值"),
+    "column.evidence": _w("evidence", "证据"), "column.in_sample": _w("in_sample", "样本内"),
+    "column.out_of_sample": _w("out_of_sample", "样本外"), "column.value": _w("value", "数值"),
+    "column.indicator": _w("indicator", "指标"),
+    # indicators (analytics/indicators.py INDICATOR_COLUMNS): a person's words for the engine's names
+    "indicator.macd_dif": _w("macd_dif", "平滑异同均线差离值"),
+    "indicator.macd_dea": _w("macd_dea", "平滑异同均线信号线"),
+    "indicator.macd_bar": _w("macd_bar", "平滑异同均线柱"), "indicator.kdj_rsv": _w("kdj_rsv", "随机指标未成熟随机值"),
+    "indicator.kdj_k": _w("kdj_k", "随机指标 K 值"), "indicator.kdj_d": _w("kdj_d", "随机指标 D 值"),
+    "indicator.kdj_j": _w("kdj_j", "随机指标 J 值"), "indicator.boll_mid": _w("boll_mid", "布林线中轨"),
+    "indicator.boll_up": _w("boll_up", "布林线上轨"), "indicator.boll_low": _w("boll_low", "布林线下轨"),
+    "indicator.obv": _w("obv", "能量潮"), "indicator.vol_ratio": _w("vol_ratio", "量比"),
+    "indicator.turnover_pct": _w("turnover_pct", "换手率（%）"), "indicator.high_52w": _w("high_52w", "52周最高价"),
+    "indicator.low_52w": _w("low_52w", "52周最低价"), "indicator.drawdown": _w("drawdown", "距52周最高价回撤"),
+}  # fmt: skip
+
+NOTES |= {
+    # a score's points after its reason (the scan's, analytics/scan.py)
+    "note.points": _w("{text} ({points})", "{text}（{points}）"),
+    # the backtest's evidence against the base rate (analytics/edge.py) and its counts and costs (analytics/backtest.py)
+    "backtest.note.never_fired": _w("the signal never fired in this period: no evidence either way",
+                                    "信号在此期间从未触发：没有任何一方的证据"),
+    "backtest.note.no_trades": _w("no completed trade yet: no evidence either way",
+                                  "尚无完成的交易：没有任何一方的证据"),
+    "backtest.note.versus": _w("signal EV {ev}, win rate {win} vs base rate {base_ev}, {base_win} (any "
+                               "{horizon}-session window)", "信号期望值 {ev}、胜率 {win}，基准期望值 {base_ev}、胜率 "
+                               "{base_win}（任意 {horizon} 个交易日的窗口）"),
+    "backtest.note.no_edge": _w("no edge over the base rate: confidence capped at {cap} ({table} v{version})",
+                                "没有跑赢基准：置信度上限 {cap}（{table_zh} v{version}）"),
+    "backtest.note.thin_edge": _w("edge below the minimum (EV +{ev_min}, win rate +{win_min}): confidence capped at "
+                                  "{cap} ({table} v{version})", "超出基准的幅度低于门槛（期望值 +{ev_min}、胜率 "
+                                  "+{win_min}）：置信度上限 {cap}（{table_zh} v{version}）"),
+    "backtest.note.small_sample": _w("an edge, on {independent} independent trades (below {full}): confidence capped "
+                                     "at {cap} ({table} v{version})", "跑赢基准，但互不重叠的交易只有 {independent} "
+                                     "笔（不足 {full} 笔）：置信度上限 {cap}（{table_zh} v{version}）"),
+    "backtest.note.edge": _w("an edge over the base rate on {independent} independent trades: confidence not capped "
+                             "({table} v{version})", "在 {independent} 笔互不重叠的交易上跑赢基准：置信度不设上限"
+                             "（{table_zh} v{version}）"),
+    "backtest.counts": _w("{trades} completed trades ({independent} independent) from {fires} signals",
+                          "{fires} 次信号完成 {trades} 笔交易（互不重叠 {independent} 笔）"),
+    "backtest.counts.pending": _w("{pending} still open at the data's end", "{pending} 笔到数据末尾仍未平仓"),
+    "backtest.counts.unfilled": _w("{unfilled} unfillable (locked limit-up entry)",
+                                   "{unfilled} 笔无法成交（入场日封涨停）"),
+    "backtest.counts.overlapping": _w("{overlapping} overlap the previous trade (not independent)",
+                                      "{overlapping} 笔与前一笔交易重叠（不独立）"),
+    "backtest.costs": _w("round-trip fees of a {notional} order from resources/market_rules.toml, default commission",
+                         "按 {notional} 元委托计算往返费用（市场规则表的费率，默认佣金）"),
+    "backtest.costs.early": _w("{early} trades entered before {start}, where the fee rows are incomplete: costs "
+                               "understated", "{early} 笔交易在 {start} 之前入场，那时的费率记录不全：成本被低估"),
+    "backtest.costs.none": _w("no costs", "未计成本"),
+    # `stockbench backtest` (cli/analytics_backtest.py)
+    "cli.backtest.head": _w("{symbol}: {sessions} scored sessions {first}..{last}, {fires} signals",
+                            "{symbol}：{first}..{last} 共 {sessions} 个有评分的交易日，信号 {fires} 次"),
+    "cli.backtest.split": _w("walk-forward split at {day} (in/out of sample: trades / win rate / EV)",
+                             "样本内外以 {day} 为界（样本内 / 样本外：交易笔数 / 胜率 / 期望值）"),
+    "cli.backtest.base": _w("base: win rate / EV of the same trade from every scored session (any window of the "
+                            "horizon)", "基准：在每个有评分的交易日做同样交易的胜率 / 期望值（该周期的任意窗口）"),
+    "cli.backtest.horizon": _w("{horizon}: {note}", "{horizon} 个交易日：{note}"),
+    "cli.backtest.costs": _w("costs: {costs}", "成本：{costs}"),
+    "cli.backtest.separator": _w("; ", "；"),
+    # `stockbench indicators` (cli/analytics_indicators.py): the head, and the indicators named by their sessions
+    "cli.indicators.head": _w("{symbol} on {day} ({sessions} sessions, prices forward-adjusted)",
+                              "{symbol} 截至 {day}（{sessions} 个交易日，价格已前复权）"),
+    "indicator.ma_n": _w("ma{sessions}", "{sessions}日均线"),
+    "indicator.ema_n": _w("ema{sessions}", "{sessions}日指数均线"),
+    "indicator.rsi_n": _w("rsi{sessions}", "{sessions}日相对强弱指标"),
+    "indicator.atr_n": _w("atr{sessions}", "{sessions}日平均真实波幅"),
+    "indicator.rs": _w("rs_{benchmark}", "相对 {benchmark_zh} 的强度"),
+    "indicator.rs_change": _w("rs_{benchmark}_chg{sessions}", "相对 {benchmark_zh} 的强度的{sessions}日变化"),
+    # `stockbench rules show` (cli/rules.py)
+    "cli.rules.show.kind": _w("{exchange} {board} {kind}, {currency}",
+                              "{exchange_zh} {board_zh} {kind_zh}，{currency_zh}"),
+    "cli.rules.show.trading": _w("tick {tick}; lot {lot}; daily limit {limit}{st}; {settlement}",
+                                 "最小价位 {tick}；每手 {lot}；涨跌幅限制 {limit}{st}；{settlement}"),
+    "cli.rules.show.tables": _w("rules on {day} (tables {version})", "{day} 适用的规则（规则表版本 {version}）"),
+    "cli.rules.show.spread_table": _w("spread table '{name}'", "价位表“{name}”"),
+    "cli.rules.show.lot": _w("{lot}", "{lot} 股"),
+    "cli.rules.show.lot_steps": _w("{lot} then steps of {step}", "{lot} 股起，以 {step} 股递增"),
+    "cli.rules.show.no_limit": _w("none", "无"),
+    "cli.rules.show.st": _w(" (ST)", "（ST）"),
+    "cli.rules.show.none": _w("-", "-"),
+    # a six-digit code read as a stock although an index shares it (market/instruments.py)
+    "symbol.stock_or_index": _w("'{raw}' is both the Shenzhen stock {code}.SZ and the Shanghai index {code}.SH; taken "
+                                "as the stock (write {code}.SH for the index)", "“{raw}”既是深市股票 {code}.SZ，也是"
+                                "沪市指数 {code}.SH；按股票处理（要指数请写 {code}.SH）"),
+    # the zones' and the scan's lists (cli/analytics_zones.py)
+    "cli.list_separator": _w(", ", "、"),
+    "cli.reason_separator": _w("; ", "；"),
+}  # fmt: skip
 # ==== end of issue 18 ====
 
 
@@ -3540,14 +3643,16 @@ class Note:
 
     key: str
     params: tuple[tuple[str, str], ...] = ()
-    suffix: str = ""  # appended as it is in both languages (a score's points, say)
+    suffix: str = ""  # appended as it is in both languages
+    points: str = ""  # a score's points ("+20"), said after the text in the language's brackets (NOTES note.points)
 
     def text(self, language: Language) -> str:
         words = NOTES[self.key]
         try:
-            return words.text(language).format(**dict(self.params)) + self.suffix
+            said = words.text(language).format(**dict(self.params)) + self.suffix
         except (KeyError, IndexError):  # a field the Chinese needs and the note lacks: the English is still right
-            return words.en.format(**dict(self.params)) + self.suffix
+            said = words.en.format(**dict(self.params)) + self.suffix
+        return NOTES["note.points"].text(language).format(text=said, points=self.points) if self.points else said
 
 
 def note(key: str, /, *, suffix: str = "", **params: object) -> Note:

@@ -20,15 +20,14 @@ from typing import Any
 
 import polars as pl
 
-from stockbench.analytics.edge import Edge, Evidence, confidence_cap, grade, independent
-from stockbench.analytics.edge import note as edge_note
+from stockbench.analytics.edge import Edge, Evidence, confidence_cap, grade, independent, note_parts
 from stockbench.analytics.rule_tables import RuleBook, load_rule_tables
 from stockbench.analytics.signals import FIRE, SCORE
 from stockbench.errors import InvalidInput
 from stockbench.market.fees import Side, order_fees
 from stockbench.market.instruments import Instrument
 from stockbench.market.tables import RuleTables, load_tables
-from stockbench.messages import user_error
+from stockbench.messages import Note, note, user_error
 
 _REFERENCE_QTY = 1000
 _DIGITS = 6
@@ -63,14 +62,16 @@ class FeeCosts:
         firsts = {r.item: min(x.since for x in rows if x.item == r.item) for r in rows}
         return max(firsts.values())
 
-    def note(self, entry_days: Sequence[date]) -> str:
+    def notes(self, entry_days: Sequence[date]) -> tuple[Note, ...]:
         """How the costs were computed, and how many trades fall before the fee rows' coverage."""
         start = self.covered_from()
         early = sum(1 for d in entry_days if d < start)
-        text = f"round-trip fees of a {self.notional} order from resources/market_rules.toml, default commission"
-        if early:
-            text += f"; {early} trades entered before {start}, where the fee rows are incomplete: costs understated"
-        return text
+        said = (note("backtest.costs", notional=self.notional),)
+        return said + ((note("backtest.costs.early", early=early, start=start),) if early else ())
+
+    def note(self, entry_days: Sequence[date]) -> str:
+        """The costs in English (the JSON's words; `notes` says them in either language)."""
+        return english(self.notes(entry_days))
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +97,7 @@ class HorizonStats:
     base_win_rate: float | None = None  # share of windows with a net return above 0
     base_ev: float | None = None  # mean net return of the windows, after the same costs
     evidence: Evidence = "never_fired"  # the grade: sample and edge over the base rate
+    sample_notes: tuple[Note, ...] = ()  # sample_note in the catalogue's words, for either language
 
     @property
     def edge(self) -> Edge:
@@ -157,6 +159,7 @@ class BacktestReport:
     tables: Mapping[str, str]
     rules: str
     costs: str = "no costs"
+    costs_notes: tuple[Note, ...] = (note("backtest.costs.none"),)  # costs in the catalogue's words
 
     def horizon(self, h: int) -> HorizonStats:
         return next(s for s in self.horizons if s.horizon == h)
@@ -226,14 +229,16 @@ def _completed(rows: pl.DataFrame, horizon: int) -> pl.DataFrame:
     return rows.filter((pl.col("horizon") == horizon) & pl.col("net").is_not_null() & pl.col("filled"))
 
 
-def _counts(stats: dict[str, int]) -> str:
-    text = f"{stats['trades']} completed trades ({stats['independent']} independent) from {stats['fires']} signals"
-    extra = [
-        f"{stats['pending']} still open at the data's end" if stats["pending"] else "",
-        f"{stats['unfilled']} unfillable (locked limit-up entry)" if stats["unfilled"] else "",
-        f"{stats['overlapping']} overlap the previous trade (not independent)" if stats["overlapping"] else "",
-    ]
-    return text + "".join(f"; {e}" for e in extra if e)
+def english(notes: Sequence[Note]) -> str:
+    """Notes joined as the JSON has always said them (English, "; " between)."""
+    return "; ".join(n.text("en") for n in notes)
+
+
+def _counts(stats: dict[str, int]) -> tuple[Note, ...]:
+    head = note("backtest.counts", trades=stats["trades"], independent=stats["independent"], fires=stats["fires"])
+    extra = tuple(note(f"backtest.counts.{k}", **{k: str(stats[k])}) for k in ("pending", "unfilled", "overlapping")
+                  if stats[k])  # fmt: skip
+    return (head, *extra)
 
 
 def summarise(rows: pl.DataFrame, horizon: int, book: RuleBook, windows: pl.DataFrame | None = None) -> HorizonStats:
@@ -261,7 +266,7 @@ def summarise(rows: pl.DataFrame, horizon: int, book: RuleBook, windows: pl.Data
     cap = confidence_cap(evidence, alone, book)
     counts = {"trades": n, "independent": alone, "fires": mine.height, "pending": pending, "unfilled": unfilled,
               "overlapping": overlapping}  # fmt: skip
-    text = edge_note(edge, evidence, cap, book)
+    said = (*(_counts(counts) if mine.height else ()), *note_parts(edge, evidence, cap, book))
     return HorizonStats(
         horizon,
         mine.height,
@@ -274,7 +279,7 @@ def summarise(rows: pl.DataFrame, horizon: int, book: RuleBook, windows: pl.Data
         pending,
         unfilled,
         cap,
-        text if not mine.height else f"{_counts(counts)}; {text}",
+        english(said),
         overlapping,
         alone,
         base.height,
@@ -282,6 +287,7 @@ def summarise(rows: pl.DataFrame, horizon: int, book: RuleBook, windows: pl.Data
         base_win,
         base_ev,
         evidence,
+        said,
     )
 
 
@@ -311,6 +317,8 @@ def run_backtest(frame: pl.DataFrame, costs: FeeCosts | None, book: RuleBook | N
         return found.filter(pl.col("day") >= split) if split else found.clear()
 
     scored = frame.filter(pl.col(SCORE).is_not_null())["day"]
+    entries = rows.filter(pl.col("horizon") == horizons[0])["entry_day"].drop_nulls().to_list()
+    cost_notes = costs.notes(entries) if costs else (note("backtest.costs.none"),)
     versions = book.versions()
     used = ("trend", "capital", "relative_strength", "volatility", "factor_score", "backtest", "sample_confidence")
     return BacktestReport(
@@ -325,7 +333,6 @@ def run_backtest(frame: pl.DataFrame, costs: FeeCosts | None, book: RuleBook | N
         tuple(summarise(after(rows), h, book, after(windows)) for h in horizons),
         {name: versions[name] for name in used},
         book.backtest.description,
-        costs.note(rows.filter(pl.col("horizon") == horizons[0])["entry_day"].drop_nulls().to_list())
-        if costs
-        else "no costs",
+        english(cost_notes),
+        cost_notes,
     )

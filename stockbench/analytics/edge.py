@@ -18,6 +18,8 @@ from typing import Literal
 import polars as pl
 
 from stockbench.analytics.rule_tables import RuleBook
+from stockbench.messages import Note, value_word
+from stockbench.messages import note as catalogue_note
 
 # The closed set of grades, weakest first (the report's words for each come from the research catalogue).
 Evidence = Literal["never_fired", "no_trades", "no_edge", "thin_edge", "small_sample", "edge"]
@@ -104,24 +106,34 @@ def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2%}"
 
 
+def note_parts(edge: Edge, evidence: Evidence, cap: float, book: RuleBook) -> tuple[Note, ...]:
+    """The evidence in the catalogue's words (stockbench.messages NOTES backtest.*): the signal against the base rate,
+    then the verdict with the table it follows; `note` joins them in English."""
+    table = book.sample_confidence
+    if evidence in ("never_fired", "no_trades"):
+        return (catalogue_note(f"backtest.note.{evidence}"),)
+    versus = catalogue_note(
+        "backtest.note.versus",
+        ev=_pct(edge.ev),
+        win=_pct(edge.win_rate),
+        base_ev=_pct(edge.base_ev),
+        base_win=_pct(edge.base_win_rate),
+        horizon=edge.horizon,
+    )
+    verdict = catalogue_note(
+        f"backtest.note.{evidence}",
+        cap=cap,
+        independent=edge.independent,
+        table=table.name,
+        table_zh=value_word("rule_table", table.name, "zh"),
+        version=table.version,
+        ev_min=_pct(min_ev_edge(edge.horizon, book)),
+        win_min=_pct(table.number("min_edge_win_rate")),
+        full=table.integer("full_confidence"),
+    )
+    return versus, verdict
+
+
 def note(edge: Edge, evidence: Evidence, cap: float, book: RuleBook) -> str:
     """One English line on the evidence (the CLI's and the JSON's; reports word it from the catalogue)."""
-    table = book.sample_confidence
-    cite = table.cite()
-    if evidence == "never_fired":
-        return "the signal never fired in this period: no evidence either way"
-    if evidence == "no_trades":
-        return "no completed trade yet: no evidence either way"
-    versus = (
-        f"signal EV {_pct(edge.ev)}, win rate {_pct(edge.win_rate)} vs base rate {_pct(edge.base_ev)}, "
-        f"{_pct(edge.base_win_rate)} (any {edge.horizon}-session window)"
-    )
-    verdict = {
-        "no_edge": f"no edge over the base rate: confidence capped at {cap}",
-        "thin_edge": f"edge below the minimum (EV +{_pct(min_ev_edge(edge.horizon, book))}, win rate "
-        f"+{_pct(table.number('min_edge_win_rate'))}): confidence capped at {cap}",
-        "small_sample": f"an edge, on {edge.independent} independent trades (below "
-        f"{table.integer('full_confidence')}): confidence capped at {cap}",
-        "edge": f"an edge over the base rate on {edge.independent} independent trades: confidence not capped",
-    }[evidence]
-    return f"{versus}; {verdict} ({cite})"
+    return "; ".join(part.text("en") for part in note_parts(edge, evidence, cap, book))

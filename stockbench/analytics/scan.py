@@ -320,7 +320,7 @@ def _notes(row: Mapping[str, Any], n: int) -> tuple[Note, ...]:
                            basis_zh=anchor_words(basis, "zh"), zone_zh=value_word("zone", zone, "zh"))  # fmt: skip
     parts = sorted(((row[k], k) for k in notes if row[k]), key=lambda item: (-item[0], item[1]))
     flag = (note(ST_NOTE[row["st"]]),) if row.get("st") else ()
-    return flag + tuple(replace(notes[k], suffix=f" ({points:+g})") for points, k in parts)
+    return flag + tuple(replace(notes[k], points=f"{points:+g}") for points, k in parts)
 
 
 def ranked(table: pl.DataFrame, scan: Table | None = None) -> pl.DataFrame:

@@ -11,20 +11,21 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from stockbench.cli.context import CliContext, pass_cli
-from stockbench.cli.output import merged, message, table
+from stockbench.cli.output import merged, message
 
 if TYPE_CHECKING:
     import polars as pl
 
+    from stockbench.analytics.backtest import BacktestReport
+    from stockbench.messages import Language
     from stockbench.workbench import Workbench
 
 DEFAULT_DATA = Path("shared") / "data" / "ashare_daily_2017_2022.parquet"
 
 
-def _symbol(bench: Workbench, text: str) -> str:
-    found = bench.market.registry.resolve(text)
-    if found.note:
-        message(f"note: {found.note}")
+def _symbol(cli: CliContext, text: str) -> str:
+    found = cli.bench().market.registry.resolve(text)
+    cli.identified_note(found)
     return found.instrument.symbol
 
 
@@ -52,35 +53,56 @@ def _flow(bench: Workbench, symbol: str) -> pl.DataFrame | None:
     return flow.select("day", pl.col("main_net").cast(pl.Float64)) if flow.height else None
 
 
-def _horizon_rows(d: dict[str, Any]) -> list[dict[str, Any]]:
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2%}"
+
+
+def _sample(stats: dict[str, Any], language: Language) -> str:
+    """A sample's trades / win rate / EV: as the JSON has them in English, in percent in Chinese."""
+    if language == "en":
+        return f"{stats['trades']} / {stats['win_rate']} / {stats['ev']}"
+    return f"{stats['trades']} / {_pct(stats['win_rate'])} / {_pct(stats['ev'])}"
+
+
+def _horizon_rows(d: dict[str, Any], language: Language) -> list[dict[str, Any]]:
     rows = []
     for key, h in d["horizons"].items():
-        ins, outs = h["in_sample"], h["out_of_sample"]
+        figures = ("win_rate", "ev", "base_win_rate", "base_ev")
+        shown = {k: h[k] for k in figures} if language == "en" else {k: _pct(h[k]) for k in figures}
         rows.append(
             {
                 "horizon": key,
                 "fires": h["fires"],
                 "trades": h["trades"],
                 "independent": h["independent"],
-                "win_rate": h["win_rate"],
-                "ev": h["ev"],
-                "base": f"{h['base_win_rate']} / {h['base_ev']}",
+                "win_rate": shown["win_rate"],
+                "ev": shown["ev"],
+                "base": f"{shown['base_win_rate']} / {shown['base_ev']}",
                 "evidence": h["evidence"],
-                "in_sample": f"{ins['trades']} / {ins['win_rate']} / {ins['ev']}",
-                "out_of_sample": f"{outs['trades']} / {outs['win_rate']} / {outs['ev']}",
+                "in_sample": _sample(h["in_sample"], language),
+                "out_of_sample": _sample(h["out_of_sample"], language),
             }
         )
     return rows
 
 
-def _backtest_human(d: dict[str, Any]) -> str:
-    head = f"{d['symbol']}: {d['sessions']} scored sessions {d['first_day']}..{d['last_day']}, {d['fires']} signals"
-    notes = [f"  {k}: {h['sample_note']}" for k, h in d["horizons"].items()]
+def _backtest_human(cli: CliContext, d: dict[str, Any], report: BacktestReport) -> str:
+    """The backtest as people read it, in the invocation's language (the JSON keeps the English notes)."""
+    language = cli.language
+    joined = cli.say("cli.backtest.separator")
+    head = cli.say("cli.backtest.head", symbol=d["symbol"], sessions=d["sessions"], first=d["first_day"],
+                   last=d["last_day"], fires=d["fires"])  # fmt: skip
+    notes = [
+        "  "
+        + cli.say("cli.backtest.horizon", horizon=h.horizon, note=joined.join(n.text(language) for n in h.sample_notes))
+        for h in report.horizons
+    ]
     columns = ["horizon", "fires", "trades", "independent", "win_rate", "ev", "base", "evidence", "in_sample",
                "out_of_sample"]  # fmt: skip
-    split = f"walk-forward split at {d['split_day']} (in/out of sample: trades / win rate / EV)"
-    base = "base: win rate / EV of the same trade from every scored session (any window of the horizon)"
-    return "\n".join([head, table(_horizon_rows(d), columns), split, base, *notes, f"costs: {d['costs']}"])
+    rows = cli.table(_horizon_rows(d, language), columns, {"evidence": "backtest_evidence"})
+    costs = joined.join(n.text(language) for n in report.costs_notes)
+    return "\n".join([head, rows, cli.say("cli.backtest.split", day=d["split_day"]), cli.say("cli.backtest.base"),
+                      *notes, cli.say("cli.backtest.costs", costs=costs)])  # fmt: skip
 
 
 @click.command()
@@ -98,8 +120,8 @@ def backtest(cli: CliContext, symbol: str, benchmark: str | None) -> None:
 
     bench = cli.bench()
     book = load_rule_tables()
-    found = _symbol(bench, symbol)
-    index = _symbol(bench, benchmark) if benchmark else None
+    found = _symbol(cli, symbol)
+    index = _symbol(cli, benchmark) if benchmark else None
     bars = _series(bench, found)
     reference = _series(bench, index).select("day", "close") if index else None
     flow = _flow(bench, found)
@@ -109,7 +131,7 @@ def backtest(cli: CliContext, symbol: str, benchmark: str | None) -> None:
     latest = score_on(frame, frame["day"].max(), found, book)  # type: ignore[arg-type]
     as_of = bench.clock.now().isoformat() if bench.clock.is_replay else None
     result = {"symbol": found, "as_of": as_of, "benchmark": index, "money_flow": flow is not None}
-    cli.emit(merged(result, report, {"latest_score": latest}), _backtest_human)
+    cli.emit(merged(result, report, {"latest_score": latest}), lambda d: _backtest_human(cli, d, report))
 
 
 def _default_data() -> Path:

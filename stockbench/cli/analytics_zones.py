@@ -23,9 +23,19 @@ def _anchor_name(cli: CliContext, name: str) -> str:
     return anchor_name(name, cli.language) if cli.language == "zh" else name
 
 
+def _level(value: str, zone: dict[str, Any]) -> str:
+    """An anchor's level as people read it: in the decimals of the zone's tick grid, never fewer than two (the JSON
+    keeps the facts' four places), as the report says it."""
+    from stockbench.research.wording.phrases import level_price
+
+    return level_price(Decimal(value), Decimal(zone["low"]), Decimal(zone["high"]))
+
+
 def _zone_line(cli: CliContext, key: str, zone: dict[str, Any], distance: str) -> str:
-    anchors = ", ".join(cli.say("cli.zones.anchor", name=_anchor_name(cli, a["name"]), value=a["value"], day=a["day"])
-                        for a in zone["anchors"] if a["role"] != "width")  # fmt: skip
+    anchors = cli.say("cli.list_separator").join(
+        cli.say("cli.zones.anchor", name=_anchor_name(cli, a["name"]), value=_level(a["value"], zone), day=a["day"])
+        for a in zone["anchors"] if a["role"] != "width"
+    )  # fmt: skip
     return cli.say(key, low=zone["low"], high=zone["high"], distance=distance, anchors=anchors)
 
 
@@ -37,7 +47,7 @@ def _basis(cli: CliContext, zone: dict[str, Any], price: Decimal) -> str:
     value = Decimal(basis["value"])
     pct = abs((value / price - 1) * 100).quantize(Decimal("0.01"))
     key = "cli.zones.basis_at" if not pct else "cli.zones.basis_above" if value > price else "cli.zones.basis_below"
-    return cli.say(key, name=_anchor_name(cli, basis["name"]), value=basis["value"], pct=pct)
+    return cli.say(key, name=_anchor_name(cli, basis["name"]), value=_level(basis["value"], zone), pct=pct)
 
 
 def _placed(cli: CliContext, data: dict[str, Any]) -> str:
@@ -54,7 +64,7 @@ def _placed(cli: CliContext, data: dict[str, Any]) -> str:
 
 
 def _plan_line(cli: CliContext, data: dict[str, Any]) -> str:
-    reasons = ", ".join(cli.word("plan_reason", r) for r in data["reasons"])
+    reasons = cli.say("cli.list_separator").join(cli.word("plan_reason", r) for r in data["reasons"])
     verdict = (
         cli.say("cli.zones.tradeable") if data["tradeable"] else cli.say("cli.zones.not_tradeable", reasons=reasons)
     )
@@ -87,20 +97,22 @@ def zones(cli: CliContext, symbol: str, price: Decimal | None) -> None:
     plan's reward-to-risk and whether it is tradeable (the reason codes when not)."""
     bench = cli.bench()
     found = bench.market.registry.resolve(symbol)
-    if found.note:
-        cli.note_line(found.note)
+    cli.identified_note(found)
     result = bench.analytics.zones(found.instrument.symbol, price=price)
     cli.emit(result, lambda d: _zones_human(cli, d, result))
 
 
 def _size_human(cli: CliContext, data: dict[str, Any]) -> str:
-    fees = ", ".join(f"{cli.word('fee_item', k)} {v}" for k, v in data["fees"]["items"].items())
+    fees = cli.say("cli.list_separator").join(
+        f"{cli.word('fee_item', k)} {v}" for k, v in data["fees"]["items"].items()
+    )
     lines = [
         cli.say("cli.size.order", side=cli.word("side", data["side"]), qty=data["qty"], symbol=data["symbol"],
                 price=data["price"], stop=data["stop"], day=data["day"]),
         cli.say("cli.size.fees", total=data["fees"]["total"], items=fees, break_even=data["break_even"]),
         cli.say("cli.size.after", cash=data["cash_after"], weight=data["weight_after"], loss=data["loss_at_stop"],
-                budget=data["risk_budget"], bound=", ".join(cli.word("bound", b) for b in data["bound_by"])),
+                budget=data["risk_budget"], bound=cli.say("cli.list_separator").join(cli.word("bound", b)
+                                                                          for b in data["bound_by"])),
     ]  # fmt: skip
     return "\n".join(lines + [("注意：" if cli.language == "zh" else "note: ") + n for n in data["notes"]])
 
@@ -159,12 +171,12 @@ def _scan_human(cli: CliContext, data: dict[str, Any], found: ScanResult) -> str
     head = cli.say("cli.scan.head", scanned=f"{data['scanned']:,}", as_of=data["as_of"], ranked=f"{data['ranked']:,}")
     rows = [
         {"symbol": p.symbol, "name": p.name or "", "score": shown["score"],
-         "why": "; ".join(n.text(cli.language) for n in p.notes)}
+         "why": cli.say("cli.reason_separator").join(n.text(cli.language) for n in p.notes)}
         for p, shown in zip(found.shortlist, data["shortlist"], strict=True)
     ]  # fmt: skip
     lines = [head, cli.table(rows, ["symbol", "name", "score", "why"])]
     if data["st_left_out"]:
-        left = ", ".join(data["st_left_out"])
+        left = cli.say("cli.list_separator").join(data["st_left_out"])
         lines.append(cli.say("cli.scan.st_left_out", left=left, option="--include-st"))
     return "\n".join(lines)
 

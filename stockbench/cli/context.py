@@ -15,6 +15,7 @@ from stockbench.cli.params import typed_notes
 
 if TYPE_CHECKING:
     from stockbench.clock import Clock
+    from stockbench.market.instruments import Identified
     from stockbench.messages import Language
     from stockbench.workbench import Workbench
 
@@ -87,6 +88,12 @@ class CliContext:
     def table(self, rows: list[dict[str, Any]], columns: list[str], kinds: dict[str, str] | None = None) -> str:
         """`rows` as a text table in this invocation's language (see output.table)."""
         return table(rows, columns, self.language, kinds)
+
+    def identified_note(self, found: Identified) -> None:
+        """The note of a symbol read one way of two (000001: the stock, not the index), in this invocation's
+        language, on stderr; nothing when the symbol was plain."""
+        if found.note:
+            self.note_line(found.said.text(self.language) if found.said else found.note)
 
     def note_line(self, text: str) -> None:
         """A note on stderr ("note: ..."), labelled in this invocation's language."""

@@ -40,8 +40,7 @@ def price_text(value: Decimal | None) -> str | None:
 
 def _symbol(cli: CliContext, text: str) -> str:
     found = cli.bench().market.registry.resolve(text)
-    if found.note:
-        cli.note_line(found.note)
+    cli.identified_note(found)
     return found.instrument.symbol
 
 

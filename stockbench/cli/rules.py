@@ -11,7 +11,6 @@ import click
 
 from stockbench.cli.context import CliContext, pass_cli
 from stockbench.cli.main import LazyGroup
-from stockbench.cli.output import message
 from stockbench.cli.params import DATE, DECIMAL, QUANTITY
 
 if TYPE_CHECKING:
@@ -32,10 +31,9 @@ def rules() -> None:
     """Exchange rules: identity, lots, ticks, limits, sessions, calendars and fees."""
 
 
-def _resolve(bench: Workbench, symbol: str) -> Instrument:
-    found = bench.market.registry.resolve(symbol)
-    if found.note:
-        message(f"note: {found.note}")
+def _resolve(cli: CliContext, symbol: str) -> Instrument:
+    found = cli.bench().market.registry.resolve(symbol)
+    cli.identified_note(found)
     return found.instrument
 
 
@@ -61,7 +59,7 @@ def show(cli: CliContext, symbol: str, day: date | None) -> None:
     from stockbench.market.ticks import fixed_tick, spread_table
 
     bench = cli.bench()
-    instrument = _resolve(bench, symbol)
+    instrument = _resolve(cli, symbol)
     day = _day(bench, instrument, day)
     tables = bench.market.tables
     st = bench.market.registry.st_on(instrument.symbol, day)
@@ -89,26 +87,40 @@ def show(cli: CliContext, symbol: str, day: date | None) -> None:
     if tradable and instrument.market == "HK":
         table = spread_table(instrument, day, tables)
         data["tick_table"] = {"name": table.name, "bands": [[b.lower, b.upper, b.tick] for b in table.bands]}
-    cli.emit(data, _show_human)
+    cli.emit(data, lambda d: _show_human(cli, d))
 
 
-def _show_human(data: dict[str, Any]) -> str:
+def _lot(cli: CliContext, data: dict[str, Any]) -> str:
+    if data["lot"] is None:
+        return cli.say("cli.rules.show.none")
+    if data["lot_step"] in (None, data["lot"]):
+        return cli.say("cli.rules.show.lot", lot=data["lot"])
+    return cli.say("cli.rules.show.lot_steps", lot=data["lot"], step=data["lot_step"])
+
+
+def _show_human(cli: CliContext, data: dict[str, Any]) -> str:
+    """The rules of a symbol as people read them, in the invocation's language."""
+
     def text(value: object) -> str:
-        return "-" if value is None else str(value)
+        return cli.say("cli.rules.show.none") if value is None else str(value)
 
-    lot = text(data["lot"]) + (
-        f" then steps of {data['lot_step']}" if data["lot_step"] not in (None, data["lot"]) else ""
-    )
-    tick = text(data["tick"]) if data["tick_table"] is None else f"spread table '{data['tick_table']['name']}'"
-    limit = "none" if data["limit_pct"] is None else f"{Decimal(data['limit_pct']) * 100:g}%"
+    table = data["tick_table"]
+    tick = text(data["tick"]) if table is None else cli.say("cli.rules.show.spread_table", name=table["name"])
+    limit = (cli.say("cli.rules.show.no_limit") if data["limit_pct"] is None
+             else f"{Decimal(data['limit_pct']) * 100:g}%")  # fmt: skip
+    kind = {"exchange": data["exchange"], "board": data["board"], "kind": data["security_type"],
+            "currency": data["currency"]}  # fmt: skip
+    kinds = {"exchange": "exchange", "board": "board", "kind": "security_type", "currency": "currency"}
+    words = {f"{k}_zh": cli.word(v, kind[k]) for k, v in kinds.items()}
     return "\n".join(
         [
             f"{data['symbol']}  {data['name'] or ''}".rstrip(),
-            f"  {data['exchange']} {data['board']} {data['security_type']}, {data['currency']}",
-            f"  tick {tick}; lot {lot}; daily limit {limit}{' (ST)' if data['st'] else ''}; {text(data['settlement'])}",
-            f"  rules on {data['date']} (tables {data['rules_version']})",
+            "  " + cli.say("cli.rules.show.kind", **kind, **words),
+            "  " + cli.say("cli.rules.show.trading", tick=tick, lot=_lot(cli, data), limit=limit,
+                           st=cli.say("cli.rules.show.st") if data["st"] else "", settlement=text(data["settlement"])),
+            "  " + cli.say("cli.rules.show.tables", day=data["date"], version=data["rules_version"]),
         ]
-    )
+    )  # fmt: skip
 
 
 @rules.command()
@@ -123,7 +135,7 @@ def limits(cli: CliContext, symbol: str, ref: Decimal, day: date | None, st: boo
     from stockbench.market.limits import price_limits
 
     bench = cli.bench()
-    instrument = _resolve(bench, symbol)
+    instrument = _resolve(cli, symbol)
     day = _day(bench, instrument, day)
     found = price_limits(
         instrument,
@@ -176,7 +188,7 @@ def check_order_command(
     from stockbench.market.order_rules import check_order
 
     bench = cli.bench()
-    instrument = _resolve(bench, symbol)
+    instrument = _resolve(cli, symbol)
     if lot is not None and instrument.market == "HK":
         instrument = instrument.with_data(board_lot=lot)
     day = _day(bench, instrument, day)

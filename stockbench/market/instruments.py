@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from stockbench.clock import Market
 from stockbench.errors import InvalidInput
-from stockbench.messages import user_error
+from stockbench.messages import Note, note, user_error
 
 
 class Exchange(StrEnum):
@@ -105,7 +105,8 @@ class Identified:
     """The result of parsing user input: the instrument, and a note when the input was ambiguous."""
 
     instrument: Instrument
-    note: str = ""
+    note: str = ""  # in English
+    said: Note | None = None  # the same note in the catalogue's words, for either language
 
 
 HK_INDICES = {
@@ -123,26 +124,20 @@ def _a_share(code: str, exchange: Exchange | None, raw: str) -> Identified:
         raise user_error(InvalidInput, "symbol_digits", raw=raw)
     if code[:3] in {"900", "200", "201"}:
         raise user_error(InvalidInput, "symbol_b_share", raw=raw)
-    note = ""
+    said = None
     if exchange is None:
-        exchange, note = _exchange_by_prefix(code, raw)
-    return Identified(_classify_a_share(code, exchange, raw), note)
+        exchange, said = _exchange_by_prefix(code, raw)
+    return Identified(_classify_a_share(code, exchange, raw), said.text("en") if said else "", said)
 
 
-def _exchange_by_prefix(code: str, raw: str) -> tuple[Exchange, str]:
+def _exchange_by_prefix(code: str, raw: str) -> tuple[Exchange, Note | None]:
     head1, head2, head3 = code[0], code[:2], code[:3]
     if head1 in {"6", "5"} or head3 == "688":
-        return Exchange.SH, ""
+        return Exchange.SH, None
     if head3 == "920" or head2 in {"43", "83", "87"}:
-        return Exchange.BJ, ""
+        return Exchange.BJ, None
     if head3 in {"000", "001", "002", "003", "300", "301", "399"} or head2 in {"15", "16", "18"}:
-        note = ""
-        if head3 == "000":
-            note = (
-                f"'{raw}' is both the Shenzhen stock {code}.SZ and the Shanghai index {code}.SH; "
-                f"taken as the stock (write {code}.SH for the index)"
-            )
-        return Exchange.SZ, note
+        return Exchange.SZ, note("symbol.stock_or_index", raw=raw, code=code) if head3 == "000" else None
     raise user_error(InvalidInput, "symbol_prefix", raw=raw)
 
 

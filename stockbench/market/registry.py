@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Any, Literal
 
@@ -74,7 +74,7 @@ def _enriched(found: Identified, row: Sequence[Any]) -> Identified:
         list_date=listed,
         fund_kind=FundKind(fund_kind) if fund_kind else None,
     )
-    return Identified(enriched, found.note)
+    return replace(found, instrument=enriched)
 
 
 def _listing_date(instrument: Instrument, first: tuple[date, str] | None) -> date | None:

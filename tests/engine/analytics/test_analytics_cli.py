@@ -70,7 +70,7 @@ def test_zones_human(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["--home", str(home), "--as-of", AS_OF, "zones", "600519.SH"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("600519.SH as of 2021-06-30: price 2056.70 is between the zones: the buy zone")
-    assert "built on volume_node 2008.9918, 2.32% below the price" in out and "2.84% above the price" in out
+    assert "built on volume_node 2008.99, 2.32% below the price" in out and "2.84% above the price" in out
     assert "plan  reward-to-risk 1.46 (minimum 1.5): not tradeable (reward_risk_below_min)" in out
 
 
