@@ -167,7 +167,7 @@ def test_600519_on_its_2021_02_18_high_with_valuation_a_gap_is_no_buy(shared_dat
     the unknowns cap the baseline at wait, the reasons say which (codes and values), and the run waits."""
     home = real_workspace(tmp_path, shared_data, ["sh600519"], since="2019-01-01")
     with Workbench.open(home, clock=ReplayClock.as_of(date(2021, 2, 18))) as bench:
-        outcome = bench.research.analyze("600519.SH").as_dict()
+        outcome = bench.research.analyze("600519.SH", language="zh").as_dict()
         assert outcome["status"] == "published", outcome
         facts = json.loads(bench.research.journal.stored(outcome["run_id"], "preprocess/facts", "result") or "{}")
         summary = _summary(bench, outcome["report_id"])

@@ -45,7 +45,8 @@ CASES = [("600519.SH", "2021-02-18", "built_sector"), ("601318.SH", "2021-12-31"
 def test_relative_strength_is_known_against_a_built_index(
     home: Path, capsys: pytest.CaptureFixture[str], symbol: str, as_of: str, basis: str
 ) -> None:
-    outcome = cli(capsys, "--home", str(home), "--as-of", as_of, "--json", "analyze", symbol, "--model", "offline")
+    argv = ["--home", str(home), "--as-of", as_of, "--json", "analyze", symbol, "--model", "offline"]
+    outcome = cli(capsys, *argv, "--language", "zh")
     assert outcome["status"] == "published", outcome["reason"]
     report = cli(capsys, "--home", str(home), "--json", "reports", "show", outcome["report_id"], "--format", "json")
     context = report["summary"]["context"]
@@ -59,7 +60,7 @@ def test_relative_strength_is_known_against_a_built_index(
 
 def test_moutai_price_facts_in_the_report(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = ["--home", str(home), "--as-of", "2021-02-18", "--json"]
-    outcome = cli(capsys, *args, "analyze", "600519.SH", "--model", "offline")
+    outcome = cli(capsys, *args, "analyze", "600519.SH", "--model", "offline", "--language", "zh")
     report = cli(capsys, *args, "reports", "show", outcome["report_id"], "--format", "json")
     price = report["summary"]["context"]["price"]
     assert (price["close"], price["ma250_distance_pct"], price["drawdown_pct"]) == ("2471.00", "56.27", "-5.97")

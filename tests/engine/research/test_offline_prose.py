@@ -229,7 +229,7 @@ def test_an_old_wait_that_missed_the_rise_of_300750_is_graded_wrong(
     assert run(["--home", home, "--json", "data", "import", str(shared_data / "ashare_full" / "sz300750.csv")]) == 0
     capsys.readouterr()
     for day in ("2020-03-20", "2021-02-18"):
-        assert run(["--home", home, "--as-of", day, "--json", "analyze", "300750.SZ"]) == 0
+        assert run(["--home", home, "--as-of", day, "--json", "analyze", "300750.SZ", "--language", "zh"]) == 0
         outcome = json.loads(capsys.readouterr().out)
         assert outcome["status"] == "published", outcome["reason"]
     with Workbench.open(Path(home)) as bench:

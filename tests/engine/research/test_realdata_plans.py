@@ -32,6 +32,7 @@ from stockbench.research.blocks import RunFacts
 from stockbench.research.listing import NotListed
 from stockbench.research.outcomes import RunOutcome
 from stockbench.research.summary import ReportSummary, SummaryZones
+from stockbench.store.settings import REPORT_LANGUAGE
 from stockbench.workbench import Workbench
 
 pytestmark = pytest.mark.realdata
@@ -105,6 +106,7 @@ def study(tmp_path_factory: pytest.TempPathFactory) -> Study:
     data.filter(pl.col("code").is_in(sample)).collect().write_parquet(universe)
     home = folder / "workspace"
     with Workbench.open(home, clock=ReplayClock.as_of(date(2022, 1, 14))) as bench:
+        bench.workspace.settings.set(REPORT_LANGUAGE, "zh")  # the reports read here are Chinese (the locale: English)
         assert bench.data.import_file(universe).rejected == 0
         imported = bench.data.import_file(files)
         assert imported.rejected == 0 and imported.symbols == len(CODES)
