@@ -161,6 +161,15 @@ def pct(value: Decimal) -> str:
     return format(abs(value).quantize(_CENT, ROUND_HALF_UP), "f")
 
 
+def out_of_reach(zones: ZonesFact | None) -> str | None:
+    """How far under the price the buy zone's top lies (its magnitude, in percent) when that puts the plan out of
+    reach (the zones' reason buy_out_of_reach), else None: a plan that no price near this one can trade, so the text
+    never tells the reader to wait for that zone."""
+    if zones is None or "buy_out_of_reach" not in zones.reasons or zones.distance_pct.buy_high_pct is None:
+        return None
+    return pct(zones.distance_pct.buy_high_pct)
+
+
 def _rel(reading: Reading, value: Decimal, other: Decimal) -> str:
     return reading.say("rel.above" if value > other else "rel.below" if value < other else "rel.at")
 
@@ -407,11 +416,14 @@ def _conflict(reading: Reading, action: str, bear: Sequence[Finding]) -> Finding
         "ma250")  # fmt: skip
     trend = reading.term("state.trend", reading.trend)
     inside = zones is not None and zones.position == "in_buy"  # already in the buy zone: no "wait for it"
+    far = out_of_reach(zones)  # out of a plan's reach: no "wait for it" either
+    flat = "weigh.flat_in_buy" if inside else "weigh.flat_out_of_reach" if far else "weigh.flat"
     weigh = reading.say(
-        "weigh.long" if action in LONG else "weigh.flat_in_buy" if inside else "weigh.flat",
+        "weigh.long" if action in LONG else flat,
         stop=price(zones.stop.price) if zones and zones.stop.price is not None else "-",
         low=price(zones.buy.low) if zones else "-",
         high=price(zones.buy.high) if zones else "-",
+        distance=far or "-",
     )
     if close is not None and ma250 is not None and reading.trend in UP and close < ma250:
         block = "price" if reading.price and reading.price.ma250 is not None else "indicators"
@@ -454,7 +466,10 @@ def what_to_do(reading: Reading, action: str) -> str:
     stop = price(zones.stop.price) if zones.stop.price is not None else "-"
     key = f"todo.{action}" if has(f"offline.todo.{action}") else "todo.other"
     baseline = reading.baseline
-    if action == "wait" and baseline is not None and baseline.capped and baseline.unknown:
+    far = out_of_reach(zones)
+    if action in ("wait", "avoid") and far is not None:
+        key = f"todo.{action}_out_of_reach"  # no waiting for a zone no plan can reach
+    elif action == "wait" and baseline is not None and baseline.capped and baseline.unknown:
         key = "todo.wait_unknown"  # the plan may be good; an unknown input is never a pass
     elif action == "wait" and zones.position == "in_buy":
         key = "todo.wait_in_buy"  # already in the buy zone: waiting is for the baseline, not for the price
@@ -462,7 +477,7 @@ def what_to_do(reading: Reading, action: str) -> str:
         key = "todo.avoid_in_buy"  # already in the buy zone: not "even if it returns there"
     unknown = "、" if reading.language == "zh" else ", "
     unknown = unknown.join(reading.term("baseline.check", u) for u in (baseline.unknown if baseline else ()))
-    return reading.say(key, action=word, unknown=unknown,
+    return reading.say(key, action=word, unknown=unknown, distance=far or "-",
                        buy_low=price(zones.buy.low), buy_high=price(zones.buy.high), sell_low=price(zones.sell.low),
                        sell_high=price(zones.sell.high), stop=stop)  # fmt: skip
 
@@ -506,6 +521,8 @@ def report_text(reading: Reading, action: str) -> dict[str, Any]:
     change = "change.long" if action in LONG else "change.flat"
     if change == "change.flat" and zones is not None and zones.position == "in_buy":
         change = "change.flat_in_buy"  # already in the buy zone: a return to it is no change
+    elif change == "change.flat" and out_of_reach(zones) is not None:
+        change = "change.flat_out_of_reach"  # a zone out of reach: new zones, not a return to it
     return {
         "title": reading.say("title", name=reading.name, symbol=reading.symbol, action=word, reason=reason),
         "conclusion": reading.say(
@@ -520,6 +537,7 @@ def report_text(reading: Reading, action: str) -> dict[str, Any]:
         "what_would_change_my_mind": reading.say(
             change if zones is not None else "change.no_zones",
             trend=reading.term("state.trend", reading.trend),
+            distance=out_of_reach(zones) or "-",
             **levels,
         ),
         "what_to_watch": reading.say("watch" if zones is not None else "watch.no_zones", position=position, **levels),

@@ -802,3 +802,32 @@ _OFFLINE: dict[str, Entry] = {
     "offline.no_rule": Entry("{label}：阶段 {stage} 没有规则", "{label}: no rule for the stage {stage}"),
 }
 WORDS.update(_OFFLINE)
+
+# ---- issue 18: a buy zone out of a plan's reach (the zones' reason buy_out_of_reach) is never waited for -------------
+_OUT_OF_REACH: dict[str, Entry] = {
+    "offline.todo.wait_out_of_reach": Entry(
+        "本次操作为{action}：买入区间 {buy_low}-{buy_high} 的上沿在现价下方 {distance}%，超出计划可及的范围，不建仓，"
+        "也不等价格跌回这里；回调或横盘筑底后形成新的区间，再据此制定计划",
+        "{action} now: the buy zone {buy_low}-{buy_high} lies {distance}% under the price, out of reach of a plan; no "
+        "position, and no waiting for it: a plan needs new zones, after a pullback or once a new base forms",
+    ),
+    "offline.todo.avoid_out_of_reach": Entry(
+        "本次操作为{action}：不建仓；买入区间 {buy_low}-{buy_high} 的上沿在现价下方 {distance}%，超出计划可及的范围；"
+        "回调或横盘筑底形成新的区间后，重新分析再定",
+        "{action} now: no position; the buy zone {buy_low}-{buy_high} lies {distance}% under the price, out of reach "
+        "of a plan; analyse again once a pullback or a new base gives new zones",
+    ),
+    "offline.weigh.flat_out_of_reach": Entry(
+        "以风险为主：买入区间 {low}-{high} 在现价下方 {distance}%，超出计划可及的范围，需等回调或新的底部形成新的区间",
+        "the risk weighs more: the buy zone {low}-{high} lies {distance}% under the price, out of a plan's reach "
+        "until a pullback or a new base gives new zones",
+    ),
+    "offline.change.flat_out_of_reach": Entry(
+        "价格升破卖出区间上沿 {sell_high} 且趋势转强，或回调、筑底后形成离价格足够近的新区间（现买入区间 "
+        "{buy_low}-{buy_high} 在现价下方 {distance}%，现趋势{trend}）",
+        "a rise over the sell zone's top {sell_high} with a stronger trend, or new zones near enough to the price "
+        "after a pullback or a new base (the buy zone {buy_low}-{buy_high} lies {distance}% under the price; trend "
+        "state now {trend})",
+    ),
+}
+WORDS.update(_OUT_OF_REACH)

@@ -315,3 +315,34 @@ def test_a_price_already_in_the_buy_zone_is_never_told_to_come_back_to_it(study:
         assert "回到买入区间" not in text and "即使回到" not in text, (report.symbol, report.day)
         assert "价格进入买入区间" not in text and "价格位于买入区间" in text, (report.symbol, report.day)
         assert "已在买入区间" in text or report.outcome.action in {"buy", "add", "hold"}, (report.symbol, report.day)
+
+
+def _english(report: Report) -> RunFacts:
+    """The report's own facts, read as an English run's (the words the English report would say)."""
+    prepare = report.facts.raw["prepare"]
+    return report.facts.with_block("prepare", {**prepare, "language": "en"})
+
+
+def test_a_buy_zone_out_of_reach_is_never_waited_for(study: Study) -> None:
+    """300750 as of 2020-03-20 was told to "wait for the buy zone 87.03-93.76 and assess again" 19% under the price,
+    600519 as of 2021-02-18 "等待价格回到买入区间 2156.16-2216.69" 10% under it: a zone whose top lies too far under
+    the price (reason buy_out_of_reach) is said as that distance, out of reach of a plan, with what would make one."""
+    from stockbench.research import offline_prose as prose
+
+    far = {(r.symbol, r.day): r for r in study.reports if r.facts.zones and "buy_out_of_reach" in r.facts.zones.reasons}
+    assert {("300750.SZ", date(2020, 3, 20)), ("600519.SH", date(2021, 2, 18))} <= set(far), sorted(far)
+    for report in far.values():
+        zones = report.facts.zones
+        assert zones is not None and zones.distance_pct.buy_high_pct is not None
+        distance = format(abs(zones.distance_pct.buy_high_pct), "f")
+        told = report.summary.action
+        english = prose.report_text(prose.Reading.of(_english(report)), told)
+        answers = " ".join(str(english[k]) for k in ("what_to_do_now", "what_would_change_my_mind"))
+        waits = ("等待价格回到买入区间", "等价格回到买入区间", "或回到买入区间", "即使回到买入区间")
+        assert [w for w in waits if w in report.markdown] == [], report.name
+        assert f"在现价下方 {distance}%，超出计划可及的范围" in report.markdown, report.name
+        assert "回调或横盘筑底" in report.markdown or "回调、筑底" in report.markdown, report.name
+        assert "wait for the buy zone" not in answers and "a return to the buy zone" not in answers, answers
+        assert f"lies {distance}% under the price, out of reach of a plan" in answers, answers
+        assert "pullback or" in answers and "new base" in answers, answers
+
