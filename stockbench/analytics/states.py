@@ -165,3 +165,24 @@ def states_on(
     for table in book.state_tables():
         found[table.name] = _evidence(table, row)
     return found
+
+
+def relative_returns(
+    frame: pl.DataFrame, day: date, symbol: str | None = None, book: RuleBook | None = None
+) -> dict[str, tuple[int, float | None, float | None]]:
+    """The returns relative strength compares, on `symbol`'s last session on or before `day`: per window of the
+    relative_strength table (short, long), (sessions, the stock's return, the benchmark's return) as fractions, a
+    return None when the window reaches before the data or the benchmark has no close. `frame` is the output of
+    `add_states` (or any frame with close and bench_close)."""
+    table = (book or load_rule_tables()).relative_strength
+    row = _row(frame, day, symbol)
+    rows = frame.filter((pl.col("symbol") == row["symbol"]) & (pl.col("day") <= row["day"])).sort("day")
+
+    def change(name: str, sessions: int) -> float | None:
+        if name not in rows.columns or rows.height <= sessions:
+            return None
+        now, then = rows[name][-1], rows[name][-1 - sessions]
+        return None if now is None or not then else float(now) / float(then) - 1
+
+    sessions = {window: table.param(window) for window in ("short", "long")}
+    return {window: (n, change("close", n), change(BENCH_CLOSE, n)) for window, n in sessions.items()}

@@ -383,10 +383,28 @@ class PositionStateFact:
 
 
 @dataclass(frozen=True)
+class RelativeWindowFact:
+    """The stock's and the benchmark's returns (percent) over one window relative strength compares."""
+
+    sessions: int
+    return_pct: Decimal | None = None
+    benchmark_return_pct: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class RelativeReturnsFact:
+    """What relative strength was measured against (the run's sector index) and the returns it compared."""
+
+    benchmark: str | None = None
+    windows: tuple[RelativeWindowFact, ...] = ()
+
+
+@dataclass(frozen=True)
 class StateFact:
     state: str | None = None
     table: str | None = None
     version: str | None = None
+    returns: RelativeReturnsFact | None = None  # relative strength's figures (None before the report said them)
 
 
 @dataclass(frozen=True)

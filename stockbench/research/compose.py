@@ -24,7 +24,7 @@ from stockbench.evidence.gates import blocking, run_gates
 from stockbench.research import judgments as j
 from stockbench.research.archive import ReportArchive, render_markdown
 from stockbench.research.blocks import BandFact, ZonesFact
-from stockbench.research.context import price_line, rule_peers_line, sector_text
+from stockbench.research.context import price_line, relative_strength_line, rule_peers_line, sector_text
 from stockbench.research.decisions import action_choice, action_rules
 from stockbench.research.events import ReportPublished
 from stockbench.research.journal import Journal
@@ -92,8 +92,11 @@ def _scene(state: RunState, language: Language) -> str:
              peers or say("report.scene.peers", language, peers=_listed(scene.peers, language))]  # fmt: skip
     if scene.international_anchors:
         lines.append(say("report.scene.anchors", language, anchors=_listed(scene.international_anchors, language)))
-    price = price_line(state.facts.analytics.price if state.facts.analytics else None, language)
-    return "\n".join([*lines, *([price] if price else []), plain(scene.rationale.text)])
+    analytics = state.facts.analytics
+    price = price_line(analytics.price if analytics else None, language)
+    relative = relative_strength_line(analytics.states if analytics else None, context, language)
+    shown = [line for line in (price, relative) if line]
+    return "\n".join([*lines, *shown, plain(scene.rationale.text)])
 
 
 def _data(state: RunState, language: Language) -> str:

@@ -21,8 +21,8 @@ from stockbench.clock import today_in
 from stockbench.data.cache import BuiltIndexDay
 from stockbench.data.indices import load_method, rebuild, sector_key
 from stockbench.market.instruments import Instrument, SecurityType
-from stockbench.research.blocks import ContextFact, PriceFactsFact, shown
-from stockbench.research.wording import Language, say
+from stockbench.research.blocks import BuiltIndexFact, ContextFact, PriceFactsFact, StatesFact, shown
+from stockbench.research.wording import Language, has, say
 from stockbench.store.database import Database
 
 if TYPE_CHECKING:
@@ -156,6 +156,12 @@ _UNITS = {"zh": Decimal("1e8"), "en": Decimal("1e9")}  # 亿 / bn
 _CENT = Decimal("0.01")
 
 
+def _built_name(built: BuiltIndexFact, language: Language) -> str:
+    """A built index's name in the report's language (the method's English name, else the stored Chinese one)."""
+    english = next((d.name_en for d in load_method().indices if d.key == built.key), built.name)
+    return english if language == "en" else built.name
+
+
 def sector_text(sector: str, context: ContextFact | None, language: Language) -> str:
     """The sector index as the scene line names it: with how it was built, or why it measures nothing."""
     if context is None or context.sector != sector:
@@ -163,10 +169,8 @@ def sector_text(sector: str, context: ContextFact | None, language: Language) ->
     if context.built is not None:
         built = context.built
         weighting = say(f"context.weighting.{built.weighting}", language)
-        english = next((d.name_en for d in load_method().indices if d.key == built.key), built.name)
-        name = english if language == "en" else built.name
-        return say("context.sector.built", language, symbol=built.symbol, name=name, members=built.members,
-                   weighting=weighting, day=built.day)  # fmt: skip
+        return say("context.sector.built", language, symbol=built.symbol, name=_built_name(built, language),
+                   members=built.members, weighting=weighting, day=built.day)  # fmt: skip
     if context.sector_basis == "unavailable":
         return say("context.sector.unavailable", language, sector=sector)
     return f"{sector} {context.sector_name}" if context.sector_name else sector
@@ -218,3 +222,33 @@ def price_line(price: PriceFactsFact | None, language: Language) -> str | None:
             else say("context.price.amount", language, amount=amount)
         )
     return say("context.price.separator", language).join(parts)
+
+
+def _benchmark_name(benchmark: str, context: ContextFact | None, language: Language) -> str:
+    """The benchmark relative strength is measured against: labelled as built when the program built it."""
+    if context is None or context.sector != benchmark:
+        return benchmark
+    if context.built is not None:
+        return say("context.relative.built", language, symbol=benchmark, name=_built_name(context.built, language))
+    return f"{benchmark} {context.sector_name}" if context.sector_name else benchmark
+
+
+def relative_strength_line(states: StatesFact | None, context: ContextFact | None, language: Language) -> str | None:
+    """Relative strength as one line of the report: the benchmark, the stock's and the benchmark's returns over the
+    windows the state compares, and the state (None without the figures: blocks written before them)."""
+    found = states.relative_strength.returns if states else None
+    if states is None or found is None:
+        return None
+    state = states.relative_strength.state or "unknown"
+    windows = [w for w in found.windows if w.return_pct is not None and w.benchmark_return_pct is not None]
+    if found.benchmark is None or not windows:
+        benchmark = _benchmark_name(found.benchmark, context, language) if found.benchmark else "-"
+        return say("context.relative.unknown", language, benchmark=benchmark)
+    said = say("context.relative.separator", language).join(
+        say("context.relative.window", language, sessions=w.sessions, stock=_signed(w.return_pct),
+            benchmark=_signed(w.benchmark_return_pct))
+        for w in windows
+    )  # fmt: skip
+    return say("context.relative", language, benchmark=_benchmark_name(found.benchmark, context, language),
+               windows=said, state=say(f"state.relative_strength.{state}" if has(f"state.relative_strength.{state}")
+                                       else "state.unknown", language))  # fmt: skip

@@ -81,7 +81,17 @@ def _last_day(frame: pl.DataFrame) -> date:
     return day
 
 
-def _states(frame: pl.DataFrame, book: Any, symbol: str) -> dict[str, Any]:
+def _relative_returns(frame: pl.DataFrame, book: Any, symbol: str, benchmark: str | None) -> dict[str, Any]:
+    """The stock's and the benchmark's returns (percent) over the windows relative strength compares."""
+    from stockbench.analytics.states import relative_returns
+
+    windows = relative_returns(frame, _last_day(frame), symbol, book)
+    return {"benchmark": benchmark, "windows": [
+        {"sessions": n, "return_pct": _pct(stock, 2), "benchmark_return_pct": _pct(bench, 2)}
+        for n, stock, bench in windows.values()]}  # fmt: skip
+
+
+def _states(frame: pl.DataFrame, book: Any, symbol: str, benchmark: str | None = None) -> dict[str, Any]:
     from stockbench.analytics.states import states_on
 
     found = states_on(frame, _last_day(frame), symbol, book)
@@ -95,6 +105,7 @@ def _states(frame: pl.DataFrame, book: Any, symbol: str) -> dict[str, Any]:
             "rule": entry.get("rule"),
             "inputs": {k: shown(v, 4) if isinstance(v, float) else v for k, v in (entry.get("inputs") or {}).items()},
         }
+    result["relative_strength"]["returns"] = _relative_returns(frame, book, symbol, benchmark)
     return result
 
 
@@ -389,14 +400,15 @@ def analytics_blocks(  # noqa: PLR0917 - the services the analytics read, and th
         items.append(item)
         return made
 
+    sector = scene.sector_index if scene else None
     try:
-        frame, book = _frame(analytics, data, symbol, scene.sector_index if scene else None)
+        frame, book = _frame(analytics, data, symbol, sector)
     except UserError as error:
         add("unavailable", {"reason": error.message}, "analytics unavailable")
         return result, items
     add("indicators", _indicators(frame), f"indicators {symbol}")
     prices = add("price_facts", _price_facts(analytics, symbol), f"price facts {symbol}")
-    states = add("states", _states(frame, book, symbol), f"states {symbol}")
+    states = add("states", _states(frame, book, symbol, sector), f"states {symbol}")
     valuation = add("valuation", _valuation(analytics, symbol), f"valuation {symbol}")
     backtest, report, score = _backtest(data, frame, book, symbol)
     add("backtest", backtest, f"backtest {symbol}")

@@ -11,7 +11,14 @@ import polars as pl
 import pytest
 
 from stockbench.analytics.rule_tables import load_rule_tables
-from stockbench.analytics.states import add_states, classify, states_on, with_benchmark, with_money_flow
+from stockbench.analytics.states import (
+    add_states,
+    classify,
+    relative_returns,
+    states_on,
+    with_benchmark,
+    with_money_flow,
+)
 from stockbench.errors import InvalidInput, NotFound
 
 START = date(2021, 1, 4)
@@ -154,6 +161,22 @@ def test_money_flow_and_benchmark_inputs() -> None:
     assert row["flow_short"] == pytest.approx(0.05) and row["capital_state"] == "inflow"
     assert row["rs_short"] == pytest.approx(1.01**20 - 1) and row["relative_strength_state"] == "leading"
     assert frame.row(-1, named=True)["capital_state"] == "unknown", "a day without money flow leaves a gap"
+
+
+def test_the_returns_relative_strength_compares_are_its_inputs() -> None:
+    """The stock's and the benchmark's returns over the table's windows, which rs_short and rs_long compare (the
+    report says them); a window longer than the history has none."""
+    bars = series("A", [10 * 1.01**i for i in range(70)])
+    days = bars["day"].to_list()
+    bench = pl.DataFrame({"day": days, "close": [100 * 1.002**i for i in range(len(days))]})
+    frame = add_states(with_benchmark(bars, bench))
+    found = relative_returns(frame, days[-1])
+    (short, stock, benchmark), (long, _, _) = found["short"], found["long"]
+    assert (short, long) == (20, 60) and stock is not None and benchmark is not None
+    assert (stock, benchmark) == (pytest.approx(1.01**20 - 1), pytest.approx(1.002**20 - 1))
+    assert (1 + stock) / (1 + benchmark) - 1 == pytest.approx(frame.row(-1, named=True)["rs_short"])
+    assert relative_returns(frame, days[30])["long"] == (60, None, None)
+    assert relative_returns(add_states(bars), days[-1])["short"][2] is None  # no benchmark
 
 
 def test_volatility_rank_is_the_own_history_percentile() -> None:

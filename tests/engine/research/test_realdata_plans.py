@@ -346,3 +346,35 @@ def test_a_buy_zone_out_of_reach_is_never_waited_for(study: Study) -> None:
         assert f"lies {distance}% under the price, out of reach of a plan" in answers, answers
         assert "pullback or" in answers and "new base" in answers, answers
 
+
+def test_relative_strength_is_said_with_its_benchmark_and_figures(study: Study) -> None:
+    """Relative strength was computed (300750 `inline`) but never said: the context section names the benchmark (a
+    built index labelled as built) with the stock's and the benchmark's returns over the state's windows."""
+    from stockbench.research.context import relative_strength_line
+
+    for report in study.reports:
+        analytics, prepare = report.facts.analytics, report.facts.prepare
+        states = analytics.states if analytics else None
+        context = prepare.context if prepare else None
+        assert states is not None and states.relative_strength.returns is not None, report.name
+        found = states.relative_strength.returns
+        zh, en = (relative_strength_line(states, context, language) for language in ("zh", "en"))
+        assert zh is not None and en is not None
+        assert zh in report.markdown.split("## 背景")[1].split("\n## ")[0], report.name
+        assert [w.sessions for w in found.windows] == [20, 60] and found.benchmark == report.summary.context.sector
+        for window in found.windows:
+            assert window.return_pct is not None and window.benchmark_return_pct is not None, report.name
+            stock, bench = (
+                format(v, "+f") if v > 0 else format(v, "f") for v in (window.return_pct, window.benchmark_return_pct)
+            )
+            assert f"近{window.sessions}个交易日股价涨跌 {stock}%，基准 {bench}%" in zh
+            assert f"over {window.sessions} sessions the stock {stock}%, the benchmark {bench}%" in en
+        state = states.relative_strength.state
+        assert zh.startswith(f"相对强弱（对比 {found.benchmark}") and en.startswith(
+            f"Relative strength (against {found.benchmark}"
+        )
+        assert {"leading": "leading", "inline": "in line", "lagging": "lagging"}[str(state)] in en
+        built = context is not None and context.built is not None and context.sector == found.benchmark
+        assert ("（程序构建）" in zh) == built and ("(built by the program)" in en) == built, (report.name, zh)
+    catl = next(r for r in study.reports if r.symbol == "300750.SZ" and r.day == date(2020, 3, 20))
+    assert catl.summary.context is not None and catl.summary.context.relative_strength == "inline"
