@@ -116,7 +116,7 @@ def test_a_buy_the_state_table_forbids_is_sent_back_with_every_reason(lab: Lab) 
     lab.model.on("decide", _act("buy", "买入：技术分较高", position_state="building"))
     run_id = published(lab, IN_SELL)
     problem = refused_once(lab, run_id, "decide/tool/", "action_move_illegal")
-    assert "no_position -> building" in problem["message"] and problem["fix"]
+    assert "from no position to building" in problem["message"] and problem["fix"]
     refused_once(lab, run_id, "decide/tool/", "position_state_illegal")  # in the same answer
     assert lab.research().outcome(run_id).action in {"wait", "avoid"}
 
