@@ -228,8 +228,9 @@ def _benchmark_name(benchmark: str, context: ContextFact | None, language: Langu
     """The benchmark relative strength is measured against: labelled as built when the program built it."""
     if context is None or context.sector != benchmark:
         return benchmark
-    if context.built is not None:
-        return say("context.relative.built", language, symbol=benchmark, name=_built_name(context.built, language))
+    if context.built is not None:  # labelled as built (the method's names already say it)
+        name, mark = _built_name(context.built, language), say("context.relative.built", language)
+        return f"{benchmark} {name}" if mark.strip() in name else f"{benchmark} {name}{mark}"
     return f"{benchmark} {context.sector_name}" if context.sector_name else benchmark
 
 

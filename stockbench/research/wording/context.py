@@ -48,15 +48,15 @@ WORDS: dict[str, Entry] = {
     "context.price.separator": Entry(zh="；", en="; "),
     # ---- issue 18: relative strength with its benchmark and the returns it compares
     "context.relative": Entry(
-        zh="相对强弱（对比 {benchmark}）：{state}；{windows}",
-        en="Relative strength (against {benchmark}): {state}; {windows}",
+        zh="相对强弱：对比 {benchmark}，{state}；{windows}",
+        en="Relative strength against {benchmark}: {state}; {windows}",
     ),
     "context.relative.window": Entry(
         zh="近{sessions}个交易日股价涨跌 {stock}%，基准 {benchmark}%",
         en="over {sessions} sessions the stock {stock}%, the benchmark {benchmark}%",
     ),
     "context.relative.separator": Entry(zh="；", en="; "),
-    "context.relative.built": Entry(zh="{symbol} {name}（程序构建）", en="{symbol} {name} (built by the program)"),
+    "context.relative.built": Entry(zh="（程序构建）", en=" (built by the program)"),
     "context.relative.unknown": Entry(
         zh="相对强弱：未知（{benchmark} 没有可比的行情）",
         en="Relative strength: unknown ({benchmark} has no comparable bars)",

@@ -370,11 +370,11 @@ def test_relative_strength_is_said_with_its_benchmark_and_figures(study: Study) 
             assert f"近{window.sessions}个交易日股价涨跌 {stock}%，基准 {bench}%" in zh
             assert f"over {window.sessions} sessions the stock {stock}%, the benchmark {bench}%" in en
         state = states.relative_strength.state
-        assert zh.startswith(f"相对强弱（对比 {found.benchmark}") and en.startswith(
-            f"Relative strength (against {found.benchmark}"
+        assert zh.startswith(f"相对强弱：对比 {found.benchmark}") and en.startswith(
+            f"Relative strength against {found.benchmark}"
         )
         assert {"leading": "leading", "inline": "in line", "lagging": "lagging"}[str(state)] in en
         built = context is not None and context.built is not None and context.sector == found.benchmark
-        assert ("（程序构建）" in zh) == built and ("(built by the program)" in en) == built, (report.name, zh)
+        assert zh.count("（程序构建）") == int(built) and en.count("(built by the program)") == int(built), (zh, en)
     catl = next(r for r in study.reports if r.symbol == "300750.SZ" and r.day == date(2020, 3, 20))
     assert catl.summary.context is not None and catl.summary.context.relative_strength == "inline"
