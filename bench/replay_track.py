@@ -37,8 +37,9 @@ INDEX_NAME = (
 SEED = 20190102
 
 
-def sample_symbols(count: int, seed: int = SEED) -> list[str]:
-    """`count` Shanghai and Shenzhen stocks trading through the whole file, sampled with `seed`."""
+def population() -> list[str]:
+    """The Shanghai and Shenzhen stocks trading through the whole file (listed by 2017-06-30, still trading on
+    2022-01-14), in code order: what the replay batch samples from."""
     import polars as pl
 
     spans = (
@@ -50,8 +51,15 @@ def sample_symbols(count: int, seed: int = SEED) -> list[str]:
         .sort("code")
         .collect()
     )
-    chosen = spans.sample(count, seed=seed).sort("code")["code"].to_list()
-    return [f"{c[2:]}.{c[:2].upper()}" for c in chosen]
+    return [f"{c[2:]}.{c[:2].upper()}" for c in spans["code"].to_list()]
+
+
+def sample_symbols(count: int, seed: int = SEED) -> list[str]:
+    """`count` Shanghai and Shenzhen stocks trading through the whole file, sampled with `seed`."""
+    import polars as pl
+
+    chosen = pl.Series("symbol", population()).sample(count, seed=seed)
+    return sorted(chosen.to_list(), key=lambda s: (s[-2:] != "SH", s))
 
 
 def prepare(home: Path, symbols: list[str]) -> None:

@@ -352,6 +352,7 @@ class BaselineFact:
     confidence: Decimal | None = None
     ev: Decimal = Decimal(0)
     trades: int = 0
+    fired: bool = True  # the signal fires on the session: the backtest vetoes only then (blocks before 1.5: always)
     capped: bool = False
     unknown: tuple[str, ...] = ()
     reasons: tuple[Mapping[str, Any], ...] = ()
