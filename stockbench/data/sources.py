@@ -43,8 +43,12 @@ class Endpoint:
     markets: tuple[str, ...]
     base_url: str
     paths: Mapping[str, str]
-    delayed: bool = False
+    delay_minutes: int = 0  # how late the source publishes its quotes (0: real time)
     enabled: bool = True  # as declared: an endpoint known to be down ships turned off, for the user to turn on
+
+    @property
+    def delayed(self) -> bool:
+        return self.delay_minutes > 0
 
     @property
     def service(self) -> str:
@@ -123,7 +127,7 @@ def declared(path: Path | None = None) -> tuple[Endpoint, ...]:
     rows = _table(path or resources_dir() / SOURCES_FILE)["endpoints"]
     return tuple(
         Endpoint(row["name"], cast("DataKind", row["kind"]), row["provider"], tuple(row["markets"]),
-                 row["base_url"], dict(row["paths"]), bool(row.get("delayed", False)), bool(row.get("enabled", True)))
+                 row["base_url"], dict(row["paths"]), int(row.get("delay_minutes", 0)), bool(row.get("enabled", True)))
         for row in rows
     )  # fmt: skip
 

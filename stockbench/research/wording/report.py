@@ -209,6 +209,12 @@ _GATES: dict[str, Entry] = {
         "最新价 {price}（{at}，来源：{source}），已过 {age} 分钟（至多允许 {limit} 分钟）",
         "last {price} at {at} from {source}, {age} minutes old (at most {limit} allowed)",
     ),
+    "gate.quote_stale.delayed": Entry(
+        "最新价 {price}（{at}，来源：{source}，该来源行情延时 {delay} 分钟），"
+        "扣除延时后已过 {late} 分钟（至多允许 {limit} 分钟）",
+        "last {price} at {at} from {source} (its quotes are {delay} minutes late), {late} minutes old beyond that "
+        "delay (at most {limit} allowed)",
+    ),
     "trading_status.trading": Entry("正常交易", "trading"),
     "trading_status.suspended": Entry("停牌", "suspended"),
     "trading_status.delisted": Entry("已退市", "delisted"),
@@ -231,6 +237,10 @@ _GATES: dict[str, Entry] = {
     "quote_field.prev_close": Entry("昨收价", "previous close"),
     "gate.live": Entry(
         "最新价 {price}（{at}，来源：{source}），{age} 分钟前", "last {price} at {at} from {source}, {age} minutes old"
+    ),
+    "gate.delayed": Entry(
+        "延时行情：最新价 {price}（{at}，来源：{source}，该来源行情延时 {delay} 分钟），{age} 分钟前",
+        "a delayed quote: last {price} at {at} from {source} (its quotes are {delay} minutes late), {age} minutes old",
     ),
     "gate.fetched": Entry(
         "{start} 至 {end} 的公告已从{source}取得，期间共 {count} 条",

@@ -3,6 +3,7 @@ servers (one per host: the breaker rests a host, and two ports are two hosts).""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime, timedelta
@@ -160,6 +161,71 @@ def test_hong_kong_quotes_come_from_sina_first_and_tencent_s_are_labelled_delaye
         Decimal("380"),
     )
     assert "delayed" in view.note
+
+
+def hk_service(db: Database, rules: MarketRules, http: HttpClient, wall: Wall, at: datetime) -> DataService:
+    return DataService(db, FixedClock(at), rules, http=http, now=wall)
+
+
+def test_a_tencent_hong_kong_quote_15_minutes_behind_is_delayed_not_stale_and_its_gate_passes_labelled_delayed(
+    db: Database, rules: MarketRules, http: HttpClient, servers: tuple[ReplayServer, ReplayServer]
+) -> None:
+    """Tencent's Hong Kong quotes are published 15 minutes late: one taken 15 min 05 s before the clock is on time
+    (5 s beyond the delay), labelled delayed with its minutes, and the fresh-quote gate passes labelled delayed."""
+    sina, tencent = servers
+    sina.route("/list=rt_hk00700", Reply.failing(501))
+    line = tencent_hk_line("00700", "腾讯控股", "TENCENT", last="380.00", prev="378.00", lot=100, volume=1000)
+    tencent.route("/q=hk00700", Reply.gbk(line.replace("2024/06/28 16:08:09", "2024/06/28 09:44:55")))
+    wall = Wall()
+    only(db, wall, {"hk_quote.sina": sina.base_url, "hk_quote.tencent": tencent.base_url})
+    hk = hk_service(db, rules, http, wall, datetime(2024, 6, 28, 10, 0, tzinfo=MARKET_TZ["HK"]))
+    view = hk.quote("00700.HK")
+    assert (view.label, view.source, view.delay_minutes, view.age_seconds) == ("delayed", "tencent", 15, 905)
+    assert "15 minutes late" in view.note and "stale" not in view.note
+    gate = next(g for g in hk.gates("00700.HK", fetch=False) if g.name == "fresh_quote")
+    assert (gate.status, gate.code, gate.label) == ("pass", "delayed", "delayed")
+    assert gate.values["delay"] == 15 and gate.values["late"] == "0.1"
+
+
+def test_a_delayed_quote_lagging_beyond_its_delay_and_the_limit_is_stale(
+    db: Database, rules: MarketRules, http: HttpClient, servers: tuple[ReplayServer, ReplayServer]
+) -> None:
+    """The same quote 31 minutes later (46 min 05 s behind: 31 min beyond the delay, past the 15-minute limit)."""
+    sina, tencent = servers
+    sina.route("/list=rt_hk00700", Reply.failing(501))
+    line = tencent_hk_line("00700", "腾讯控股", "TENCENT", last="380.00", prev="378.00", lot=100, volume=1000)
+    tencent.route("/q=hk00700", Reply.gbk(line.replace("2024/06/28 16:08:09", "2024/06/28 09:44:55")))
+    wall = Wall()
+    only(db, wall, {"hk_quote.sina": sina.base_url, "hk_quote.tencent": tencent.base_url})
+    hk_service(db, rules, http, wall, datetime(2024, 6, 28, 10, 0, tzinfo=MARKET_TZ["HK"])).quote("00700.HK")
+    later = hk_service(db, rules, http, wall, datetime(2024, 6, 28, 10, 31, tzinfo=MARKET_TZ["HK"]))
+    view = later.quote("00700.HK", fetch=False)
+    assert (view.label, view.age_seconds) == ("stale", 46 * 60 + 5)
+    gate = next(g for g in later.gates("00700.HK", fetch=False) if g.name == "fresh_quote")
+    assert (gate.status, gate.code, gate.label, gate.values["late"]) == ("gap", "quote_stale", "delayed", "31.1")
+
+
+def test_an_endpoint_s_declared_delay_is_carried_by_its_quotes(
+    db: Database, rules: MarketRules, http: HttpClient, servers: tuple[ReplayServer, ReplayServer]
+) -> None:
+    """A source declared late in the sources table (here Sina, as if it were) stamps its delay on the quotes its
+    adapter states none for: stored with it, and labelled delayed."""
+    sina, _ = servers
+    line = sina_a_line(
+        "sh600519", "贵州茅台", open_="1690.00", prev="1690.00", last="1700.00", volume=100_000, amount="170000000.000"
+    )
+    sina.route("/list=sh600519", Reply.gbk(line.replace("15:00:03", "09:50:00")))
+    wall = Wall()
+    late = [dataclasses.replace(e, delay_minutes=15) if e.name == "quote.sina" else e for e in declared()]
+    data = service(db, rules, http, wall)
+    data.sources = SourceBook(db, wall, endpoints=late)
+    for endpoint in late:
+        data.sources.change(endpoint.name, **({"base_url": sina.base_url} if endpoint.name == "quote.sina"
+                                              else {"enabled": False}))  # fmt: skip
+    view = data.quote(SYMBOL)
+    assert (view.label, view.source, view.delay_minutes) == ("delayed", "sina", 15)
+    stored = data.cache.latest_quote(SYMBOL)
+    assert stored is not None and stored.delay_minutes == 15
 
 
 def test_the_old_tencent_fqkline_is_declared_after_newfqkline_and_off(db: Database) -> None:
