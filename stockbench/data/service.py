@@ -45,6 +45,7 @@ from stockbench.errors import CalendarUnknown, InvalidInput
 from stockbench.events import EventBus, Progress
 from stockbench.market.instruments import Instrument
 from stockbench.market.service import MarketRules
+from stockbench.market.sessions import DayTrading
 from stockbench.messages import user_error
 from stockbench.store.database import Database
 from stockbench.store.settings import SOURCE_PREFERENCE, Settings
@@ -508,6 +509,19 @@ class DataService:
             return int(found.get_column("volume")[0] or 0) > 0
         spans = self.cache.coverage("bars", instrument.symbol)
         return False if any(span.first < day < span.last for span in spans) else None
+
+    def trading_on(self, symbol: str, day: date) -> DayTrading | None:
+        """How `symbol`'s session `day` went, as the stored data visible at the clock says: `traded` when a daily bar
+        with volume is stored for it (a name halted after it traded that day did trade); else `suspended` or
+        `delisted` when the latest stored quote of that day says so (today's bars are not in yet, but the quote is);
+        else `not_traded` when its daily bars say it did not (see traded_on); None when nothing tells."""
+        traded = self.traded_on(symbol, day)
+        if traded:
+            return "traded"
+        stored = self.cache.latest_quote(self.instrument(symbol).symbol, on=day)
+        if stored is not None and stored.status in ("suspended", "delisted"):
+            return "suspended" if stored.status == "suspended" else "delisted"
+        return None if traded is None else "not_traded"
 
     def quote(self, symbol: str, *, fetch: bool = True) -> QuoteView:
         """A live quote inside the trading window (fetched when allowed), else the last close, labelled; a symbol
