@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterator, Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -241,6 +241,50 @@ def test_the_old_tencent_fqkline_is_declared_after_newfqkline_and_off(db: Databa
     assert book.source("bars.tencent_old").state == "disabled"
     book.change("bars.tencent_old", enabled=True)
     assert [s.name for s in book.chain("bars", "CN")][:2] == ["bars.tencent", "bars.tencent_old"]
+
+
+HK_ROWS = ["2024-06-27,378.000,380.200,383.000,376.400,15000000,5703000000.000,1.75,0.58,2.20,0.16",
+           "2024-06-28,380.200,382.400,385.000,379.000,12000000,4588800000.000,1.58,0.58,2.20,0.13"]  # fmt: skip
+
+
+def test_hong_kong_bars_come_from_eastmoney_116_then_push2delay_and_tencent_s_hkfqkline_is_declared_off(
+    db: Database, rules: MarketRules, http: HttpClient, servers: tuple[ReplayServer, ReplayServer]
+) -> None:
+    """The Hong Kong bars chain is Eastmoney push2his (secid 116, as akshare's stock_hk_hist asks), then push2delay;
+    Tencent's hkfqkline (the host answering HTTP 501 on fqkline) is declared but off: given an address that answers,
+    it is still never asked."""
+    his, delay = servers
+    tencent = ReplayServer().start()
+    try:
+        his.route(KLINE, Reply.failing(502))
+        delay.route(KLINE, Reply.json(eastmoney_kline("00700", 116, "腾讯控股", HK_ROWS)), secid="116.00700")
+        tencent.route("/appstock/app/hkfqkline/get", Reply.json(tencent_kline("hk00700", TENCENT_ROWS)))
+        wall = Wall()
+        book = SourceBook(db, wall)
+        assert [s.name for s in book.chain("bars", "HK")] == ["bars.eastmoney", "bars.eastmoney_delay"]
+        assert book.source("bars.tencent_hk").state == "disabled"
+        at = {"bars.eastmoney": his.base_url, "bars.eastmoney_delay": delay.base_url,
+              "bars.tencent_hk": tencent.base_url}  # fmt: skip
+        for endpoint in declared():
+            if endpoint.name in at:
+                book.change(endpoint.name, base_url=at[endpoint.name])  # a new address, its declared state kept
+            elif endpoint.enabled:
+                book.change(endpoint.name, enabled=False)
+        saturday = local(DAY + timedelta(days=1), 10, 0, tz=MARKET_TZ["HK"])  # the 28th's bar is visible then
+        data = DataService(db, FixedClock(saturday), rules, http=http, now=wall)
+        outcomes = data.fetch("00700.HK", ["bars"])
+        assert [(o.source, o.ok, o.failure) for o in outcomes] == [
+            ("eastmoney", False, "http_status"),
+            ("eastmoney", True, None),
+        ]
+        assert [r.params["secid"] for r in his.seen(KLINE)][:1] == ["116.00700"]
+        assert delay.seen(KLINE)[0].params["secid"] == "116.00700" and tencent.requests == []
+        stored = data.bars("00700.HK")
+        assert stored.get_column("day").to_list() == [date(2024, 6, 27), date(2024, 6, 28)]
+        last = stored.row(-1, named=True)
+        assert (last["close"], last["volume"], last["source"]) == (Decimal("382.4"), 12_000_000, "eastmoney")
+    finally:
+        tencent.stop()
 
 
 def old_tencent_chain(db: Database, wall: Wall, new: ReplayServer, old: ReplayServer, *, enabled: bool) -> None:
