@@ -315,13 +315,14 @@ def fresh_quote(ctx: GateContext) -> GateResult:
         return GateResult("fresh_quote", "gap", f"{summary}; at most {limit} allowed", evidence, label=label,
                           code="quote_stale", values={**shown, "limit": limit})  # fmt: skip
     tags = ctx.tags(quote)
-    conflict = next(iter(tags.conflicts(("last", "prev_close")) if tags else ()), None)
+    conflict = next(iter(tags.conflicts() if tags else ()), None)  # a price before the volume (FIELDS' order)
     if conflict is not None:  # both values are disclosed; neither is chosen, nothing is averaged
+        code = "volume_conflicting" if conflict.field == "volume" else "conflicting"
         (a, b), (va, vb) = conflict.sources, conflict.values
         reason = f"{summary}; the services disagree on {conflict.field}: {a} {va}, {b} {vb}"
         values = {**shown, "field": conflict.field, "source_a": a, "value_a": va, "source_b": b, "value_b": vb}
         return GateResult("fresh_quote", "gap", reason, (*evidence, f"data_problems:{ctx.symbol}:{PROBLEM}"),
-                          label=label, code="conflicting", values=values)  # fmt: skip
+                          label=label, code=code, values=values)  # fmt: skip
     return GateResult("fresh_quote", "pass", summary, evidence, label=label, code=label, values=shown)
 
 
