@@ -249,7 +249,7 @@ def sina_hk_line(code: str, en_name: str, name: str, *, open_: str, prev: str, l
 
 def sina_flow_rows(days: Sequence[tuple[str, int, int]]) -> list[dict[str, str]]:
     """MoneyFlow.ssl_qsfx_zjlrqs rows in the real shape (../shared/data/payloads/real/), newest first:
-    (date, main net = netamount, super-large net = r0_net) in yuan."""
+    (date, net inflow of all orders = netamount, main net = r0_net) in yuan."""
     rows = []
     for opendate, net, r0 in sorted(days, reverse=True):
         rows.append(
