@@ -24,6 +24,7 @@ from tests.engine.data.replay_server import (
     ReplayServer,
     Reply,
     eastmoney_kline,
+    eastmoney_quote,
     sina_a_line,
     tencent_a_line,
     tencent_hk_line,
@@ -93,6 +94,101 @@ def test_a_host_answering_501_falls_back_to_the_next(
     assert (states["bars.tencent"].state, states["bars.tencent"].failures) == ("failing", 1)
     assert "HTTP 501" in (states["bars.tencent"].last_error or "")
     assert (states["bars.eastmoney"].state, states["bars.eastmoney"].last_ok) == ("ok", wall.at)
+
+
+@pytest.fixture
+def three() -> Iterator[tuple[list[tuple[str, str]], ReplayServer, ReplayServer, ReplayServer]]:
+    """Three hosts noting every request in one journal, in the order they came."""
+    journal: list[tuple[str, str]] = []
+    hosts = tuple(ReplayServer(journal).start() for _ in range(3))
+    yield journal, *hosts
+    for host in hosts:
+        host.stop()
+
+
+def hosts_asked(journal: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The journal with a host's retries of the same request folded into one."""
+    return [entry for i, entry in enumerate(journal) if i == 0 or journal[i - 1] != entry]
+
+
+def test_daily_bars_fall_back_from_newfqkline_to_push2his_to_push2delay(
+    db: Database,
+    rules: MarketRules,
+    http: HttpClient,
+    three: tuple[list[tuple[str, str]], ReplayServer, ReplayServer, ReplayServer],
+) -> None:
+    """Tencent's newfqkline answers 501 and Eastmoney's push2his 502: push2delay answers, and its bars are stored."""
+    journal, tencent, his, delay = three
+    tencent.route(NEWFQKLINE, Reply.failing(501))
+    his.route(KLINE, Reply.failing(502))
+    delay.route(KLINE, Reply.json(eastmoney_kline("600519", 1, "贵州茅台", ROWS)), secid="1.600519")
+    wall = Wall()
+    book = only(db, wall, {"bars.tencent": tencent.base_url, "bars.eastmoney": his.base_url,
+                           "bars.eastmoney_delay": delay.base_url})  # fmt: skip
+    data = service(db, rules, http, wall, minute=1)
+    outcomes = data.fetch(SYMBOL, ["bars"])
+    assert [(o.source, o.ok, o.failure) for o in outcomes] == [
+        ("tencent", False, "http_status"),
+        ("eastmoney", False, "http_status"),
+        ("eastmoney", True, None),
+    ]
+    assert hosts_asked(journal) == [(tencent.base_url, NEWFQKLINE), (his.base_url, KLINE), (delay.base_url, KLINE)]
+    assert delay.seen(KLINE)[0].params["secid"] == "1.600519"
+    stored = data.bars(SYMBOL, date(2024, 6, 26), date(2024, 6, 27))
+    assert stored.get_column("day").to_list() == [date(2024, 6, 26), date(2024, 6, 27)]
+    assert {
+        (r["open"], r["close"], r["high"], r["low"], r["volume"], r["source"]) for r in stored.iter_rows(named=True)
+    } == {(Decimal("10"), Decimal("10.1"), Decimal("10.2"), Decimal("9.9"), 100_000, "eastmoney")}  # 1000 lots
+    states = {s.name: s.state for s in book.sources()}
+    assert (states["bars.tencent"], states["bars.eastmoney"], states["bars.eastmoney_delay"]) == (
+        "failing",
+        "failing",
+        "ok",
+    )
+
+
+# An Eastmoney stock/get answer (fltt=2) for 600519 at 2024-06-28 10:00:00 Beijing time (f86), volume in lots (f47).
+EASTMONEY_MOUTAI = {"f43": 1700.0, "f44": 1710.0, "f45": 1680.0, "f46": 1690.0, "f47": 1000, "f48": 170000000.0,
+                    "f51": 1859.0, "f52": 1521.0, "f57": "600519", "f58": "贵州茅台", "f60": 1690.0,
+                    "f86": 1719540000, "f168": 0.01}  # fmt: skip
+
+
+def test_a_share_quotes_fall_back_from_tencent_to_sina_blocked_to_eastmoney(
+    db: Database,
+    rules: MarketRules,
+    http: HttpClient,
+    three: tuple[list[tuple[str, str]], ReplayServer, ReplayServer, ReplayServer],
+) -> None:
+    """Tencent answers 503 and Sina refuses with its "Kinsoku jikou desu!" page (HTTP 200, blocked): Eastmoney's
+    quote is stored, tagged single-source (no service is left to check it against)."""
+    journal, tencent, sina, eastmoney = three
+    tencent.route("/q=sh600519", Reply.failing(503))
+    sina.route("/list=sh600519", Reply(b"Kinsoku jikou desu!", content_type="text/html"))
+    eastmoney.route("/api/qt/stock/get", Reply.json(eastmoney_quote(EASTMONEY_MOUTAI)), secid="1.600519")
+    wall = Wall()
+    only(db, wall, {"quote.tencent": tencent.base_url, "quote.sina": sina.base_url,
+                    "quote.eastmoney": eastmoney.base_url})  # fmt: skip
+    data = service(db, rules, http, wall, minute=1)
+    outcomes = data.fetch(SYMBOL, ["quote"])
+    assert [(o.source, o.ok, o.failure) for o in outcomes] == [
+        ("tencent", False, "http_status"),
+        ("sina", False, "blocked"),
+        ("eastmoney", True, None),
+    ]
+    assert "Referer" in outcomes[1].reason
+    assert hosts_asked(journal) == [
+        (tencent.base_url, "/q=sh600519"),
+        (sina.base_url, "/list=sh600519"),
+        (eastmoney.base_url, "/api/qt/stock/get"),
+    ]
+    stored = data.cache.latest_quote(SYMBOL)
+    assert stored is not None and stored.source == "eastmoney"
+    assert (stored.last, stored.prev_close, stored.volume, stored.at) == (
+        Decimal("1700"), Decimal("1690"), 100_000, local(DAY, 10, 0)
+    )  # fmt: skip
+    view = data.quote(SYMBOL, fetch=False)
+    assert (view.label, view.source) == ("live", "eastmoney") and view.corroboration is not None
+    assert {c.tag for c in view.corroboration.checks} == {"single_source"}
 
 
 def test_a_resting_host_is_skipped_until_its_cooldown_even_by_the_next_process(
