@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -499,3 +500,34 @@ def test_cli_lists_the_old_tencent_fqkline_disabled_and_turns_it_on(
     _, after = call(capsys, "data", "sources")
     assert isinstance(after, dict)
     assert next(s for s in after["sources"] if s["name"] == "bars.tencent_old")["state"] == "ok"
+
+
+def test_cli_order_moves_an_endpoint_in_its_service_and_the_chain_follows(
+    home: Path, servers: tuple[ReplayServer, ReplayServer]
+) -> None:
+    """`stockbench data sources set NAME --order N` through click: push2delay asked first for daily bars, listed
+    there, and asked first by the next fetch; an order below 1 is refused and changes nothing."""
+    from click.testing import CliRunner
+
+    from stockbench.cli.main import cli
+
+    def invoke(*args: str) -> tuple[int, Any]:
+        said = CliRunner().invoke(cli, ["--json", *args], prog_name="stockbench")
+        return said.exit_code, json.loads(said.stdout) if said.stdout.strip() else None
+
+    code, changed = invoke("data", "sources", "set", "bars.eastmoney_delay", "--order", "1")
+    assert code == 0 and [s["name"] for s in changed["sources"]] == ["bars.eastmoney_delay"]
+    _, listed = invoke("data", "sources")
+    bars = [s["name"] for s in listed["sources"] if s["name"].startswith("bars.")]
+    assert bars == ["bars.eastmoney_delay", "bars.tencent", "bars.tencent_old", "bars.eastmoney", "bars.tencent_hk"]
+    refused = CliRunner().invoke(cli, ["data", "sources", "set", "bars.eastmoney", "--order", "0"])
+    assert isinstance(refused.exception, RuleViolation)  # `run` words it; click's runner hands it back as raised
+    assert [p.code for p in refused.exception.problems] == ["source_order"]
+    delay, his = servers
+    delay.route(KLINE, Reply.json(eastmoney_kline("600519", 1, "贵州茅台", ROWS)))
+    for name, url in (("bars.eastmoney_delay", delay.base_url), ("bars.eastmoney", his.base_url)):
+        assert invoke("data", "sources", "set", name, "--base-url", url)[0] == 0
+    assert invoke("data", "sources", "set", "bars.tencent", "--enabled", "false")[0] == 0
+    code, fetched = invoke("data", "fetch", "600519", "--what", "bars", "--as-of", "2024-06-28")
+    assert code == 0 and [(f["source"], f["ok"]) for f in fetched["fetches"]] == [("eastmoney", True)]
+    assert delay.seen(KLINE) and his.requests == []
