@@ -8,7 +8,6 @@ workspace setting `data.sources`; this module owns the `source_health` table.
 from __future__ import annotations
 
 import functools
-import ipaddress
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -142,16 +141,6 @@ def breaker_rule(path: Path | None = None) -> BreakerRule:
 def host_of(url: str) -> str:
     """`host[:port]` of a URL: the unit the breaker rests (loopback test servers differ by port)."""
     return urlsplit(url).netloc.lower()
-
-
-def is_loopback(url: str) -> bool:
-    host = urlsplit(url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def base_url_problems(url: str) -> list[Problem]:
