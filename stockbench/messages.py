@@ -122,6 +122,16 @@ PROBLEMS: dict[str, tuple[Words, Words]] = {
                       "mistake, fetch them again (stockbench data fetch {symbol})",
                       "请按券商成交确认核对日期；如本地日线误缺这一天，请重新获取"
                       "（stockbench data fetch {symbol}）")),
+    "suspended.fill": (_w("{symbol} was suspended on {day} (its quote of that day says so): a fill cannot be recorded",
+                          "{symbol} 在 {day} 停牌（当日行情显示停牌），不能记录成交"),
+                       _w("check the fill's date in the broker's confirmation; if the quote was wrong, fetch it again "
+                          "(stockbench data fetch {symbol})",
+                          "请按券商成交确认核对日期；如行情有误，请重新获取"
+                          "（stockbench data fetch {symbol}）")),
+    "delisted.fill": (_w("{symbol} was delisted on {day} (its quote of that day says so): a fill cannot be recorded",
+                         "{symbol} 在 {day} 已退市（当日行情显示退市），不能记录成交"),
+                      _w("check the symbol and the date in the broker's confirmation",
+                         "请按券商成交确认核对代码和日期")),
     "future_time": (_w("the fill time {at} is in the future", "成交时间 {at} 在未来"),
                     _w("check the time", "请检查时间")),
     "naive_time": (_w("the fill time has no time zone", "成交时间没有时区"),
