@@ -13,7 +13,8 @@ program (the file has no index, so CSI 300 is not available); it is remembered a
 the whole result (every call) as JSON. `--summarize FILE` prints the figures of such a file again, with the
 calls split by date at `--cut` (in sample before it, out of sample from it) and by year, each Brier score beside
 the point-in-time base rate, and the buy candidates' excess over the benchmark (calls whose decision baseline
-passed every known buy condition: a buy, or a wait only an unknown input or an untradeable plan held back).
+passed every known buy condition, a tradeable plan included: a buy, or a wait only an unknown input held back; the
+population bench/signal_study.py measures on every stock).
 """
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ class Baseline:
     checks: tuple[Check, ...]
     reasons: tuple[Reason, ...]
     table: str
-    capped: bool = False  # every known condition passed: only an unknown input or an untradeable plan kept it back
+    capped: bool = False  # every known condition passed, the plan included: only an unknown input kept it back
 
     @property
     def unknown(self) -> tuple[str, ...]:
@@ -276,8 +276,10 @@ def _setup_figures(t: Table) -> dict[str, Value]:
 
 
 def _capped(checks: tuple[Check, ...], candidate: bool) -> bool:
-    held_back = [c for c in checks if c.status == "unknown" or (c.name == "plan" and not c.passed)]
-    return not candidate and bool(held_back) and all(c.passed for c in checks if c not in held_back)
+    """Whether only unknown inputs kept a buy back: every known check passed, a tradeable plan included (a plan the
+    zones call not tradeable is no trade, whatever the data could add, so it is no buy candidate)."""
+    unknown = [c for c in checks if c.status == "unknown"]
+    return not candidate and bool(unknown) and all(c.passed for c in checks if c not in unknown)
 
 
 def _no_trade(plan: PlanFacts) -> list[Reason]:

@@ -218,7 +218,7 @@ def test_600519_on_its_2021_02_18_high_is_no_buy() -> None:
 def test_an_untradeable_plan_is_no_trade_with_its_reasons() -> None:
     plan = PlanFacts(False, 0.47, 1.5, ("reward_risk_below_min",))
     found = decide(70, **STRONG, plan=plan)
-    assert found.direction == "wait" and not found.buy_candidate and found.capped
+    assert found.direction == "wait" and not found.buy_candidate and not found.capped  # no trade: a known fail
     assert found.reasons[0].as_dict() == {"code": "no_trade", "plan_reason": "reward_risk_below_min",
                                           "reward_risk": 0.47, "minimum": 1.5}  # fmt: skip
     far = PlanFacts(False, 2.0, 1.5, ("buy_out_of_reach", "stop_hit"), "8.20", "49.17")
@@ -230,6 +230,16 @@ def test_an_untradeable_plan_is_no_trade_with_its_reasons() -> None:
     assert decide(70, **STRONG, plan=plan, holding=True).direction == "hold"
     assert decide(70, **STRONG, plan=PlanFacts(True, 2.1, 1.5)).direction == "buy"
     assert [c.name for c in decide(70, **STRONG).checks][-1] == "valuation"  # no zones said: no plan check
+
+
+def test_capped_means_only_unknown_inputs_held_a_buy_back_with_a_tradeable_plan() -> None:
+    """A buy candidate held back only by what the data cannot say is `capped` (the track record counts it a buy
+    candidate); a plan the zones call not tradeable is no trade whatever the data could add, so an unknown input
+    beside it does not make it one (decision_baseline 1.5; the signal study's candidates need a tradeable plan too)."""
+    unknown = {**STRONG, "valuation_pct": None}
+    assert decide(70, **unknown, plan=PlanFacts(True, 2.1, 1.5)).capped
+    assert not decide(70, **unknown, plan=PlanFacts(False, 0.47, 1.5, ("reward_risk_below_min",))).capped
+    assert decide(70, **unknown).capped  # no zones said: no plan check
 
 
 def test_weak_cases_reduce_when_holding_and_avoid_otherwise() -> None:
@@ -341,5 +351,7 @@ def test_invariants(
         assert {r.values["check"] for r in found.reasons if r.code == "input_unknown"} == set(found.unknown)
     assert 0 <= found.confidence <= found.confidence_cap == book.sample_cap(max(trades, 0)) <= 1
     assert bullish == found.buy_candidate == all(c.passed for c in found.checks)
+    known = [c for c in found.checks if c.status != "unknown"]
+    assert found.capped == (bool(found.unknown) and all(c.passed for c in known)), "capped: only unknowns held it back"
     assert (found.direction in ("add", "hold", "reduce")) == holding
     assert found == decide(score, **inputs, holding=holding, plan=plan)
