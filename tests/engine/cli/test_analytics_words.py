@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,20 +71,27 @@ def test_a_zones_anchor_is_shown_at_the_zones_decimals_in_either_language(
     assert next(a["value"] for a in data["buy"]["anchors"] if a["role"] == "basis") == "356.7558"  # JSON unchanged
 
 
+def _backtest_json(demo: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    capsys.readouterr()
+    assert run(["--home", str(demo), "--json", "backtest", SYMBOL]) == 0
+    found: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return found
+
+
 def test_the_english_output_is_unchanged(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _backtest_json(demo, capsys)
+    five = data["horizons"]["5"]
     backtest = _said(demo, "en", capsys, "backtest", SYMBOL).splitlines()
-    assert backtest[0] == f"{SYMBOL}: 1537 scored sessions 2020-07-23..2026-11-27, 27 signals"
+    assert backtest[0] == (
+        f"{SYMBOL}: {data['sessions']} scored sessions {data['first_day']}..{data['last_day']}, {data['fires']} signals"
+    )
     assert backtest[1].split() == ["horizon", "fires", "trades", "independent", "win_rate", "ev", "base", "evidence",
                                    "in_sample", "out_of_sample"]  # fmt: skip
-    assert backtest[3].split()[:6] == ["5", "27", "27", "27", "0.481481", "-0.008223"]
-    assert backtest[-4] == (
-        "  5: 27 completed trades (27 independent) from 27 signals; signal EV -0.82%, win rate 48.15% vs base rate "
-        "0.14%, 50.78% (any 5-session window); no edge over the base rate: confidence capped at 0.3 "
-        "(sample_confidence v2.0)"
-    )
-    assert (
-        backtest[-1] == "costs: round-trip fees of a 100000 order from resources/market_rules.toml, default commission"
-    )
+    assert backtest[3].split()[:6] == ["5", *(str(five[k]) for k in ("fires", "trades", "independent", "win_rate",
+                                                                    "ev"))]  # fmt: skip
+    assert backtest[-4] == f"  5: {five['sample_note']}" and five["sample_note"].endswith("(sample_confidence v2.0)")
+    assert backtest[-1] == f"costs: {data['costs']}"
+    assert data["costs"] == "round-trip fees of a 100000 order from resources/market_rules.toml, default commission"
     rules = _said(demo, "en", capsys, "rules", "show", "688901.SH").splitlines()
     assert rules[1:3] == ["  SH star stock, CNY", "  tick 0.01; lot 200 then steps of 1; daily limit 20.00%; T+1"]
     indicators = _said(demo, "en", capsys, "indicators", SYMBOL).splitlines()
@@ -94,7 +102,10 @@ def test_the_english_output_is_unchanged(demo: Path, capsys: pytest.CaptureFixtu
 
 
 def test_the_backtest_in_chinese_says_the_figures_in_percent(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _backtest_json(demo, capsys)
+    five = data["horizons"]["5"]
     zh = _said(demo, "zh", capsys, "backtest", SYMBOL).splitlines()
-    assert zh[0] == f"{SYMBOL}：2020-07-23..2026-11-27 共 1537 个有评分的交易日，信号 27 次"
-    assert zh[3].split()[:8] == ["5", "27", "27", "27", "48.15%", "-0.82%", "50.78%", "/"]
+    period = f"{data['first_day']}..{data['last_day']}"
+    assert zh[0] == f"{SYMBOL}：{period} 共 {data['sessions']} 个有评分的交易日，信号 {data['fires']} 次"
+    assert zh[3].split()[4:7] == [f"{five['win_rate']:.2%}", f"{five['ev']:.2%}", f"{five['base_win_rate']:.2%}"]
     assert "没有跑赢基准：置信度上限 0.3（样本置信上限表 v2.0）" in zh[-2]
