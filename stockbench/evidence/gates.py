@@ -280,11 +280,14 @@ def choice_problems(
     now = [a for a, rule in rules.items() if not rule.problems]
     problems = [replace(allowed_now(p, now), location="action") for p in rule.problems]
     if not problems and choice.position_state and choice.position_state not in rule.states:
+        words = [f"“{value_word('position_state', s, 'zh')}”" for s in rule.states]
         said = {"action": choice.action, "action_zh": value_word("action", choice.action, "zh"),
-                "states": " or ".join(rule.states) or "none now", "states_zh": " 或 ".join(rule.states) or "目前没有",
-                "state": choice.position_state}  # fmt: skip
+                "states": " or ".join(rule.states) or "none now", "states_zh": "或".join(words) or "目前没有",
+                "state": choice.position_state,
+                "state_zh": value_word("position_state", choice.position_state, "zh")}  # fmt: skip
         if rule.states:
-            problems.append(problem("action_state_mismatch", first=rule.states[0], location="position_state", **said))
+            problems.append(problem("action_state_mismatch", first=rule.states[0], location="position_state",
+                                    first_zh=value_word("position_state", rule.states[0], "zh"), **said))  # fmt: skip
         else:
             problems.append(problem("action_state_mismatch.none", allowed=allowed, location="position_state", **said))
     if choice.action == "avoid":

@@ -20,6 +20,7 @@ from stockbench.evidence import gates
 from stockbench.evidence.documents import ActionChoice, ActionRule, GateContext, ReportDraft, Section, Statement
 from stockbench.evidence.frozen import draft_from_json, draft_to_json, freeze_context, thaw_context
 from stockbench.evidence.store import EvidenceStore
+from stockbench.messages import said
 from stockbench.research.blocks import AnalyticsFacts, PositionStateFact, parse
 from stockbench.research.decisions import action_rules
 from tests.engine.evidence.conftest import context
@@ -96,6 +97,10 @@ def test_an_action_goes_with_its_state_and_every_problem_comes_at_once(ctx: Gate
     (problem,) = gates.actions(draft_with("buy", "no_position"), ctx)
     assert (problem.code, problem.location) == ("action_state_mismatch", "position_state")
     assert "building" in problem.fix
+    assert said(problem, "zh") == (
+        "买入对应的持仓状态为“建仓中”，而不是“未持仓”",
+        "请随买入提交持仓状态“建仓中”（building）",
+    )
     two = draft_with("avoid", "building", BUY_PATH, replace(BUY_PATH, location="paths[1].action"))
     assert codes(gates.actions(two, ctx)) == ["action_state_mismatch", "avoid_with_buy_path", "avoid_with_buy_path"]
     assert codes(gates.actions(draft_with("watch", "watching"), ctx)) == ["action_unknown"]
