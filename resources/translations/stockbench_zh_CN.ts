@@ -669,10 +669,6 @@
         <translation>位置</translation>
     </message>
     <message>
-        <source>exchange time</source>
-        <translation>交易所时间</translation>
-    </message>
-    <message>
         <source>The quote leaves out “%1” of its clause here, so it does not hold; the clause is shown.</source>
         <translation>这段引文在此处略去了所在分句中的“%1”，因此不成立；下面显示该分句。</translation>
     </message>
