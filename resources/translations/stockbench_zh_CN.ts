@@ -224,10 +224,6 @@
         <translation>交易所时间（北京时间）。默认为当天零点，以便当天的成交可以使用这笔现金。</translation>
     </message>
     <message>
-        <source>exchange time</source>
-        <translation>交易所时间</translation>
-    </message>
-    <message>
         <source>To account</source>
         <translation>转入账户</translation>
     </message>
@@ -827,10 +823,6 @@
         <translation>备注</translation>
     </message>
     <message>
-        <source>exchange time</source>
-        <translation>交易所时间</translation>
-    </message>
-    <message>
         <source>computed</source>
         <translation>计算值</translation>
     </message>
@@ -1317,6 +1309,14 @@
     <message>
         <source>Cancel order…</source>
         <translation>撤销委托…</translation>
+    </message>
+    <message>
+        <source>Sellable as of %1: after the close, shares bought today count as sellable at the next session (T+1).</source>
+        <translation>可卖数量按 %1 计算：收盘后，当日买入的股份计入下一交易日的可卖数量（T+1）。</translation>
+    </message>
+    <message>
+        <source>Sellable as of %1: A-shares bought today can be sold from the next session (T+1).</source>
+        <translation>可卖数量按 %1 计算：当日买入的 A 股要到下一交易日才能卖出（T+1）。</translation>
     </message>
     <message>
         <source>Cash: {0}</source>
@@ -2401,10 +2401,6 @@
     <message>
         <source>No run selected</source>
         <translation>未选择任务</translation>
-    </message>
-    <message>
-        <source>exchange time</source>
-        <translation>交易所时间</translation>
     </message>
     <message>
         <source>Paused: {reason}. Automatic resume at {when}, or press Continue.</source>

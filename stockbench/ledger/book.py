@@ -36,7 +36,7 @@ from stockbench.ledger.entries import (
     Position,
 )
 from stockbench.ledger.journal import Journal, Kind
-from stockbench.ledger.replay import DAY_END, LedgerState, entry_id, replay
+from stockbench.ledger.replay import LedgerState, after_the_close, entry_id, replay
 from stockbench.ledger.store import (
     aware,
     insert_entry,
@@ -662,7 +662,7 @@ class Ledger:
 
     def _current_positions(self, account: str, prices: Mapping[str, Decimal]) -> list[Position]:
         now = self.clock.now().astimezone(MARKET_TZ["CN"])
-        after_close = now.time() >= DAY_END["CN"]
+        after_close = after_the_close("CN", now)
         rows = self.db.fetchall(
             """
             SELECT t.symbol, t.currency, coalesce(sum(l.qty), 0),

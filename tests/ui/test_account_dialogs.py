@@ -84,7 +84,7 @@ def test_deposit_withdraw_and_transfer_through_the_ledgers_checks(qtbot: QtBot, 
     assert isinstance(dialog, CashDialog)
     stamped = dialog.form().at
     assert (stamped.date(), stamped.hour, stamped.minute) == (ctx.bench.clock.now().date(), 0, 0)  # the day's start
-    assert "exchange time" in [label.text() for label in dialog.findChildren(QLabel)]  # the zone is named
+    assert "Beijing time" in [label.text() for label in dialog.findChildren(QLabel)]  # the zone is named
     dialog.amount_edit.setText("100000.005")  # more than two decimals: refused as it is read
     before = snapshot(ctx.bench)
     dialog.ok_button.click()

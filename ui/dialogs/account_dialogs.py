@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from stockbench.clock import MARKET_TZ, Market
+from stockbench.clock import MARKET_TZ, Market, zone_words
 from stockbench.errors import InvalidInput, UserError
 from stockbench.ledger.entries import Account, CashEntry, CashKind
 from stockbench.messages import error_words
@@ -272,7 +272,7 @@ class CashDialog(_LedgerDialog):
                                         "same day can use this cash."))  # fmt: skip
         when = QHBoxLayout()  # the zone is named beside the time, as in the fill dialog
         when.addWidget(self.at_edit, 1)
-        when.addWidget(QLabel(self.tr("exchange time"), self))
+        when.addWidget(QLabel(zone_words("CN", engine_language()), self))
         self.note_edit = QLineEdit(self)
         self.target_label = QLabel(self.tr("To account"), self)
         for label, widget in ((self.tr("Kind"), self.kind_combo), (self.tr("Amount"), self.amount_edit),
