@@ -3670,3 +3670,22 @@ def language_of_locale(environ: Mapping[str, str] | None = None) -> Language:
             return "zh" if value.lower().startswith("zh") else "en"
     found = locale.getlocale()[0] or ""
     return "zh" if found.lower().startswith("zh") else "en"
+
+
+_TEMPLATE_FIELD = re.compile(r"\\\{(\w+)\\\}")  # a {field} of a template, once re.escape'd
+
+
+def zone_flag_words(text: str, language: Language) -> str:
+    """A zone's flag as the analytics wrote it (its English, "ex_rights: 2026-06-15 (factor 1.063358); ...", as a
+    stored record keeps it) in `language`; "" when `text` is no flag of the catalogue or its words there need a value
+    the English does not carry."""
+    for key, words in NOTES.items():
+        if not key.startswith("zone_flag."):
+            continue
+        found = re.fullmatch(_TEMPLATE_FIELD.sub(lambda m: f"(?P<{m[1]}>.+?)", re.escape(words.en)), text)
+        if found is not None:
+            try:
+                return words.text(language).format(**found.groupdict())
+            except KeyError:
+                return ""
+    return ""

@@ -12,11 +12,10 @@ import json
 import re
 from collections.abc import Iterator
 
-from stockbench.messages import NOTES, Language, anchor_words, value_word
+from stockbench.messages import Language, anchor_words, value_word, zone_flag_words
 
 _FIELD = re.compile(r'^(?P<indent>\s*)"(?P<key>[^"]+)": (?P<rest>.*?),?$')
 _ITEM = re.compile(r"^(?P<indent>\s*)(?P<rest>[^\s{}\[\]].*?),?$")
-_TEMPLATE_FIELD = re.compile(r"\\\{(\w+)\\\}")
 _COLON: dict[Language, str] = {"zh": "：", "en": ": "}
 
 
@@ -71,7 +70,7 @@ def _value(rest: str, language: Language, anchor: str = "") -> str:
         return value_word("evidence_value", json.dumps(value), language)
     if not isinstance(value, str):
         return rest
-    return _flag(value, language) or value_word("evidence_value", value, language)
+    return zone_flag_words(value, language) or value_word("evidence_value", value, language)
 
 
 def _scalar(text: str) -> object:
@@ -79,18 +78,3 @@ def _scalar(text: str) -> object:
         return json.loads(text)
     except ValueError:
         return text
-
-
-def _flag(text: str, language: Language) -> str:
-    """A zone's flag (its English as the analytics wrote it, "ex_rights: ...") in `language`; "" when it is none."""
-    for key, words in NOTES.items():
-        if not key.startswith("zone_flag."):
-            continue
-        pattern = _TEMPLATE_FIELD.sub(lambda m: f"(?P<{m[1]}>.+?)", re.escape(words.en))
-        found = re.fullmatch(pattern, text)
-        if found is not None:
-            try:
-                return words.text(language).format(**found.groupdict())
-            except KeyError:  # a field the other language needs that the English does not carry
-                return ""
-    return ""
