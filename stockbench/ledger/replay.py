@@ -183,13 +183,8 @@ def _spend(state: LedgerState, entry_id: str, currency: str, amount: Decimal, wh
 
 def _buy(state: LedgerState, fill: Fill) -> None:
     total = fill.amount + fill.fees
-    if not _spend(
-        state,
-        fill.fill_id,
-        fill.currency,
-        total,
-        (f"buying {fill.qty} {fill.symbol}", f"买入 {fill.qty} 股 {fill.symbol} "),
-    ):  # fmt: skip  (a space: a code, then Chinese)
+    what = (f"buying {fill.qty} {fill.symbol}", f"买入 {fill.qty} 股 {fill.symbol} ")  # a space: the code, then Chinese
+    if not _spend(state, fill.fill_id, fill.currency, total, what):
         return
     holding = state.holding(fill.symbol, fill.currency)
     if not holding.lots:
