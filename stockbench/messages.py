@@ -3554,6 +3554,10 @@ _EVIDENCE_VALUES: dict[str, Words] = {
     "add": _w("add", "加仓"), "reduce": _w("reduce", "减仓"), "avoid": _w("avoid", "回避"),
     "stock": _w("stock", "股票"), "main": _w("main board", "主板"),
 }  # fmt: skip
+ERRORS |= {  # the window's own refusals (ui/dialogs/account_dialogs.py)
+    "transfer_needs_target": (_w("a transfer needs the account the cash goes to", "转账需要选择转入的账户"),
+                              _w("choose the other account", "请选择另一个账户")),
+}  # fmt: skip
 VALUES |= {f"evidence_field.{k}": w for k, w in _EVIDENCE_FIELDS.items()}
 VALUES |= {f"evidence_value.{k}": w for k, w in _EVIDENCE_VALUES.items()}
 

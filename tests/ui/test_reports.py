@@ -306,3 +306,28 @@ def test_a_comparison_on_screen_is_worded_again_on_a_language_switch(qtbot: QtBo
         translations.uninstall()
     panel.retranslate()
     assert f"Previous: {older.day.isoformat()} ({older.report_id})" in panel.compare_view.toPlainText()
+
+
+def test_a_tampered_report_is_refused_a_pdf_in_the_interface_language(
+    qtbot: QtBot, panel: ReportsPanel, ctx: AppContext, tmp_path: Path
+) -> None:
+    """Found on main: the PDF export of a report not as published was refused in English only."""
+    from ui.i18n.language import Translations
+
+    row = select(qtbot, panel, HK)
+    ctx.bench.workspace.db.execute("UPDATE reports SET title = '强烈买入' WHERE report_id = ?", [row.report_id])
+    presented = ctx.presenter.presented
+    translations = Translations()
+    try:
+        assert translations.install("zh_CN")
+        panel.export_pdf(tmp_path / "report.pdf")
+        qtbot.waitUntil(lambda: bool(presented), timeout=TIMEOUT)
+        assert presented[-1][1].startswith(f"报告 {row.report_id} 已不是发布时的样子：")
+        assert "is not as it was published" not in presented[-1][1]
+    finally:
+        translations.install("en")
+        translations.uninstall()
+    panel.export_pdf(tmp_path / "report.pdf")
+    qtbot.waitUntil(lambda: len(presented) == 2, timeout=TIMEOUT)
+    assert presented[-1][1].startswith(f"report {row.report_id} is not as it was published: ")
+    assert not (tmp_path / "report.pdf").exists()
