@@ -1013,8 +1013,8 @@
         <translation>密钥保存在本机的钥匙串（系统密码库）中，绝不写入工作区或日志。</translation>
     </message>
     <message>
-        <source>This computer has no keyring that answers: keep keys in an encrypted key file behind a passphrase (Settings ▸ Models), or give a model its key in the environment variable %1&lt;NAME&gt;.</source>
-        <translation>本机没有可应答的钥匙串：可以把密钥保存在以口令保护的加密密钥文件中（设置 ▸ 模型），或在环境变量 %1&lt;NAME&gt; 中给出模型的密钥。</translation>
+        <source>This computer has no keyring that answers: keep keys in an encrypted key file behind a passphrase (Settings ▸ Models), or give a model its key in the environment variable %1.</source>
+        <translation>本机没有可应答的钥匙串：可以把密钥保存在以口令保护的加密密钥文件中（设置 ▸ 模型），或在环境变量 %1 中给出模型的密钥。</translation>
     </message>
     <message>
         <source>The key stays in this workspace&apos;s encrypted key file, behind your passphrase, never in the workspace or a log.</source>

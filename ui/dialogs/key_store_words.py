@@ -7,8 +7,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from stockbench.llm.keys import ENV_PREFIX
-
 if TYPE_CHECKING:
     from stockbench.llm.records import KeyStoreView
 
@@ -21,7 +19,7 @@ SENTENCES = {  # (store, available): where the key goes
     ("os", False): QT_TRANSLATE_NOOP(
         "KeyStoreWords",
         "This computer has no keyring that answers: keep keys in an encrypted key file behind a passphrase "
-        "(Settings ▸ Models), or give a model its key in the environment variable %1<NAME>.",
+        "(Settings ▸ Models), or give a model its key in the environment variable %1.",
     ),
     ("file", True): QT_TRANSLATE_NOOP(
         "KeyStoreWords",
@@ -41,4 +39,4 @@ def where_keys_stay(view: KeyStoreView | None) -> str:
     if view is None:
         return ""
     sentence = SENTENCES[("file" if view.store == "file" else "os", view.available)]
-    return QCoreApplication.translate(CONTEXT, str(sentence)).replace("%1", ENV_PREFIX)
+    return QCoreApplication.translate(CONTEXT, str(sentence)).replace("%1", view.environment)

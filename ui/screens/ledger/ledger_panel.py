@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
 from stockbench.clock import market_words
 from stockbench.events import Event, LedgerChanged
 from stockbench.ledger.entries import OrderStatus
-from stockbench.ledger.replay import after_the_close
 from ui.context import AppContext
 from ui.dialogs.account_dialogs import CashDialog, NewAccountDialog
 from ui.dialogs.fill_dialog import FillDialog
@@ -211,7 +210,7 @@ class LedgerPanel(QWidget):
             self.sellable_note.clear()
             return
         at = market_words("CN", book.now, engine_language())
-        if after_the_close("CN", book.now):
+        if book.after_close:
             text = self.tr("Sellable as of %1: after the close, shares bought today count as sellable at the next "
                            "session (T+1).")  # fmt: skip
         else:
