@@ -3554,6 +3554,15 @@ _EVIDENCE_VALUES: dict[str, Words] = {
     "add": _w("add", "加仓"), "reduce": _w("reduce", "减仓"), "avoid": _w("avoid", "回避"),
     "stock": _w("stock", "股票"), "main": _w("main board", "主板"),
 }  # fmt: skip
+PROBLEMS |= {  # a broker file the fill import cannot read (ui/dialogs/fill_import_dialog.py)
+    "import_unreadable": (_w("{file} cannot be read: {why}", "无法读取 {file}：{why_zh}"),
+                          _w("check that the file exists and that you may read it", "请确认文件存在且你有权读取")),
+}  # fmt: skip
+VALUES |= {
+    "file_error.missing": _w("it does not exist", "文件不存在"),
+    "file_error.denied": _w("it may not be read", "没有读取权限"),
+    "file_error.other": _w("it cannot be opened", "无法打开"),
+}  # fmt: skip
 ERRORS |= {  # the window's own refusals (ui/dialogs/account_dialogs.py)
     "transfer_needs_target": (_w("a transfer needs the account the cash goes to", "转账需要选择转入的账户"),
                               _w("choose the other account", "请选择另一个账户")),

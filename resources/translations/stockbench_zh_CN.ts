@@ -1745,7 +1745,7 @@
     </message>
     <message>
         <source>Name in Stock Workbench</source>
-        <translation>在 Stock Workbench 中的名称</translation>
+        <translation>在股票研究工作台中的名称</translation>
     </message>
     <message>
         <source>Test connection</source>

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
@@ -32,6 +33,7 @@ from pytestqt.qtbot import QtBot
 
 from stockbench.ledger.imports import OPTIONAL, REQUIRED
 from stockbench.workbench import Workbench
+from ui.dialogs.fill_import_dialog import FillImportDialog
 from ui.i18n.language import Translations
 from ui.main_window import MainWindow
 
@@ -144,13 +146,23 @@ def english(root: QWidget, where: str, names: tuple[str, ...] = ()) -> list[str]
     return sorted(found)
 
 
-def test_no_english_word_in_the_chinese_interface(qtbot: QtBot, reports_bench: Workbench, chinese: MainWindow) -> None:
+def _broker_file(folder: Path) -> Path:
+    path = folder / "broker.csv"
+    path.write_text("executed_at,symbol,side,qty,price\n2026-11-27 10:00,003901.SZ,buy,1000,10.43\n"
+                    "2026-11-27 10:05,003901.SZ,buy,150,10.43\n", encoding="utf-8")  # fmt: skip
+    return path
+
+
+def test_no_english_word_in_the_chinese_interface(
+    qtbot: QtBot, reports_bench: Workbench, chinese: MainWindow, tmp_path: Path
+) -> None:
     window = chinese
     assert window.translations.language == "zh_CN"
     window.presenter.interactive = False
     window.resize(1366, 768)
     window.show()
     bench = reports_bench
+    bench.ledger.add_account("main", "CNY")  # for the fill import to check a file against
     with qtbot.waitSignal(window.workspace_attached, timeout=20_000):
         window.attach_bench(bench)
     # the folder's and the accounts' names, and the data sources' (tencent, sina, ... and the demo market's "demo")
@@ -171,6 +183,9 @@ def test_no_english_word_in_the_chinese_interface(qtbot: QtBot, reports_bench: W
         dialogs = [w for w in QApplication.topLevelWidgets() if w not in before and isinstance(w, QDialog)]
         assert dialogs, f"{name} opened no dialog"
         for dialog in dialogs:
+            if isinstance(dialog, FillImportDialog):  # a broker file with a bad row and a good one, checked
+                with qtbot.waitSignal(dialog.checked, timeout=20_000):
+                    dialog.set_file(_broker_file(tmp_path))
             found += english(dialog, name, names)
             dialog.close()
     window.shutdown()

@@ -149,7 +149,7 @@ class FillChoices:
     market: Market = "CN"  # the market `now` is the last trading minute of
 
 
-def _shown_price(symbol: str, value: Decimal, day: date) -> str:
+def shown_price(symbol: str, value: Decimal, day: date) -> str:
     """A price in its tick's decimals (10.4000 -> 10.40 for an A-share, 2.345 stays 2.345)."""
     try:
         instrument: Instrument = parse_symbol(symbol)
@@ -213,8 +213,8 @@ def preview(bench: Workbench, form: FillForm) -> FillPreview:
         fill, problems = bench.ledger.preview_fill(draft)
     except UserError as error:  # a check that raised rather than listed its problem: show it the same way
         return FillPreview(form, None, None, (Problem(error.code, error.message, error.hint),), reference, notes)
-    shown = "" if fill is None else _shown_price(fill.symbol, fill.price, fill.trade_date)
-    shown_reference = "" if reference is None else _shown_price(instrument.symbol, reference, form.day)
+    shown = "" if fill is None else shown_price(fill.symbol, fill.price, fill.trade_date)
+    shown_reference = "" if reference is None else shown_price(instrument.symbol, reference, form.day)
     return FillPreview(form, draft, fill, tuple(problems), reference, notes, shown, shown_reference)
 
 
@@ -223,7 +223,7 @@ def _choices(bench: Workbench, symbol: str = "") -> FillChoices:
     accounts = tuple(a.name for a in ledger.accounts())
     orders = tuple(
         OrderChoice(s.order.order_id, s.order.account, s.order.symbol, s.order.side, s.order.qty - s.filled,
-                    s.order.price, _shown_price(s.order.symbol, s.order.price, s.order.placed_at.date()))
+                    s.order.price, shown_price(s.order.symbol, s.order.price, s.order.placed_at.date()))
         for s in ledger.orders() if s.status in {"open", "partially_filled"}
     )  # fmt: skip
     market = market_of(symbol)
@@ -516,9 +516,10 @@ class FillDialog(QDialog):
             return
         if not self._fee_by_user:
             self.fee_edit.setText(f"{fill.fees:.2f}")
-        items = ", ".join(f"{_fee_name(name)} {amount:.2f}" for name, amount in fill.fee_items)
+        chinese = engine_language() == "zh"  # Chinese punctuation between Chinese words
+        items = ("，" if chinese else ", ").join(f"{_fee_name(name)} {amount:.2f}" for name, amount in fill.fee_items)
         source = self.tr("broker's figure") if self._fee_by_user else self.tr("computed")
-        self.fee_label.setText(f"{source}: {items}" if items else source)
+        self.fee_label.setText(f"{source}{'：' if chinese else ': '}{items}" if items else source)
         self.fee_reset.setEnabled(self._fee_by_user)
 
     def _summary(self, result: FillPreview) -> str:

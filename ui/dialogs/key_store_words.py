@@ -40,3 +40,11 @@ def where_keys_stay(view: KeyStoreView | None) -> str:
         return ""
     sentence = SENTENCES[("file" if view.store == "file" else "os", view.available)]
     return QCoreApplication.translate(CONTEXT, str(sentence)).replace("%1", view.environment)
+
+
+def after(sentence: str, where: str) -> str:
+    """`sentence` followed by `where` (another sentence): a space between English sentences, none after a Chinese
+    full stop."""
+    if not where:
+        return sentence
+    return sentence + where if sentence.endswith(("。", "！", "？")) else f"{sentence} {where}"

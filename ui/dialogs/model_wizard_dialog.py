@@ -28,7 +28,7 @@ from stockbench.errors import UserError
 from stockbench.llm import ConnectionFailed
 from stockbench.llm.records import ModelConfig, ModelPreset, ModelView, ProbeResult
 from ui.context import AppContext
-from ui.dialogs.key_store_words import where_keys_stay
+from ui.dialogs.key_store_words import after, where_keys_stay
 from ui.dialogs.settings import settings_actions as actions
 from ui.dialogs.settings.settings_actions import WizardChoices
 from ui.errors import error_text
@@ -167,8 +167,8 @@ class ModelWizardDialog(QDialog):
         self.presets = {p.key: p for p in choices.presets}
         self.taken = choices.taken
         where = where_keys_stay(choices.keys)  # the key store as it is: the OS keyring, the key file, or neither
-        self.intro.setText(self.tr("Choose your provider, paste your API key, test the connection, then save.")
-                           + (f" {where}" if where else ""))  # fmt: skip
+        self.intro.setText(after(self.tr("Choose your provider, paste your API key, test the connection, then save."),
+                                 where))  # fmt: skip
         self.preset_combo.blockSignals(True)
         for preset in choices.presets:
             self.preset_combo.addItem(preset.label, preset.key)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench.config import WorkspacePaths
-from ui.dialogs.key_store_words import where_keys_stay
+from ui.dialogs.key_store_words import after, where_keys_stay
 from ui.errors import error_text
 from ui.workspace_opener import OpenKind, WorkspaceOpener
 
@@ -102,8 +102,7 @@ class WelcomeDialog(QDialog):
         known: the OS keyring, the encrypted key file, or neither on a machine without a keyring)."""
         words = self.tr("DeepSeek, OpenAI, Kimi, Qwen, MiniMax or a local Ollama: choose the provider, paste your API "
                         "key and test the connection.")  # fmt: skip
-        where = where_keys_stay(keys)
-        return f"{words} {where}" if where else words
+        return after(words, where_keys_stay(keys))
 
     def _keys_known(self, keys: KeyStoreView) -> None:
         self.connect_button.setDescription(self._connect_words(keys))
