@@ -111,10 +111,9 @@ def _search(ctx: AppContext) -> QWidget:
 
 def _passphrase(ctx: AppContext) -> QWidget:
     """The passphrase asked for a new encrypted key file (Settings > Models, on a machine without a keyring)."""
-    from stockbench.llm.key_file import FILE_NAME
     from ui.dialogs.settings.passphrase_dialog import PassphraseDialog
 
-    return PassphraseDialog(str(ctx.bench.home / FILE_NAME), new=True)
+    return PassphraseDialog(str(ctx.bench.home / "keys.cfg"), new=True)  # the key file's path, as Settings shows it
 
 
 def _welcome(_ctx: AppContext) -> QWidget:
