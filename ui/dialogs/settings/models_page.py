@@ -164,8 +164,8 @@ class ModelsPage(QWidget):
             self.keystore_state.setText(text.replace("%1", path))
         elif view.available:
             self.keystore_state.setText(self.tr("API keys are kept in the OS keyring."))
-        else:  # its words say the OS keyring is not available, what is missing and how to get it
-            self.keystore_state.setText("\n".join(self._words(view)))
+        else:  # its words say the OS keyring is not available, what is missing and how to get it: two sentences
+            self.keystore_state.setText("\n".join(line[:1].upper() + line[1:] for line in self._words(view)))
         self.store_buttons["os"].setVisible(view.store == "file")
         self.store_buttons["file"].setVisible(view.store == "os")
         self.store_buttons["unlock"].setVisible(view.store == "file" and not view.available)
