@@ -164,21 +164,3 @@ def test_screenshot_books_are_fictional_and_recorded_once(
     qtbot.waitUntil(lambda: len(panel.positions.rows) == 2 and len(panel.orders.rows) == 1, timeout=WAIT_MS)
     assert [r.symbol for r in panel.positions.rows] == sorted(SCREENSHOT_HOLDINGS)
     assert demo_books(ctx.bench) == 0  # a workspace with accounts is never touched
-
-
-def test_the_bottom_three_stand_one_above_the_other_in_a_narrow_middle(
-    ctx: AppContext, qtbot: QtBot, shown_errors: list[tuple[str, str]]
-) -> None:
-    """Found by looking at the screenshots at 1366x768: open orders, zone alerts and the scan side by side had a third
-    of the middle each (about 190 px), their names and days cut. Narrow, they stand one above the other."""
-    from PySide6.QtCore import Qt
-
-    panel = _panel(ctx, qtbot, shown_errors)
-    panel.resize(615, 700)  # the middle of the window at 1366x768
-    panel.show()
-    qtbot.waitExposed(panel)
-    assert panel.bottom.orientation() == Qt.Orientation.Vertical
-    assert all(panel.boxes[n].width() >= 560 for n in ("orders", "alerts", "picks"))
-    panel.resize(1200, 700)
-    qtbot.wait(50)
-    assert panel.bottom.orientation() == Qt.Orientation.Horizontal

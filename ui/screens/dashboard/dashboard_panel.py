@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
@@ -41,8 +40,6 @@ from ui.screens.dashboard.dashboard_model import (
 )
 
 RELOAD_MS = 400
-SIDE_BY_SIDE_WIDTH = 1000  # the panel width from which the bottom three sit side by side
-STACKED_MIN_HEIGHT = 150
 
 
 class DashboardPanel(QWidget):
@@ -88,7 +85,7 @@ class DashboardPanel(QWidget):
         self.boxes: dict[str, QGroupBox] = {}
         self.watch_note = QLabel(self)
         self.watch_note.setWordWrap(True)
-        self.bottom = bottom = QSplitter(Qt.Orientation.Horizontal, self)
+        bottom = QSplitter(Qt.Orientation.Horizontal, self)
         for name, model in (("orders", self.orders), ("alerts", self.alerts), ("picks", self.picks)):
             bottom.addWidget(self._section(name, model))
         column = QSplitter(Qt.Orientation.Vertical, self)
@@ -100,20 +97,6 @@ class DashboardPanel(QWidget):
         layout.addWidget(column, 1)
         layout.addWidget(self.watch_note)
         self.retranslate()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
-        super().resizeEvent(event)
-        self.fit_orientation()
-
-    def fit_orientation(self) -> None:
-        """Open orders, zone alerts and the scan side by side where the panel is wide enough, else one above the
-        other (at 1366x768 the three side by side had a third of the middle each, their names and days cut)."""
-        wide = self.width() >= SIDE_BY_SIDE_WIDTH
-        wanted = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
-        if wanted != self.bottom.orientation():
-            self.bottom.setOrientation(wanted)
-            for name in ("orders", "alerts", "picks"):  # one above the other: each still shows a few rows
-                self.boxes[name].setMinimumHeight(0 if wide else STACKED_MIN_HEIGHT)
 
     def retranslate(self) -> None:
         """Set every text in the current language in place (the tables keep their rows and column widths)."""
