@@ -13,7 +13,8 @@ program (the file has no index, so CSI 300 is not available); it is remembered a
 the whole result (every call) as JSON. `--summarize FILE` prints the figures of such a file again, with the
 calls split by date at `--cut` (in sample before it, out of sample from it) and by year, each Brier score beside
 the point-in-time base rate, and the buy candidates' excess over the benchmark (calls whose decision baseline
-passed every known buy condition: a buy, or a wait only an unknown input or an untradeable plan held back).
+passed every known buy condition, a tradeable plan included: a buy, or a wait only an unknown input held back; the
+population bench/signal_study.py measures on every stock).
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ INDEX_NAME = (
 SEED = 20190102
 
 
-def sample_symbols(count: int, seed: int = SEED) -> list[str]:
-    """`count` Shanghai and Shenzhen stocks trading through the whole file, sampled with `seed`."""
+def population() -> list[str]:
+    """The Shanghai and Shenzhen stocks trading through the whole file (listed by 2017-06-30, still trading on
+    2022-01-14), in code order: what the replay batch samples from."""
     import polars as pl
 
     spans = (
@@ -50,8 +52,15 @@ def sample_symbols(count: int, seed: int = SEED) -> list[str]:
         .sort("code")
         .collect()
     )
-    chosen = spans.sample(count, seed=seed).sort("code")["code"].to_list()
-    return [f"{c[2:]}.{c[:2].upper()}" for c in chosen]
+    return [f"{c[2:]}.{c[:2].upper()}" for c in spans["code"].to_list()]
+
+
+def sample_symbols(count: int, seed: int = SEED) -> list[str]:
+    """`count` Shanghai and Shenzhen stocks trading through the whole file, sampled with `seed`."""
+    import polars as pl
+
+    chosen = pl.Series("symbol", population()).sample(count, seed=seed)
+    return sorted(chosen.to_list(), key=lambda s: (s[-2:] != "SH", s))
 
 
 def prepare(home: Path, symbols: list[str]) -> None:

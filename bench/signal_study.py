@@ -13,15 +13,18 @@ fire threshold, 50); the same with v1.2's overheating vetoes (volatility not ext
 turnover at most 3%); the fires with the vetoes; and the grid the v1.2 limits were chosen from (ma250 distance
 20/30/50% x turnover 3/4/5/8%), chosen by the in-sample mean only. Then the v1.3 baseline's setup, read from the
 decision_baseline table (a quiet uptrend with the turnover limit), alone, with v1.2's backtest conditions (win rate
->= 0.55, EV > 0.005, 10 trades) and with v1.3's backtest veto (10 trades or more and EV <= 0), and each per year
+>= 0.55, EV > 0.005, 10 trades), with v1.3's backtest veto (10 trades or more and EV <= 0) and with v1.5's (the
+same, only on a session whose signal fires), with the sessions the two vetoes differ on, and each per year
 beside the base rate. The backtest here is point in time: the score's fires of the same stock whose 20-session trade
 had ended before the session, net of a flat round-trip cost of BACKTEST_COST (the research backtest prices the
 dated fee rows). The valuation and money-flow checks are left out (the file has none of them).
 
-Last, the baseline's buy candidates as far as the file can have them: the setup with the backtest veto and a
+Last, the baseline's buy candidates as far as the file can have them: the setup with the (v1.5) backtest veto and a
 tradeable plan, the zones computed on each session's own window by the one zone algorithm (`plans`; unrounded, no
 valuation band): the population the replay batch (bench/replay_track.py) samples its buy candidates from, so its
-out-of-sample mean is the replay's target measured on every stock instead of 50.
+out-of-sample mean is the replay's target measured on every stock instead of 50. And how far 50 stocks can judge it:
+the candidates' out-of-sample mean on the replay batch's own 50 symbols, beside its spread over 200 other samples of
+50 from the same population.
 
 Then a candidate rule that does not read the score, a quiet, healthy uptrend: the close between `lo` and `hi`
 percent above its 250-session average, at most `near` percent above its 20-session average (and not below it),
@@ -53,6 +56,9 @@ GRID_MIN_SESSIONS = 10_000
 SCORE_THRESHOLD = 50  # v1.2's buy_min_score, the factor score's fire threshold
 BACKTEST_COST = 0.0016  # a round trip of a reference order: commission both ways and stamp duty (approximate)
 V12_BACKTEST = (0.55, 0.005, 10)  # v1.2's buy_min_win_rate, buy_min_ev, buy_min_trades
+REPLAY_SYMBOLS = 50  # the replay batch's sample (bench/replay_track.py)
+SAMPLE_DRAWS = 200  # other samples of REPLAY_SYMBOLS drawn from the replay's population
+SAMPLE_SEED = 1
 
 
 def scored_sessions(path: Path = DATA):  # type: ignore[no-untyped-def]  # polars is imported late
@@ -193,6 +199,7 @@ def study(cut: date, path: Path = DATA) -> list[str]:
     lines += _health(sessions, cut, line)
     lines += _setup(sessions, cut, line, t)
     lines += _candidates(frame, sessions, cut, line, book)
+    lines += _replay_samples(frame, sessions, cut, book)
     return lines
 
 
@@ -237,8 +244,7 @@ def _candidates(frame, sessions, cut: date, line, book) -> list[str]:  # type: i
     import polars as pl
 
     t = book.decision_baseline
-    veto = (pl.col("bt_trades") >= t.integer("buy_min_trades")) & (pl.col("bt_ev") <= 0)
-    chosen = plans(frame, sessions.filter(setup_rule(t) & ~veto.fill_null(False)), book)
+    chosen = plans(frame, sessions.filter(setup_rule(t) & ~veto_rule(t)), book)
     rules = {
         "setup + veto, tradeable plan (the candidates)": pl.col("tradeable"),
         "setup + veto, plan not tradeable": ~pl.col("tradeable"),
@@ -251,6 +257,48 @@ def _candidates(frame, sessions, cut: date, line, book) -> list[str]:  # type: i
     per_year = "  ".join(f"{y}: {m:+.2f}% (n={k} of {n})" for y, n, m, k in found.sort("y").iter_rows())
     lines.append(f"  {'candidates per year (of the setup + veto)':48} {per_year}")
     return lines
+
+
+def veto_rule(t):  # type: ignore[no-untyped-def]  # polars is imported late
+    """The v1.5 baseline's backtest veto from the decision_baseline table `t`: the score's signal fires on the session
+    and its point-in-time backtest has at least buy_min_trades trades with an EV after costs that is not positive."""
+    import polars as pl
+
+    vetoes = (pl.col("bt_trades") >= t.integer("buy_min_trades")) & (pl.col("bt_ev") <= 0)
+    return (pl.col("fire") & vetoes).fill_null(False)
+
+
+def _replay_samples(frame, sessions, cut: date, book) -> list[str]:  # type: ignore[no-untyped-def]
+    """How far a 50-symbol replay can judge the candidates: their mean out-of-sample excess (every session from
+    `cut`) on the replay batch's own 50 symbols, beside its spread over SAMPLE_DRAWS other samples of 50 from the
+    same population (bench/replay_track.population: the stocks trading through the whole file)."""
+    import random
+
+    import polars as pl
+
+    from bench.replay_track import population, sample_symbols
+
+    everyone, t = population(), book.decision_baseline
+    chosen = plans(frame, sessions.filter(setup_rule(t) & ~veto_rule(t) & pl.col("symbol").is_in(everyone)), book)
+    late = chosen.filter(pl.col("tradeable") & (pl.col("day") >= cut)).select("symbol", "excess")
+
+    def mean(symbols: list[str]) -> tuple[float | None, int]:
+        found = late.filter(pl.col("symbol").is_in(symbols))["excess"]
+        return (float(found.mean()) * 100 if found.len() else None), found.len()  # type: ignore[arg-type]
+
+    (own, n_own), rng = mean(sample_symbols(REPLAY_SYMBOLS)), random.Random(SAMPLE_SEED)
+    drawn = (mean(rng.sample(everyone, REPLAY_SYMBOLS))[0] for _ in range(SAMPLE_DRAWS))
+    means = sorted(m for m in drawn if m is not None)
+    at = "  ".join(
+        f"p{round(p * 100):02d} {means[int(p * (len(means) - 1))]:+.2f}%" for p in (0.05, 0.25, 0.5, 0.75, 0.95)
+    )
+    below = sum(1 for m in means if own is not None and m < own) / len(means)
+    positive = sum(1 for m in means if m > 0) / len(means)
+    return [f"the candidates from {cut} (every session) on samples of {REPLAY_SYMBOLS} of the replay's population "
+            f"({len(everyone)} stocks; all of them {float(late['excess'].mean()) * 100:+.2f}%, n={late.height}):",
+            f"  the replay batch's own {REPLAY_SYMBOLS}: {own if own is None else f'{own:+.2f}%'} (n={n_own}), above "
+            f"{below:.0%} of {len(means)} other samples",
+            f"  {len(means)} samples of {REPLAY_SYMBOLS}: {at}; positive in {positive:.0%}"]  # fmt: skip
 
 
 def setup_rule(t):  # type: ignore[no-untyped-def]  # polars is imported late
@@ -282,8 +330,11 @@ def _setup(sessions, cut: date, line, t) -> list[str]:  # type: ignore[no-untype
         & (pl.col("bt_win_rate") >= win)
         & (pl.col("bt_ev") > ev),
         "  with v1.3's backtest veto": setup & ~veto.fill_null(False),
+        "  with v1.5's veto (only while the signal fires)": setup & ~veto_rule(t),
+        "  vetoed by 1.3, not by 1.5 (the signal not firing)": setup & veto.fill_null(False) & ~pl.col("fire"),
+        "  vetoed by 1.5 (the signal firing)": setup & veto_rule(t),
     }
-    lines = ["the v1.3 baseline's setup (read from the rule table), point-in-time backtest of the score's fires:"]
+    lines = ["the baseline's setup (read from the rule table), point-in-time backtest of the score's fires:"]
     lines += [line(label, _figures(sessions.filter(rule), cut)) for label, rule in rules.items()]
 
     def years(part) -> str:  # type: ignore[no-untyped-def]

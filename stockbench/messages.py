@@ -122,6 +122,16 @@ PROBLEMS: dict[str, tuple[Words, Words]] = {
                       "mistake, fetch them again (stockbench data fetch {symbol})",
                       "请按券商成交确认核对日期；如本地日线误缺这一天，请重新获取"
                       "（stockbench data fetch {symbol}）")),
+    "suspended.fill": (_w("{symbol} was suspended on {day} (its quote of that day says so): a fill cannot be recorded",
+                          "{symbol} 在 {day} 停牌（当日行情显示停牌），不能记录成交"),
+                       _w("check the fill's date in the broker's confirmation; if the quote was wrong, fetch it again "
+                          "(stockbench data fetch {symbol})",
+                          "请按券商成交确认核对日期；如行情有误，请重新获取"
+                          "（stockbench data fetch {symbol}）")),
+    "delisted.fill": (_w("{symbol} was delisted on {day} (its quote of that day says so): a fill cannot be recorded",
+                         "{symbol} 在 {day} 已退市（当日行情显示退市），不能记录成交"),
+                      _w("check the symbol and the date in the broker's confirmation",
+                         "请按券商成交确认核对代码和日期")),
     "future_time": (_w("the fill time {at} is in the future", "成交时间 {at} 在未来"),
                     _w("check the time", "请检查时间")),
     "naive_time": (_w("the fill time has no time zone", "成交时间没有时区"),
@@ -227,6 +237,16 @@ PROBLEMS: dict[str, tuple[Words, Words]] = {
                            "基线的回测在足够多的交易中扣费后不赚钱：不能买入或加仓"),
                         _w("choose wait or avoid (hold, reduce or sell when held)",
                            "请选择观望或回避（已持有时可持有、减仓或卖出）")),
+    "buy_with_unknown_input": (_w("{inputs} cannot be known from the data, and an unknown is never a pass: the "
+                                  "decision is at most {cap}, not {action}",
+                                  "数据说不出{inputs_zh}，而未知永远不算通过：决定最多为{cap_zh}，不能{action_zh}"),
+                               _w("choose {cap} and name the unknown input as the reason; disclose the gap",
+                                  "请选择{cap_zh}，把未知的输入写作理由，并披露该缺口")),
+    "buy_without_a_tradeable_plan": (_w("the zones make no tradeable plan ({reasons}): no trade, so the action "
+                                        "cannot be {action}",
+                                        "区间构不成可交易的计划（{reasons_zh}）：不交易，因此不能{action_zh}"),
+                                     _w("choose {cap}; the plan's reason says what would make a plan",
+                                        "请选择{cap_zh}；计划的原因说明了怎样才能形成计划")),
     "gap_undisclosed": (_w("the data gap '{gap}' is not disclosed", "数据缺口“{gap}”未披露"),
                         _w("accept it with a disclosure", "请接受它并加以披露")),
     "action_reason_contradicts.baseline": (_w("the reason says the action follows the baseline ({baseline}), but the "
@@ -2213,8 +2233,8 @@ COMMAND_HELP: dict[str, Words] = {
         "以及样本内和样本外的结果。",
     ),
     "backtest.--benchmark": _w(
-        "Index for relative strength (e.g. the sector index).",
-        "计算相对强弱所用的指数（例如所属板块指数）。",
+        "Index for relative strength (default: the one research reads).",
+        "计算相对强弱所用的指数（默认：研究所用的那个）。",
     ),
     "backup": _w(
         "Take a backup of the workspace now (a consistent copy, with a manifest holding its sha256).",

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from stockbench.ledger.restore import RebuildResult
     from stockbench.llm.service import Models
     from stockbench.market.service import MarketRules
+    from stockbench.market.sessions import DayTrading
     from stockbench.research.handbook import Handbook, HandbookVersion
     from stockbench.research.models import ModelPort
     from stockbench.research.plan_check import PlanCheck
@@ -165,8 +166,8 @@ class Workbench:
         """The user's books: accounts, cash, fills, positions, orders and corporate actions."""
         from stockbench.ledger.book import Ledger
 
-        def traded(symbol: str, day: date) -> bool | None:  # the data service is made only once a fill is checked
-            return self.data.traded_on(symbol, day)
+        def traded(symbol: str, day: date) -> DayTrading | None:  # the data service is made only once a fill is checked
+            return self.data.trading_on(symbol, day)
 
         return Ledger(self.workspace.db, self.clock, self.market, self.events, self.paths.ledger_journal,
                       before_import=lambda: self.backup("import"), traded=traded)  # fmt: skip

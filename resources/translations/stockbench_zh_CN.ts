@@ -2913,6 +2913,18 @@
         <translation>应用</translation>
     </message>
     <message>
+        <source>Ask earlier</source>
+        <translation>提前询问</translation>
+    </message>
+    <message>
+        <source>Ask later</source>
+        <translation>推后询问</translation>
+    </message>
+    <message>
+        <source>Which source reads prefer:</source>
+        <translation>读取时优先的来源：</translation>
+    </message>
+    <message>
         <source>Choose an endpoint first.</source>
         <translation>请先选择一个端点。</translation>
     </message>

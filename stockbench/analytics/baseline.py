@@ -107,7 +107,7 @@ class Baseline:
     checks: tuple[Check, ...]
     reasons: tuple[Reason, ...]
     table: str
-    capped: bool = False  # every known condition passed: only an unknown input or an untradeable plan kept it back
+    capped: bool = False  # every known condition passed, the plan included: only an unknown input kept it back
 
     @property
     def unknown(self) -> tuple[str, ...]:
@@ -137,11 +137,12 @@ def _checks(
     valuation_pct: float | None,
     plan: PlanFacts | None,
     heat: Heat | None = None,
+    fired: bool | None = True,
 ) -> tuple[Check, ...]:
     min_trades, max_val = t.integer("buy_min_trades"), t.number("buy_max_valuation_pct")
     blocked = [str(c) for c in t["block_buy_capital"]]
     pct = valuation_pct
-    checks = [*setup_checks(t, heat or Heat()), _ev_check(ev, trades, min_trades)]
+    checks = [*setup_checks(t, heat or Heat()), _ev_check(ev, trades, min_trades, fired)]
     checks += [
         _check("capital", capital, None if capital in ("", UNKNOWN) else capital not in blocked, "not",
                " or ".join(blocked)),
@@ -153,12 +154,19 @@ def _checks(
     return tuple(checks)
 
 
-def _ev_check(ev: float | None, trades: int, min_trades: int) -> Check:
-    """The backtest's veto: with at least `min_trades` trades, an EV after costs that is not positive is no buy.
-    Fewer trades cannot veto (the report shows the EV with its count); no backtest at all is unknown. As a condition
-    (win rate >= 0.55, EV > 0.005, 10 trades: v1.2) the per-symbol backtest lowered the setup's excess from 2021."""
-    passed = None if ev is None else trades < min_trades or ev > 0
-    return _check("ev", ev, passed, ">", 0.0, f" (after costs, vetoes from {min_trades} trades)", "fraction")
+def _ev_check(ev: float | None, trades: int, min_trades: int, fired: bool | None) -> Check:
+    """The backtest's veto (v1.5): when the score's signal fires on the session, a backtest of at least `min_trades`
+    trades whose EV after costs is not positive is no buy. Fewer trades cannot veto (the report shows the EV with its
+    count). A signal that does not fire makes the backtest say nothing of the session: no veto (on the 2017-2022 file
+    the setups it vetoed while not firing beat the market as the setup as a whole did, +0.75% against +0.79% from
+    2021, while those it vetoed while firing trailed it, -1.82%). No backtest at all (`fired` None), or a firing
+    signal without an EV, is unknown. As a condition (win rate >= 0.55, EV > 0.005, 10 trades: v1.2) the per-symbol
+    backtest lowered the setup's excess from 2021."""
+    note = f" (after costs, vetoes from {min_trades} trades when the signal fires)"
+    if fired is False:
+        return _check("ev", ev, True, ">", 0.0, note, "fraction")
+    passed = None if ev is None or fired is None else trades < min_trades or ev > 0
+    return _check("ev", ev, passed, ">", 0.0, note, "fraction")
 
 
 def _range(name_low: str, name_high: str, value: float | None, low: float, high: float) -> list[Check]:
@@ -268,8 +276,10 @@ def _setup_figures(t: Table) -> dict[str, Value]:
 
 
 def _capped(checks: tuple[Check, ...], candidate: bool) -> bool:
-    held_back = [c for c in checks if c.status == "unknown" or (c.name == "plan" and not c.passed)]
-    return not candidate and bool(held_back) and all(c.passed for c in checks if c not in held_back)
+    """Whether only unknown inputs kept a buy back: every known check passed, a tradeable plan included (a plan the
+    zones call not tradeable is no trade, whatever the data could add, so it is no buy candidate)."""
+    unknown = [c for c in checks if c.status == "unknown"]
+    return not candidate and bool(unknown) and all(c.passed for c in checks if c not in unknown)
 
 
 def _no_trade(plan: PlanFacts) -> list[Reason]:
@@ -279,7 +289,12 @@ def _no_trade(plan: PlanFacts) -> list[Reason]:
 
 
 def _reasons(  # noqa: PLR0917
-    checks: tuple[Check, ...], candidate: bool, direction: Direction, plan: PlanFacts | None, t: Table, trades: int
+    checks: tuple[Check, ...],
+    candidate: bool,
+    direction: Direction,
+    plan: PlanFacts | None,
+    t: Table,
+    sample: Mapping[str, Value],
 ) -> list[Reason]:
     if candidate:
         return [Reason("buy_conditions_met", _setup_figures(t))]
@@ -294,8 +309,8 @@ def _reasons(  # noqa: PLR0917
             failed: dict[str, Value] = {"check": c.name, "value": c.value, "op": c.op, "limit": c.limit}
             if c.unit:  # the grounding gate reads value and limit in it
                 failed["unit"] = c.unit
-            if c.name == "ev":  # the sample that lets the backtest veto
-                failed["trades"] = trades
+            if c.name == "ev":  # the sample that lets the backtest veto, its independent part and the base rate
+                failed.update({k: v for k, v in sample.items() if v is not None})
             reasons.append(Reason("check_failed", failed))
     if direction in ("reduce", "avoid"):
         reasons.append(Reason("weak", {"threshold": t.number("sell_max_score")}))
@@ -316,6 +331,8 @@ def decide(
     backtest_cap: float | None = None,
     independent: int | None = None,
     heat: Heat | None = None,
+    fired: bool | None = True,
+    base_ev: float | None = None,
 ) -> Baseline:
     """The baseline direction and confidence. `win_rate`, `ev` (mean net return, a fraction) and `trades` are the
     backtest's figures at the table's horizon; `capital` the capital state; `valuation_pct` the valuation
@@ -325,17 +342,21 @@ def decide(
     `backtest_cap` is the backtest's own cap (from its independent trades and its edge over the base rate, see
     analytics/edge.py) and `independent` its count of independent trades; without them the cap is the sample
     table's for `trades`. `heat` holds the session's facts the setup reads (None: none known, so the setup's checks
-    are unknown and cap the direction)."""
+    are unknown and cap the direction). `fired` says whether the score's signal fires on the session (the backtest
+    vetoes only then; None: no backtest, unknown) and `base_ev` is the base rate's EV at the same horizon (every
+    session's window, after the same costs), which an EV veto is said beside."""
     book = book or load_rule_tables()
     t = book.decision_baseline
     score, win_rate, ev, valuation_pct = _finite(score), _finite(win_rate), _finite(ev), _finite(valuation_pct)
     trades = max(0, int(trades))
-    checks = _checks(t, ev=ev, trades=trades, capital=capital, valuation_pct=valuation_pct, plan=plan, heat=heat)
+    checks = _checks(t, ev=ev, trades=trades, capital=capital, valuation_pct=valuation_pct, plan=plan, heat=heat,
+                     fired=fired)  # fmt: skip
     candidate = all(c.passed for c in checks)
     direction = _direction(candidate, not candidate and _negative(score, ev, t), holding)
     counted = trades if independent is None else max(0, int(independent))
     cap = book.sample_cap(counted) if backtest_cap is None else min(book.sample_cap(counted), backtest_cap)
-    reasons = _reasons(checks, candidate, direction, plan, t, trades)
+    sample: dict[str, Value] = {"trades": trades, "independent": independent, "base_ev": _finite(base_ev)}
+    reasons = _reasons(checks, candidate, direction, plan, t, sample)
     reasons.append(Reason("confidence_cap", {"cap": cap, "trades": counted, "table": book.sample_confidence.cite()}))
     confidence = _confidence(direction, score, win_rate, cap, t)
     return Baseline(direction, confidence, cap, candidate, checks, tuple(reasons), t.cite(), _capped(checks, candidate))
@@ -351,8 +372,10 @@ def decide_from(
     plan: PlanFacts | None = None,
     book: RuleBook | None = None,
     heat: Heat | None = None,
+    fired: bool,
 ) -> Baseline:
-    """`decide` with the backtest figures taken from `report` at the decision_baseline table's horizon."""
+    """`decide` with the backtest figures taken from `report` at the decision_baseline table's horizon; `fired` says
+    whether the score's signal fires on the session (the backtest vetoes only then; no `report` is unknown)."""
     book = book or load_rule_tables()
     horizon = book.decision_baseline.integer("horizon")
     stats = next((s for s in report.horizons if s.horizon == horizon), None) if report else None
@@ -361,4 +384,5 @@ def decide_from(
         score, win_rate=win_rate, ev=ev, trades=trades, capital=capital, valuation_pct=valuation_pct,
         holding=holding, plan=plan, book=book, backtest_cap=stats.confidence_cap if stats is not None else None,
         independent=stats.independent if stats is not None else None, heat=heat,
+        fired=None if report is None else fired, base_ev=stats.base_ev if stats is not None else None,
     )  # fmt: skip

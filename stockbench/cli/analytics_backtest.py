@@ -83,9 +83,25 @@ def _backtest_human(d: dict[str, Any]) -> str:
     return "\n".join([head, table(_horizon_rows(d), columns), split, base, *notes, f"costs: {d['costs']}"])
 
 
+def _benchmark(bench: Workbench, symbol: str, given: str | None) -> tuple[str | None, pl.DataFrame | None]:
+    """The index relative strength is measured against and its closes: the one given, else the one a research run on
+    `symbol` reads (its scene's default sector index), so the signal's fires and counts are the report's. A default
+    index without stored bars measures nothing, as in research."""
+    from stockbench.errors import UserError
+
+    if given:
+        index = _symbol(bench, given)
+        return index, _series(bench, index).select("day", "close")
+    default = bench.research.facts.default_sector(symbol)
+    try:
+        return default, _series(bench, default).select("day", "close") if default else None
+    except UserError:
+        return None, None
+
+
 @click.command()
 @click.argument("symbol")
-@click.option("--benchmark", metavar="SYMBOL", help="Index for relative strength (e.g. the sector index).")
+@click.option("--benchmark", metavar="SYMBOL", help="Index for relative strength (default: the one research reads).")
 @pass_cli
 def backtest(cli: CliContext, symbol: str, benchmark: str | None) -> None:
     """Replay the factor-score buy signal over SYMBOL's stored history: per horizon (5, 20, 60 sessions) the
@@ -99,9 +115,8 @@ def backtest(cli: CliContext, symbol: str, benchmark: str | None) -> None:
     bench = cli.bench()
     book = load_rule_tables()
     found = _symbol(bench, symbol)
-    index = _symbol(bench, benchmark) if benchmark else None
     bars = _series(bench, found)
-    reference = _series(bench, index).select("day", "close") if index else None
+    index, reference = _benchmark(bench, found, benchmark)
     flow = _flow(bench, found)
     frame = score_frame(add_indicators(bars), benchmark=reference, money_flow=flow, book=book)
     costs = FeeCosts(bench.data.instrument(found), book.backtest.decimal("reference_notional"))

@@ -24,7 +24,7 @@ import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -505,20 +505,32 @@ class MarketDataCache:
         """Valuation history of one source, as visible at the clock (columns: VALUATION_COLUMNS, fetched_at)."""
         return self._day_rows("valuation", VALUATION_COLUMNS, symbol, start, end, source=source)
 
-    def latest_quote(self, symbol: str, source: str | None = None) -> Quote | None:
-        """The latest quote taken at or before the clock (ties between sources: by preference)."""
+    def latest_quote(self, symbol: str, source: str | None = None, *, on: date | None = None) -> Quote | None:
+        """The latest quote taken at or before the clock (ties between sources: by preference); with `on`, the latest
+        one taken on that day (in the exchange's time zone)."""
         cutoff = self.cutoff(symbol)
+        zone = MARKET_TZ[identify(symbol).instrument.market]
+        start = datetime.combine(on, time(0), tzinfo=zone) if on is not None else None
+        end = start + timedelta(days=1) if start is not None else None
         names = [f for f in _QUOTE_FIELDS if f != "name"]
         row = self._query(
             f"SELECT {', '.join('quoted_at' if f == 'at' else f for f in names)} FROM quotes"
             " WHERE symbol = $symbol AND quoted_at <= $now AND ($source IS NULL OR source = $source)"
+            " AND ($start IS NULL OR (quoted_at >= $start AND quoted_at < $end))"
             " ORDER BY quoted_at DESC, coalesce(list_position($order, source), 1000000), source LIMIT 1",
-            params={"symbol": symbol, "now": cutoff.now, "source": source, "order": self._order(source)},
+            params={
+                "symbol": symbol,
+                "now": cutoff.now,
+                "source": source,
+                "order": self._order(source),
+                "start": start,
+                "end": end,
+            },
         ).fetchall()
         if not row:
             return None
         values = dict(zip(names, row[0], strict=True))
-        values["at"] = values["at"].astimezone(MARKET_TZ[identify(symbol).instrument.market])
+        values["at"] = values["at"].astimezone(zone)
         return Quote(**values)
 
     def latest_quotes(self, symbols: Sequence[str]) -> dict[str, Quote]:

@@ -45,7 +45,7 @@ GATE_KINDS: dict[str, DataKind] = {
 class GateResult:
     """One gate's answer. `evidence` names what it read or fetched; `exception_allowed` is True only where
     the rules let the gap be recorded as an exception (money flow: every listed source actually failed);
-    `label` says what a quote is ("live" or "last_close"). `code` names the reason (a stable code, e.g.
+    `label` says what a quote is ("live", "delayed" or "last_close"). `code` names the reason (a stable code, e.g.
     "stale", "fetch_failed") and `values` its figures as shown, so a report words it in its own language
     (`reason` is the English text the model and the logs read)."""
 
@@ -297,26 +297,38 @@ def fresh_quote(ctx: GateContext) -> GateResult:
     if quote is None:
         return GateResult("fresh_quote", "gap", f"the market is open ({ctx.window.phase}) and no quote is stored",
                           code="no_quote")  # fmt: skip
-    age = (ctx.cache.cutoff(ctx.symbol).now - quote.at).total_seconds() / 60
+    now = ctx.cache.cutoff(ctx.symbol).now
+    age, late = (now - quote.at).total_seconds() / 60, quote.late(now).total_seconds() / 60
+    label = quote_label(quote)
     evidence = (f"quote:{ctx.symbol}:{quote.at.isoformat()}:{quote.source}",)
     taken = f"{quote.at:%Y-%m-%d %H:%M:%S} from {quote.source}"
     summary = f"last {price_text(quote.last)} at {taken}, {age:.1f} minutes old"
-    shown = {"price": price_text(quote.last), "at": quote.at.isoformat(), "source": quote.source, "age": f"{age:.1f}"}
+    shown: dict[str, Any] = {"price": price_text(quote.last), "at": quote.at.isoformat(), "source": quote.source,
+                             "age": f"{age:.1f}"}  # fmt: skip
+    if quote.delay_minutes:  # a delayed source's quote is judged by how far it lags beyond its delay
+        summary += f" ({late:.1f} beyond its source's delay of {quote.delay_minutes} minutes)"
+        shown |= {"delay": quote.delay_minutes, "late": f"{late:.1f}"}
     if quote.status != "trading":  # a suspended or delisted name has no price to act on, however fresh the line
         return GateResult("fresh_quote", "gap", f"{summary}; the quote says {ctx.symbol} is {quote.status}", evidence,
-                          label="live", code="halted", values={**shown, "status": quote.status})  # fmt: skip
-    if age > limit:
-        return GateResult("fresh_quote", "gap", f"{summary}; at most {limit} allowed", evidence, label="live",
+                          label=label, code="halted", values={**shown, "status": quote.status})  # fmt: skip
+    if late > limit:
+        return GateResult("fresh_quote", "gap", f"{summary}; at most {limit} allowed", evidence, label=label,
                           code="quote_stale", values={**shown, "limit": limit})  # fmt: skip
     tags = ctx.tags(quote)
-    conflict = next(iter(tags.conflicts(("last", "prev_close")) if tags else ()), None)
+    conflict = next(iter(tags.conflicts() if tags else ()), None)  # a price before the volume (FIELDS' order)
     if conflict is not None:  # both values are disclosed; neither is chosen, nothing is averaged
+        code = "volume_conflicting" if conflict.field == "volume" else "conflicting"
         (a, b), (va, vb) = conflict.sources, conflict.values
         reason = f"{summary}; the services disagree on {conflict.field}: {a} {va}, {b} {vb}"
         values = {**shown, "field": conflict.field, "source_a": a, "value_a": va, "source_b": b, "value_b": vb}
         return GateResult("fresh_quote", "gap", reason, (*evidence, f"data_problems:{ctx.symbol}:{PROBLEM}"),
-                          label="live", code="conflicting", values=values)  # fmt: skip
-    return GateResult("fresh_quote", "pass", summary, evidence, label="live", code="live", values=shown)
+                          label=label, code=code, values=values)  # fmt: skip
+    return GateResult("fresh_quote", "pass", summary, evidence, label=label, code=label, values=shown)
+
+
+def quote_label(quote: Quote) -> Literal["live", "delayed"]:
+    """What a quote on time is: `delayed` when its source publishes late (Quote.delay_minutes), else `live`."""
+    return "delayed" if quote.delay_minutes else "live"
 
 
 def financials(ctx: GateContext) -> GateResult:

@@ -7,7 +7,7 @@ amounts are plain currency units (never 万元). Each record names its source; t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Literal
 
@@ -65,6 +65,11 @@ class Quote:
     turnover_pct: Decimal | None = None
     status: TradingStatus = "trading"
     delay_minutes: int = 0
+
+    def late(self, now: datetime) -> timedelta:
+        """How far the quote lags `now` beyond its source's declared delay: a quote of a source that publishes 15
+        minutes late, taken 15 minutes ago, is on time (zero), not 15 minutes old."""
+        return now - self.at - timedelta(minutes=self.delay_minutes)
 
 
 @dataclass(frozen=True, slots=True)

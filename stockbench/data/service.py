@@ -35,6 +35,7 @@ from stockbench.data.gates import (
     TradingWindow,
     evaluate,
     gate_table,
+    quote_label,
     trading_window,
 )
 from stockbench.data.importer import ImportFormat, ImportReport, import_path
@@ -46,6 +47,7 @@ from stockbench.events import EventBus, Progress
 from stockbench.market.calendars import TradingCalendar
 from stockbench.market.instruments import Instrument, identify
 from stockbench.market.service import MarketRules
+from stockbench.market.sessions import DayTrading
 from stockbench.messages import user_error
 from stockbench.store.database import Database
 from stockbench.store.settings import SOURCE_PREFERENCE, Settings
@@ -282,8 +284,11 @@ class DataService:
                 ],
             )
 
-    def _attempt(self, provider: Provider, what: DataKind, symbol: str) -> tuple[FetchOutcome, list[Any]]:
-        """Ask one provider for one kind of data, store what comes back, and log the attempt."""
+    def _attempt(
+        self, provider: Provider, what: DataKind, symbol: str, delay_minutes: int = 0
+    ) -> tuple[FetchOutcome, list[Any]]:
+        """Ask one provider for one kind of data, store what comes back, and log the attempt. A quote whose adapter
+        states no delay carries the endpoint's declared `delay_minutes` (see resources/data_sources.toml)."""
         from stockbench.data.http import FetchError
 
         period = self._period(what, symbol)
@@ -296,6 +301,9 @@ class DataService:
         failure: FetchFailure | None = None
         try:
             records = _call(provider, what, symbol, period)
+            if what == "quote" and delay_minutes:
+                records = [q if q.delay_minutes else dataclasses.replace(q, delay_minutes=delay_minutes)
+                           for q in records]  # fmt: skip
             if what == "quote" and not records:  # other kinds may be genuinely empty (no announcements)
                 failure = FetchFailure(provider.name, what, symbol, f"no quote for {symbol} in the answer", "empty")
         except FetchError as error:
@@ -358,12 +366,12 @@ class DataService:
         neither reads nor writes the endpoints' health: it asks what the recording holds, and what it answers says
         nothing of how the services are doing now."""
         if self._replay is not None:
-            return self._attempt(provider, what, symbol)
+            return self._attempt(provider, what, symbol, source.endpoint.delay_minutes)
         until = self.sources.resting_until(source)
         if until is not None:
             reason = f"{source.name}: {source.host} rests until {until.isoformat()} after failures in a row"
             return FetchOutcome(what, provider.name, False, reason=reason, skipped=True), []
-        outcome, records = self._attempt(provider, what, symbol)
+        outcome, records = self._attempt(provider, what, symbol, source.endpoint.delay_minutes)
         if outcome.ok:
             self.sources.succeeded(source)
         elif outcome.failure:
@@ -504,6 +512,19 @@ class DataService:
         spans = self.cache.coverage("bars", instrument.symbol)
         return False if any(span.first < day < span.last for span in spans) else None
 
+    def trading_on(self, symbol: str, day: date) -> DayTrading | None:
+        """How `symbol`'s session `day` went, as the stored data visible at the clock says: `traded` when a daily bar
+        with volume is stored for it (a name halted after it traded that day did trade); else `suspended` or
+        `delisted` when the latest stored quote of that day says so (today's bars are not in yet, but the quote is);
+        else `not_traded` when its daily bars say it did not (see traded_on); None when nothing tells."""
+        traded = self.traded_on(symbol, day)
+        if traded:
+            return "traded"
+        stored = self.cache.latest_quote(self.instrument(symbol).symbol, on=day)
+        if stored is not None and stored.status in ("suspended", "delisted"):
+            return "suspended" if stored.status == "suspended" else "delisted"
+        return None if traded is None else "not_traded"
+
     def quote(self, symbol: str, *, fetch: bool = True) -> QuoteView:
         """A live quote inside the trading window (fetched when allowed), else the last close, labelled; a symbol
         not listed yet at the clock is `not_listed` (so is a stored quote or close of a day before its listing date),
@@ -591,23 +612,16 @@ class DataService:
                          window.phase, note, status_given(listing, last.day, status))  # fmt: skip
 
     def _live_view(self, found: Quote, window: TradingWindow) -> QuoteView:
-        """A stored quote inside the window: live, delayed (from a delayed source), or stale with its age when
-        older than the fresh-quote limit (the last good value, never passed off as live)."""
-        age = int((self.cache.cutoff(found.symbol).now - found.at).total_seconds())
-        limit = int(gate_table()["fresh_quote"]["max_age_minutes"]) * 60
-        market = self.instrument(found.symbol).market
-        delayed = found.delay_minutes > 0 or any(
-            s.endpoint.delayed and s.endpoint.provider == found.source and market in s.endpoint.markets
-            for s in self.sources.chain("quote", market)
-        )
-        label: Literal["live", "delayed", "stale"] = "stale" if age > limit else "delayed" if delayed else "live"
-        note = ""
-        if label == "stale":
-            note = f"stale: the last good quote, {age // 60} minutes old; no source gave a fresh one"
-        elif label == "delayed" and found.delay_minutes:
-            note = f"delayed: {found.source} quotes are {found.delay_minutes} minutes late"
-        elif label == "delayed":
-            note = f"delayed: {found.source} quotes of this market lag the market"
+        """A stored quote inside the window: live, delayed (its source publishes late, said with the minutes), or
+        stale with its age when it lags the clock by more than the fresh-quote limit beyond its source's delay (the
+        last good value, never passed off as live)."""
+        now = self.cache.cutoff(found.symbol).now
+        age = int((now - found.at).total_seconds())
+        limit = timedelta(minutes=int(gate_table()["fresh_quote"]["max_age_minutes"]))
+        label: Literal["live", "delayed", "stale"] = quote_label(found)
+        note = f"delayed: {found.source} quotes are {found.delay_minutes} minutes late" if found.delay_minutes else ""
+        if found.late(now) > limit:
+            label, note = "stale", f"stale: the last good quote, {age // 60} minutes old; no source gave a fresh one"
         status = self.status_on(found.symbol, found.at.date(), found.status)
         return QuoteView(found.symbol, label, found.last, found.prev_close, found.at, found.at.date(), found.source,
                          window.phase, note, status, found.delay_minutes, age_seconds=age,

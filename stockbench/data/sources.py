@@ -8,7 +8,6 @@ workspace setting `data.sources`; this module owns the `source_health` table.
 from __future__ import annotations
 
 import functools
-import ipaddress
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -43,8 +42,12 @@ class Endpoint:
     markets: tuple[str, ...]
     base_url: str
     paths: Mapping[str, str]
-    delayed: bool = False
+    delay_minutes: int = 0  # how late the source publishes its quotes (0: real time)
     enabled: bool = True  # as declared: an endpoint known to be down ships turned off, for the user to turn on
+
+    @property
+    def delayed(self) -> bool:
+        return self.delay_minutes > 0
 
     @property
     def service(self) -> str:
@@ -123,7 +126,7 @@ def declared(path: Path | None = None) -> tuple[Endpoint, ...]:
     rows = _table(path or resources_dir() / SOURCES_FILE)["endpoints"]
     return tuple(
         Endpoint(row["name"], cast("DataKind", row["kind"]), row["provider"], tuple(row["markets"]),
-                 row["base_url"], dict(row["paths"]), bool(row.get("delayed", False)), bool(row.get("enabled", True)))
+                 row["base_url"], dict(row["paths"]), int(row.get("delay_minutes", 0)), bool(row.get("enabled", True)))
         for row in rows
     )  # fmt: skip
 
@@ -138,16 +141,6 @@ def breaker_rule(path: Path | None = None) -> BreakerRule:
 def host_of(url: str) -> str:
     """`host[:port]` of a URL: the unit the breaker rests (loopback test servers differ by port)."""
     return urlsplit(url).netloc.lower()
-
-
-def is_loopback(url: str) -> bool:
-    host = urlsplit(url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def base_url_problems(url: str) -> list[Problem]:

@@ -89,7 +89,8 @@ def _decimal(value: Any) -> Decimal | None:
 
 def negative_ev(obs: Observation) -> list[str]:
     """A baseline whose backtest vetoes a buy (its EV check failed) is never a buy candidate, a buy or add, or a buy
-    order; the EV check is read again from the baseline's figures, so a candidate that skipped it is caught too."""
+    order; the EV check is read again from the baseline's figures (a signal firing on the session, an EV after costs
+    that is not positive over enough trades), so a candidate that skipped it is caught too."""
     from stockbench.analytics.rule_tables import load_rule_tables
     from stockbench.research.decisions import ev_vetoes
 
@@ -97,7 +98,8 @@ def negative_ev(obs: Observation) -> list[str]:
     ev = _decimal(baseline.get("ev"))
     trades = int(baseline.get("trades") or 0)
     least = load_rule_tables().decision_baseline.integer("buy_min_trades")
-    if ev is None or not (ev_vetoes(baseline.get("reasons") or ()) or (ev <= 0 and trades >= least)):
+    fired = bool(baseline.get("fired", True))  # blocks before decision_baseline 1.5 vetoed whether or not it fired
+    if ev is None or not (ev_vetoes(baseline.get("reasons") or ()) or (fired and ev <= 0 and trades >= least)):
         return []
     failures = []
     if baseline.get("buy_candidate"):

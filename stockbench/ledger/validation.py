@@ -20,7 +20,7 @@ from stockbench.market.limits import limit_problem, price_limits
 from stockbench.market.lots import check_quantity
 from stockbench.market.order_rules import tick_problem
 from stockbench.market.service import MarketRules
-from stockbench.market.sessions import phase_at
+from stockbench.market.sessions import DayTrading, phase_at
 from stockbench.messages import problem, value_word
 
 __all__ = [
@@ -41,10 +41,18 @@ HK_EXECUTION_PHASES = {"preopen_noncancellable", "continuous", "closing_auction"
 
 
 class TradedOn(Protocol):
-    """Whether the stored market data says `symbol` traded on session `day`: False when it did not (suspended that
-    day), True when it did, None when the data cannot tell (then the fill is not refused for it)."""
+    """How the stored market data says `symbol`'s session `day` went (stockbench.market.sessions.DayTrading): a fill
+    is refused on a day it did not trade (`not_traded`: its daily bars say so) or its quote of that day says it was
+    `suspended` or `delisted`; `traded`, or None (the data cannot tell), refuses nothing."""
 
-    def __call__(self, symbol: str, day: date, /) -> bool | None: ...
+    def __call__(self, symbol: str, day: date, /) -> DayTrading | None: ...
+
+
+_NOT_TRADED: dict[DayTrading, str] = {
+    "not_traded": "not_traded",
+    "suspended": "suspended.fill",
+    "delisted": "delisted.fill",
+}
 
 
 def session_problem(market: MarketRules, instrument: Instrument, at: datetime) -> Problem | None:
@@ -91,8 +99,10 @@ def static_problems(
         problems.append(problem("not_listed.fill", symbol=instrument.symbol, day=day, listed=listed))
     if (session := session_problem(market, instrument, draft.executed_at)) is not None:
         problems.append(session)
-    elif traded is not None and (listed is None or day >= listed) and traded(instrument.symbol, day) is False:
-        problems.append(problem("not_traded", symbol=instrument.symbol, day=day))
+    elif traded is not None and (listed is None or day >= listed):
+        went = traded(instrument.symbol, day)
+        if went is not None and went in _NOT_TRADED:
+            problems.append(problem(_NOT_TRADED[went], symbol=instrument.symbol, day=day))
     holding = sellable if draft.side == "sell" else None
     lot_problems = check_quantity(instrument, draft.side, draft.qty, holding, market.tables)
     if sellable is not None and draft.side == "sell" and draft.qty > sellable:

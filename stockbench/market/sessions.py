@@ -27,6 +27,9 @@ PhaseName = Literal[
     "after_hours_fixed_price",
 ]
 PHASES: tuple[PhaseName, ...] = get_args(PhaseName)
+# How an instrument's session went, as stored market data tells: it traded; it did not (the daily bars have none
+# that day, or one with no volume); or the latest quote of that day says it was suspended or delisted.
+DayTrading = Literal["traded", "not_traded", "suspended", "delisted"]
 
 # The boards each exchange lists, per market; where a caller names no exchange or board, the board
 # implies its exchange (main and fund: Shanghai), an exchange its first board, and CN means the

@@ -345,13 +345,15 @@ class ScenariosFact:
 
 @dataclass(frozen=True)
 class BaselineFact:
-    """The decision baseline (analytics.baseline): `capped` when only an unknown input (`unknown` names them) or an
-    untradeable plan kept it from a buy; `reasons` are codes with their values; `trades` the sample of `ev`."""
+    """The decision baseline (analytics.baseline): `capped` when only an unknown input (`unknown` names them) kept it
+    from a buy (every known check passed, a tradeable plan included; reports before decision_baseline 1.5 also counted
+    an untradeable plan); `reasons` are codes with their values; `trades` the sample of `ev`."""
 
     direction: str = "hold"
     confidence: Decimal | None = None
     ev: Decimal = Decimal(0)
     trades: int = 0
+    fired: bool = True  # the signal fires on the session: the backtest vetoes only then (blocks before 1.5: always)
     capped: bool = False
     unknown: tuple[str, ...] = ()
     reasons: tuple[Mapping[str, Any], ...] = ()

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from stockbench.clock import today_in
 from stockbench.data.cache import BuiltIndexDay
 from stockbench.data.indices import load_method, rebuild, sector_key
-from stockbench.market.instruments import Instrument, SecurityType
+from stockbench.market.instruments import Board, Instrument, SecurityType
 from stockbench.research.blocks import ContextFact, PriceFactsFact, shown
 from stockbench.research.wording import Language, say
 from stockbench.store.database import Database
@@ -181,6 +181,10 @@ def rule_peers_line(peers: Sequence[str], context: ContextFact | None, language:
         return None
     listed = say("report.list_separator", language).join(f"{s} {named[s] or ''}".strip() for s in peers)
     basis = say(f"context.size.{context.peer_size_basis}", language)
+    if context.peer_group in set(Board):  # grouped by the board (no sector mapping): said so, not "sector index"
+        board = say(f"context.board.{context.peer_group}", language)
+        return say("context.peers.board", language, candidates=context.peer_candidates, board=board, basis=basis,
+                   peers=listed)  # fmt: skip
     return say("context.peers.rule", language, candidates=context.peer_candidates, basis=basis, peers=listed)
 
 

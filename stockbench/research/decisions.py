@@ -15,10 +15,11 @@ from stockbench.analytics.position_states import ACTIONS
 from stockbench.errors import Problem
 from stockbench.evidence.documents import ActionChoice, ActionRule, OrderPlan
 from stockbench.evidence.gates import choice_problems
-from stockbench.messages import problem, value_word
+from stockbench.messages import check_words, problem, value_word
 from stockbench.research import judgments as j
 from stockbench.research.blocks import AnalyticsFacts, OpenOrderFact
 from stockbench.research.statements import VERDICT_PARTS, judgment_statements
+from stockbench.research.wording.actions import plan_reason
 
 if TYPE_CHECKING:
     from stockbench.research.state import Accepted
@@ -164,7 +165,28 @@ def _action(checker: Checker, action: j.FinalAction, analytics: AnalyticsFacts) 
     problems += agreement(action.action, action.why.text, baseline.direction if baseline else "")
     if action.action in {"buy", "add"} and baseline is not None and ev_vetoes(baseline.reasons):
         problems.append(problem("negative_ev_buy", location="action"))
+    if action.action in {"buy", "add"} and baseline is not None:
+        problems += capped_buy(baseline.reasons, action.action)
     return problems
+
+
+def capped_buy(reasons: Sequence[Mapping[str, Any]], action: str) -> list[Problem]:
+    """A buy or add the baseline's caps forbid: an input it could not know (unknown is never a pass, so the decision
+    is at most wait, hold for a holder) or a plan the zones call not tradeable (no trade)."""
+    cap = "hold" if action == "add" else "wait"
+    words = {**_action_words(action), "cap": cap, "cap_zh": value_word("action", cap, "zh")}
+    unknown = [str(r.get("check")) for r in reasons if r.get("code") == "input_unknown"]
+    found = []
+    if unknown:
+        found.append(problem("buy_with_unknown_input", inputs=check_words(unknown, "en"),
+                             inputs_zh=check_words(unknown, "zh"), location="action", **words))  # fmt: skip
+    plan = [r for r in reasons if r.get("code") == "no_trade"]
+    if plan:
+        english = "; ".join(dict.fromkeys(plan_reason(r, "en") for r in plan))
+        chinese = "；".join(dict.fromkeys(plan_reason(r, "zh") for r in plan))
+        found.append(problem("buy_without_a_tradeable_plan", reasons=english, reasons_zh=chinese, location="action",
+                             **words))  # fmt: skip
+    return found
 
 
 def ev_vetoes(reasons: Sequence[Mapping[str, Any]]) -> bool:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from stockbench.data.service import DataService
     from stockbench.ledger.book import Ledger
     from stockbench.market.service import MarketRules
+    from stockbench.research.context import SectorChoice
 
 SYSTEM_RULES = """\
 # 工具与证据规则 (tools and evidence)
@@ -261,23 +262,39 @@ class ProgramFacts:
         data, item = block("quote", "quote", self._quote(instrument), f"quote {instrument.symbol} (refreshed)")
         return data, [item]
 
-    def _scene_defaults(self, instrument: Instrument, handbook: Handbook) -> tuple[dict[str, Any], EvidenceItem]:
-        """The scene's defaults and the context block saying how the sector index and the peers were chosen."""
+    def default_sector(self, symbol: str, handbook: Handbook | None = None) -> str | None:
+        """The sector index a run on `symbol` is measured against by default (the scene's default; see
+        research.context): what `stockbench backtest` measures relative strength against, so its counts are the
+        report's."""
+        instrument = self.market.registry.instrument(symbol)
+        return self._sector(instrument, handbook or Handbook.load())[0].symbol or next(iter(self._stored_indices()),
+                                                                                        None)  # fmt: skip
+
+    def _stored_indices(self) -> list[str]:
+        rows = self.db.fetchall("SELECT symbol FROM instruments WHERE security_type = 'index' ORDER BY symbol")
+        return [r[0] for r in rows]
+
+    def _sector(self, instrument: Instrument, handbook: Handbook) -> tuple[SectorChoice, list[str]]:
+        """The sector index chosen for `instrument` and the handbook's sector indices."""
         from stockbench.research.announcements import sector_indices
-        from stockbench.research.context import choose_sector, context_facts, ensure_built, rule_peers
+        from stockbench.research.context import choose_sector, ensure_built
 
         mapping = self.settings.get(SECTOR_MAP)
         ensure_built(self.db, self.data)
-        stored = [
-            r[0]
-            for r in self.db.fetchall("SELECT symbol FROM instruments WHERE security_type = 'index' ORDER BY symbol")
-        ]
         listed, broad = sector_indices(handbook)
         board_default = broad.get(_broad_key(instrument))
         default = (mapping.get("symbols") or {}).get(instrument.symbol) or (mapping.get("market_index") or {}).get(
             instrument.market
         )
-        sector = choose_sector(self.data, instrument, default, board_default)
+        return choose_sector(self.data, instrument, default, board_default), listed
+
+    def _scene_defaults(self, instrument: Instrument, handbook: Handbook) -> tuple[dict[str, Any], EvidenceItem]:
+        """The scene's defaults and the context block saying how the sector index and the peers were chosen."""
+        from stockbench.research.context import context_facts, rule_peers
+
+        mapping = self.settings.get(SECTOR_MAP)
+        sector, listed = self._sector(instrument, handbook)
+        stored = self._stored_indices()
         chosen = sector.symbol or (stored[0] if stored else None)
         declared = (mapping.get("peers") or {}).get(instrument.symbol, [])[:5]
         by_rule = None if declared else rule_peers(self.data, self.market.registry, instrument, mapping)

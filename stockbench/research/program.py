@@ -286,6 +286,7 @@ def _baseline(
         plan=plan,
         book=book,
         heat=Heat.of(states.get("volatility", {}).get("state"), prices),
+        fired=bool(score.get("fired")),
     )
     horizon = book.decision_baseline.integer("horizon")
     stats = next((s for s in report.horizons if s.horizon == horizon), None)
@@ -299,6 +300,7 @@ def _baseline(
         "unknown": list(found.unknown),
         "ev": shown(stats.ev, 4) if stats and stats.ev is not None else "0",
         "trades": stats.trades if stats else 0,  # the EV's sample: it vetoes a buy only from buy_min_trades
+        "fired": bool(score.get("fired")),  # the signal fires on the session: only then may the backtest veto
         "reasons": reasons,
         "reason_text": [baseline_reason(r, language) for r in reasons],
         "table": found.table,

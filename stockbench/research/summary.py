@@ -70,7 +70,7 @@ class ScenarioLine:
 @dataclass(frozen=True)
 class Baseline:
     """The program's decision baseline beside the report's action: its direction, confidence, and whether only an
-    unknown input (`unknown` names them) or an untradeable plan kept it from a buy (`capped`)."""
+    unknown input (`unknown` names them) kept it from a buy, every known check passing (`capped`)."""
 
     direction: str | None = None
     confidence: str | None = None

@@ -123,7 +123,7 @@ def _probabilities(summary: str) -> dict[str, Decimal]:
 
 def _baseline(summary: str) -> tuple[str | None, bool]:
     """The summary's baseline direction, and whether it was a buy candidate (a buy or add, or `capped`: only an
-    unknown input or an untradeable plan held it back)."""
+    unknown input held it back)."""
     import json
 
     found = json.loads(summary).get("baseline") or {}

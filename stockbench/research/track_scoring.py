@@ -47,8 +47,8 @@ class Call:
     cost: Decimal
     cost_unknown: int = 0
     baseline: str | None = None  # the program's decision baseline direction (None in older summaries)
-    candidate: bool = False  # a buy candidate: every known buy condition passed, only an unknown input or an
-    # untradeable plan held the baseline back (the summary's baseline `capped`), or the baseline is a buy
+    candidate: bool = False  # a buy candidate: every known buy condition passed, a tradeable plan included, and only
+    # an unknown input held the baseline back (the summary's baseline `capped`), or the baseline is a buy
 
 
 @dataclass(frozen=True)

@@ -360,3 +360,31 @@ def test_sellable_in_the_positions_and_the_fill_dialog_agree_at_one_clock(
         qtbot.waitUntil(lambda: dialog.current is not None and not dialog.pending(), timeout=TIMEOUT)
         assert dialog.current is not None
         assert [(p.code, p.message) for p in dialog.current.problems] == problems
+
+
+def test_a_day_the_quote_says_the_name_is_suspended_is_refused_in_the_interface_language(
+    qtbot: QtBot, dialog: FillDialog, books: Workbench
+) -> None:
+    """Today's bar is not in yet (the bank's bar and quotes of the last session are removed), and today's latest quote
+    says the bank is suspended: the dialog refuses the fill with that reason, in English and in the Chinese
+    interface."""
+    from stockbench.data.records import Quote
+    from ui.i18n.language import Translations
+
+    books.workspace.db.execute("DELETE FROM bars WHERE symbol = ? AND day = ?", [BANK, LAST])
+    books.workspace.db.execute("DELETE FROM quotes WHERE symbol = ?", [BANK])
+    halted = Quote(BANK, cn(LAST, "09:31"), Decimal("10.40"), Decimal("10.40"), None, None, None, 0, None, "tencent",
+                   status="suspended")  # fmt: skip
+    books.data.cache.store_quotes([halted])
+    assert refused(qtbot, dialog, books) == [
+        ("suspended", f"{BANK} was suspended on {LAST} (its quote of that day says so): a fill cannot be recorded")
+    ]
+    translations = Translations()
+    try:
+        assert translations.install("zh_CN")
+        enter(qtbot, dialog, qty=200)
+        shown = QTextDocumentFragment.fromHtml(dialog.problems_label.text()).toPlainText()
+        assert f"{BANK} 在 {LAST} 停牌（当日行情显示停牌），不能记录成交" in shown and "suspended" not in shown
+    finally:
+        translations.install("en")
+        translations.uninstall()

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -162,6 +164,39 @@ def test_endpoints_show_their_state_and_a_base_url_and_on_off_are_stored_off_the
     assert "http/https" in page.result.text() and book.source("bars.eastmoney").base_url.startswith("https://mirror")
 
 
+def test_an_endpoint_is_asked_earlier_or_later_by_the_cli_s_engine_call_off_the_ui_thread(
+    dialog: SettingsDialog, ctx: AppContext, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Ask earlier" gives the chosen endpoint the place before its own in its service, through the one call
+    `stockbench data sources set NAME --order N` makes (SourceBook.change), on a worker thread; the chain the fetches
+    follow changes with it, and the endpoint stays chosen."""
+    page = dialog.sources
+    book = ctx.bench.data.sources
+    qtbot.waitUntil(lambda: len(page.rows) == len(book.sources()), timeout=5000)
+    calls: list[tuple[threading.Thread, str, dict[str, object]]] = []
+    change = book.change
+
+    def recorded(name: str, **given: Any) -> Any:
+        calls.append((threading.current_thread(), name, given))
+        return change(name, **given)
+
+    monkeypatch.setattr(book, "change", recorded)
+    assert [s.name for s in book.chain("bars", "CN")] == ["bars.tencent", "bars.eastmoney", "bars.eastmoney_delay"]
+    page.choose("bars.eastmoney_delay")
+    page.earlier.click()
+    qtbot.waitUntil(lambda: page.result.text() == "Saved.", timeout=5000)
+    assert [s.name for s in book.chain("bars", "CN")] == ["bars.tencent", "bars.eastmoney_delay", "bars.eastmoney"]
+    [(thread, name, given)] = calls
+    assert (name, given) == ("bars.eastmoney_delay", {"base_url": None, "enabled": None, "order": 3})
+    assert thread is not threading.main_thread()
+    assert page.rows[page.endpoints.currentRow()].name == "bars.eastmoney_delay"
+    assert ctx.bench.workspace.settings.get("data.source_preference") is None  # the read preference is not touched
+    page.result.clear()
+    page.later.click()
+    qtbot.waitUntil(lambda: page.result.text() == "Saved.", timeout=5000)
+    assert [s.name for s in book.chain("bars", "CN")] == ["bars.tencent", "bars.eastmoney", "bars.eastmoney_delay"]
+
+
 def test_fee_terms_apply_from_now(ctx: AppContext, qtbot: QtBot) -> None:
     ctx.bench.ledger.add_account("main", "CNY")
     dialog = SettingsDialog(ctx)
@@ -228,6 +263,7 @@ def test_the_open_dialog_is_retranslated_when_the_language_changes(ctx: AppConte
         assert made.models.default_model.itemText(0) != "Offline rules model"
         assert made.fees.apply_button.text() != "Apply from now"
         assert made.sources.buttons[0].text() != "Move up"
+        assert (made.sources.earlier.text(), made.sources.later.text()) == ("提前询问", "推后询问")
         assert (made.tabs.tabText(1), made.search.test_button.text()) == ("搜索", "测试")
     finally:
         window.set_language("en")

@@ -9,9 +9,11 @@ Hong Kong (`rt_hk` codes): 0 English name, 1 name, 2 open, 3 previous close, 4 h
 11 amount (HKD), 12 volume (shares), 17 date (YYYY/MM/DD), 18 time. An unknown code comes back as `=""`.
 
 Money flow (`MoneyFlow.ssl_qsfx_zjlrqs?daima=sh600519`): a JSON list, newest first, of objects with opendate,
-netamount (the main net inflow, yuan), ratioamount, r0_net (super-large net, yuan), r0_ratio, r0x_ratio,
-cnt_r0x_ratio, cate_ra and cate_na. The large, medium and small nets (r1_net..r3_net) belong to another endpoint
-(ssl_qsfx_lscjfb) and are not in these answers: they stay None. Peers read main = netamount, super-large = r0_net.
+trade (close), changeratio, turnover, netamount and ratioamount (the net inflow of all orders, 净流入, and its
+ratio), r0_net and r0_ratio (the main-force net inflow, 主力净流入, yuan, and its ratio), r0x_ratio (主力罗盘),
+cnt_r0x_ratio, cate_ra and cate_na (the industry's). main_net is r0_net, as go-stock reads it (its money-trend
+chart plots netamount as the day's net inflow and r0_net as the main force's). The order-size nets (super-large,
+large, medium, small: r0_net..r3_net of ssl_qsfx_lscjfb, another endpoint) are not in these answers: they stay None.
 """
 
 from __future__ import annotations
@@ -164,11 +166,11 @@ def _flow_day(row: Any, inst: Instrument) -> MoneyFlowDay:
     return MoneyFlowDay(
         symbol=inst.symbol,
         day=day(row.get("opendate"), "opendate"),
-        main_net=number(row.get("netamount"), "netamount"),
+        main_net=number(row.get("r0_net"), "main net (r0_net)"),
         small_net=None,
         medium_net=None,
         large_net=None,
-        super_large_net=number(row.get("r0_net"), "r0_net"),
+        super_large_net=None,
         source=SOURCE,
     )
 

@@ -13,7 +13,9 @@ Bars: `fqkline/get?param=CODE,day,START,END,640,` (last part empty = unadjusted,
 give "qfqday"). A-shares ask `kline`: by default proxy.finance.qq.com/ifzqgtimg/appstock/app/newfqkline/get (what
 akshare's stock_zh_a_hist_tx uses since web.ifzq.gtimg.cn's fqkline answers HTTP 501, reported from 2026-10-01);
 the old host is an endpoint of its own in the data sources' chain (bars.tencent_old, off by default), never asked
-behind the adapter's back. Either may wrap the JSON as `NAME={...}`. Rows are [date, open, CLOSE, HIGH, LOW,
+behind the adapter's back. Hong Kong asks `hk_kline` (web.ifzq.gtimg.cn's hkfqkline, bars.tencent_hk): that host's
+fqkline answers HTTP 501, no peer asks a newfqkline for Hong Kong codes, so the chain ships it off (Hong Kong bars
+come from Eastmoney secid 116 first). Either may wrap the JSON as `NAME={...}`. Rows are [date, open, CLOSE, HIGH, LOW,
 volume in lots (STAR: shares), ...]; newer rows add {}, turnover %, amount in 10k CNY. At most 640 rows per call, so
 a range is fetched in two-year pages. The service gives no previous close, so `prev_close` stays None (a previous row's
 close is not the reference price on an ex-rights date).

@@ -82,6 +82,17 @@ WORDS: dict[str, Entry] = {
             " not buy"
         ),
     ),
+    "baseline.ev_veto_firing": Entry(
+        zh=(
+            "今日因子信号触发，其回测 {trades} 笔交易（独立 {independent} 笔）扣费后的期望收益为 {value}，不为正"
+            "（同一期限任意窗口 {base}）：规则表不买入"
+        ),
+        en=(
+            "the score's signal fires today, and its backtest's expected value after costs over {trades} trades"
+            " ({independent} independent) is {value}, not positive (any window of the same horizon: {base}): the"
+            " table does not buy"
+        ),
+    ),
     "baseline.extension_high": Entry(
         zh="收盘价高于250日均线 {value}%，超过买入上限 {limit}%：过热",
         en="the close stands {value}% above the 250-day MA, beyond the buy limit of {limit}%: overheated",
@@ -136,9 +147,9 @@ def action_word(action: str, language: Language) -> str:
     return entry.text(language) if entry is not None else action
 
 
-def _no_trade(reason: Mapping[str, object], language: Language) -> str:
-    """ "no trade:" and the plan's own reason (plan.reason.*, the words the zone lines use), its figures from the
-    baseline reason; a reason whose figures the reason lacks is said without them (plan.reason.not_assessed)."""
+def plan_reason(reason: Mapping[str, object], language: Language) -> str:
+    """The plan's own reason of a baseline `no_trade` reason (plan.reason.*, the words the zone lines use), its
+    figures from the reason; a reason whose figures it lacks is said without them (plan.reason.not_assessed)."""
     code = str(reason.get("plan_reason"))
     figures = {"ratio": reason.get("reward_risk"), "minimum": reason.get("minimum"),
                "distance": reason.get("distance"), "stop": reason.get("stop")}  # fmt: skip
@@ -146,7 +157,12 @@ def _no_trade(reason: Mapping[str, object], language: Language) -> str:
     key = f"plan.reason.{code}"
     if key not in PLAN_WORDS or any(figures[k] is None for k in needed.get(code, ())):
         key = "plan.reason.not_assessed"
-    return WORDS["baseline.no_trade"].text(language).format(reason=PLAN_WORDS[key].text(language).format(**figures))
+    return PLAN_WORDS[key].text(language).format(**figures)
+
+
+def _no_trade(reason: Mapping[str, object], language: Language) -> str:
+    """ "no trade:" and the plan's own reason."""
+    return WORDS["baseline.no_trade"].text(language).format(reason=plan_reason(reason, language))
 
 
 def _percent(value: object) -> object:
@@ -211,7 +227,12 @@ def baseline_reason(reason: Mapping[str, object], language: Language) -> str:
     if code == "check_failed" and reason.get("check") in _SETUP_WORDS:
         key = _SETUP_WORDS[str(reason.get("check"))]
         return WORDS[f"baseline.{key}"].text(language).format(value=values["value"], limit=values["limit"])
-    if code == "check_failed" and reason.get("check") == "ev" and "trades" in reason:
+    if code == "check_failed" and reason.get("check") == "ev" and reason.get("base_ev") is not None:
+        return WORDS["baseline.ev_veto_firing"].text(language).format(
+            value=_percent(values["value"]), trades=values["trades"], independent=values["independent"],
+            base=_percent(values["base_ev"]),
+        )  # fmt: skip
+    if code == "check_failed" and reason.get("check") == "ev" and "trades" in reason:  # a block before 1.5
         return WORDS["baseline.ev_veto"].text(language).format(value=_percent(values["value"]), trades=values["trades"])
     if code == "check_failed":
         op = {">=": "≥", "<=": "≤"}.get(str(values.get("op", "")), values.get("op", ""))

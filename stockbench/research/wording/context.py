@@ -18,10 +18,20 @@ WORDS: dict[str, Entry] = {
     "context.weighting.float_cap": Entry(zh="流通市值加权", en="float-cap weighted"),
     "context.weighting.equal": Entry(zh="等权", en="equal weighted"),
     "context.peers.rule": Entry(
-        zh="同业（按规则从同一板块指数的 {candidates} 只已存储股票中选{basis}最接近者）：{peers}",
+        zh="同业（按规则从同一行业指数的 {candidates} 只已存储股票中选{basis}最接近者）：{peers}",
         en="Peers (by rule: of the {candidates} stored stocks of the same sector index, the nearest in {basis}): "
         "{peers}",
     ),
+    "context.peers.board": Entry(
+        zh="同业（按规则从{board}的 {candidates} 只已存储股票中选{basis}最接近者）：{peers}",
+        en="Peers (by rule: of the {candidates} stored stocks on {board}, the nearest in {basis}): {peers}",
+    ),
+    "context.board.main": Entry(zh="主板", en="the main board"),
+    "context.board.chinext": Entry(zh="创业板", en="ChiNext"),
+    "context.board.star": Entry(zh="科创板", en="the STAR market"),
+    "context.board.bse": Entry(zh="北交所", en="the Beijing Stock Exchange"),
+    "context.board.hk_main": Entry(zh="港股主板", en="the Hong Kong main board"),
+    "context.board.hk_gem": Entry(zh="港股创业板", en="Hong Kong GEM"),
     "context.size.float_mcap": Entry(zh="流通市值", en="float market cap"),
     "context.size.total_mcap": Entry(zh="总市值", en="market cap"),
     "context.size.amount": Entry(zh="成交额", en="traded amount"),

@@ -1,7 +1,8 @@
 """Phrases the report builds from engine records through the catalogue: an instant in exchange time, a data gate's
 line, a gap's disclosure, and the one-line reason of a title.
 
-A gate's line words its reason code with its own figures (`gate.<name>.<code>`, else `gate.<code>`); a gap's
+A gate's line words its reason code with its own figures (`gate.<name>.<code>`, else `gate.<code>`; a case with
+words of its own first, e.g. `gate.quote_stale.delayed`); a gap's
 disclosure is `gap.<gate>` from the one gap table (`gap.<gate>.<code>` where a reason has words of its own), so the
 same gap reads the same in every report. Neither ever shows the English reason text the gate wrote for the model and
 the logs (an exception's text included).
@@ -81,14 +82,24 @@ def gate_reason(gate: GateFact, symbol: str, language: Language) -> str:
     """Why the gate passed or has a gap, from its reason code and figures (a gate of an older block, written
     before codes, is said to be unclassified rather than shown in English)."""
     figures = _figures(gate, symbol, language)
-    young = ".young" if gate.code == "too_few" and "listed" in figures else ""
-    for key in (f"gate.{gate.name}.{gate.code}{young}", f"gate.{gate.code}{young}"):
+    variant = _variant(gate.code, figures)
+    keys = (f"gate.{gate.name}.{gate.code}{variant}", f"gate.{gate.code}{variant}",
+            f"gate.{gate.name}.{gate.code}", f"gate.{gate.code}")  # fmt: skip
+    for key in dict.fromkeys(keys):
         if gate.code and has(key):
             try:
                 return say(key, language, **figures)
             except KeyError:  # a figure the wording needs is missing: say less rather than guess
                 break
     return say("gate.unworded", language)
+
+
+def _variant(code: str, figures: dict[str, Any]) -> str:
+    """A reason's words for a case of its own, where the catalogue has them: a listing too young for more data
+    (`.young`), a quote of a source that publishes late, judged net of its delay (`.delayed`)."""
+    if code == "too_few" and "listed" in figures:
+        return ".young"
+    return ".delayed" if "delay" in figures else ""
 
 
 def gate_name(name: str, language: Language) -> str:

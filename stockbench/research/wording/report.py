@@ -209,6 +209,12 @@ _GATES: dict[str, Entry] = {
         "最新价 {price}（{at}，来源：{source}），已过 {age} 分钟（至多允许 {limit} 分钟）",
         "last {price} at {at} from {source}, {age} minutes old (at most {limit} allowed)",
     ),
+    "gate.quote_stale.delayed": Entry(
+        "最新价 {price}（{at}，来源：{source}，该来源行情延时 {delay} 分钟），"
+        "扣除延时后已过 {late} 分钟（至多允许 {limit} 分钟）",
+        "last {price} at {at} from {source} (its quotes are {delay} minutes late), {late} minutes old beyond that "
+        "delay (at most {limit} allowed)",
+    ),
     "trading_status.trading": Entry("正常交易", "trading"),
     "trading_status.suspended": Entry("停牌", "suspended"),
     "trading_status.delisted": Entry("已退市", "delisted"),
@@ -227,10 +233,20 @@ _GATES: dict[str, Entry] = {
         "last {price} at {at} from {source}: the services disagree on the {field_words} ({source_a} {value_a}, "
         "{source_b} {value_b}); neither is averaged nor chosen",
     ),
+    "gate.volume_conflicting": Entry(
+        "最新价 {price}（{at}，来源：{source}）：两个数据源的成交量不一致"
+        "（{source_a} {value_a} 股，{source_b} {value_b} 股），未取平均，也未择一采用",
+        "last {price} at {at} from {source}: the services disagree on the volume ({source_a} {value_a} shares, "
+        "{source_b} {value_b} shares); neither is averaged nor chosen",
+    ),
     "quote_field.last": Entry("最新价", "last price"),
     "quote_field.prev_close": Entry("昨收价", "previous close"),
     "gate.live": Entry(
         "最新价 {price}（{at}，来源：{source}），{age} 分钟前", "last {price} at {at} from {source}, {age} minutes old"
+    ),
+    "gate.delayed": Entry(
+        "延时行情：最新价 {price}（{at}，来源：{source}，该来源行情延时 {delay} 分钟），{age} 分钟前",
+        "a delayed quote: last {price} at {at} from {source} (its quotes are {delay} minutes late), {age} minutes old",
     ),
     "gate.fetched": Entry(
         "{start} 至 {end} 的公告已从{source}取得，期间共 {count} 条",
@@ -279,6 +295,10 @@ _GAPS: dict[str, Entry] = {
     "gap.fresh_quote.not_listed": Entry(
         "尚未上市（{listed} 上市）：此前没有任何价格，区间位置与下单规模均无从谈起",
         "not listed yet (it lists on {listed}): there is no price before then, so no zone position or order size",
+    ),
+    "gap.fresh_quote.volume_conflicting": Entry(
+        "两个数据源的成交量不一致：量比、放量等量能读数未经核实",
+        "the services disagree on the volume: volume readings (volume ratio, heavy volume) are unverified",
     ),
     "gap.daily_bars": Entry(
         "日线缺失或不足，指标、状态与区间的可靠性降低",

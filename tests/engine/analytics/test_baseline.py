@@ -32,7 +32,7 @@ def test_a_strong_case_is_a_buy_with_full_confidence_allowed() -> None:
     assert all(c.passed for c in found.checks) and found.confidence_cap == 1.0
     # v1.4: the setup's measured edge (0.455 - 0.431 of sessions beating the market, over 0.2) and the win-rate edge
     assert found.confidence == pytest.approx(0.5 * (0.455 - 0.431) / 0.2 + 0.5 * 0.15 / 0.2, abs=1e-3)
-    assert found.table == "decision_baseline v1.4"
+    assert found.table == "decision_baseline v1.5"
     assert codes(found) == ["buy_conditions_met", "confidence_cap"]
     assert [c.name for c in found.checks] == [*SETUP_CHECKS, "ev", "capital", "valuation"]
 
@@ -100,6 +100,40 @@ def test_the_backtest_vetoes_only_with_enough_trades() -> None:
     assert decide(70, **{**STRONG, "ev": -0.02, "trades": 9}).direction == "buy"  # 9 trades cannot veto
     unknown = decide(70, **{**STRONG, "ev": None, "trades": 0})
     assert unknown.direction == "wait" and unknown.capped and unknown.unknown == ("ev",)
+
+
+def test_the_backtest_vetoes_only_while_its_signal_fires_and_says_so_beside_the_base_rate() -> None:
+    """v1.5: the backtest is the score's signal's record, so it says nothing of a session the signal does not fire
+    on (the setups the 1.3 veto removed while not firing beat the market like the rest, +0.75% from 2021; those it
+    removed while firing trailed it, -1.82%: bench/signal_study.py). A veto is said with the signal firing, the
+    independent trades and the base rate of the same horizon; no backtest at all is still unknown."""
+    from stockbench.research.wording.actions import baseline_reason
+
+    losing = {**STRONG, "ev": -0.0078, "trades": 33, "independent": 23, "base_ev": 0.0107}
+    assert decide(70, **losing, fired=False).direction == "buy"  # not firing: the backtest says nothing of today
+    vetoed = decide(70, **losing, fired=True)
+    assert vetoed.direction == "wait" and [c.name for c in vetoed.checks if not c.passed] == ["ev"]
+    reason = vetoed.reasons[0].as_dict()
+    assert reason["independent"] == 23 and reason["base_ev"] == 0.0107 and reason["trades"] == 33
+    assert baseline_reason(reason, "zh") == (
+        "今日因子信号触发，其回测 33 笔交易（独立 23 笔）扣费后的期望收益为 -0.78%，不为正（同一期限任意窗口 1.07%）"
+        "：规则表不买入"
+    )
+    assert "fires today" in (said := baseline_reason(reason, "en")) and "(23 independent)" in said
+    assert "any window of the same horizon: 1.07%" in said
+    assert decide(70, **{**losing, "ev": None, "trades": 0}, fired=None).unknown == ("ev",)  # no backtest
+
+
+def test_decide_from_reads_whether_the_signal_fires() -> None:
+    stats = HorizonStats(20, 40, 33, 15, 0.45, -0.0078, -0.01, 0.0017, 0, 0, 1.0, "", 0, independent=23,
+                         base_ev=0.0107)  # fmt: skip
+    report = BacktestReport(("X",), date(2020, 1, 1), date(2021, 1, 1), 250, (), (stats,), None, (stats,), (stats,),
+                            {}, "")  # fmt: skip
+    firm = {"capital": "inflow", "valuation_pct": 0.4, "heat": SETUP}
+    assert decide_from(report, 70, **firm, fired=False).direction == "buy"
+    vetoed = decide_from(report, 70, **firm, fired=True)
+    assert vetoed.direction == "wait" and vetoed.reasons[0].values["base_ev"] == 0.0107
+    assert decide_from(None, 70, **firm, fired=True).unknown == ("ev",)
 
 
 CASES = {  # the check that fails, and a session that fails it alone
@@ -184,7 +218,7 @@ def test_600519_on_its_2021_02_18_high_is_no_buy() -> None:
 def test_an_untradeable_plan_is_no_trade_with_its_reasons() -> None:
     plan = PlanFacts(False, 0.47, 1.5, ("reward_risk_below_min",))
     found = decide(70, **STRONG, plan=plan)
-    assert found.direction == "wait" and not found.buy_candidate and found.capped
+    assert found.direction == "wait" and not found.buy_candidate and not found.capped  # no trade: a known fail
     assert found.reasons[0].as_dict() == {"code": "no_trade", "plan_reason": "reward_risk_below_min",
                                           "reward_risk": 0.47, "minimum": 1.5}  # fmt: skip
     far = PlanFacts(False, 2.0, 1.5, ("buy_out_of_reach", "stop_hit"), "8.20", "49.17")
@@ -196,6 +230,16 @@ def test_an_untradeable_plan_is_no_trade_with_its_reasons() -> None:
     assert decide(70, **STRONG, plan=plan, holding=True).direction == "hold"
     assert decide(70, **STRONG, plan=PlanFacts(True, 2.1, 1.5)).direction == "buy"
     assert [c.name for c in decide(70, **STRONG).checks][-1] == "valuation"  # no zones said: no plan check
+
+
+def test_capped_means_only_unknown_inputs_held_a_buy_back_with_a_tradeable_plan() -> None:
+    """A buy candidate held back only by what the data cannot say is `capped` (the track record counts it a buy
+    candidate); a plan the zones call not tradeable is no trade whatever the data could add, so an unknown input
+    beside it does not make it one (decision_baseline 1.5; the signal study's candidates need a tradeable plan too)."""
+    unknown = {**STRONG, "valuation_pct": None}
+    assert decide(70, **unknown, plan=PlanFacts(True, 2.1, 1.5)).capped
+    assert not decide(70, **unknown, plan=PlanFacts(False, 0.47, 1.5, ("reward_risk_below_min",))).capped
+    assert decide(70, **unknown).capped  # no zones said: no plan check
 
 
 def test_weak_cases_reduce_when_holding_and_avoid_otherwise() -> None:
@@ -223,9 +267,9 @@ def test_decide_from_uses_the_table_horizon() -> None:
         ("X",), date(2020, 1, 1), date(2021, 1, 1), 250, (), horizons, None, horizons, horizons, {}, ""
     )
     assert load_rule_tables().decision_baseline.integer("horizon") == 20
-    assert decide_from(report, 70, capital="inflow", valuation_pct=0.4, heat=SETUP).direction == "buy"
-    assert decide_from(report, 70, heat=SETUP).direction == "wait"  # capital and valuation unknown
-    assert decide_from(None, 70, heat=SETUP).direction == "wait"
+    assert decide_from(report, 70, capital="inflow", valuation_pct=0.4, heat=SETUP, fired=True).direction == "buy"
+    assert decide_from(report, 70, heat=SETUP, fired=True).direction == "wait"  # capital and valuation unknown
+    assert decide_from(None, 70, heat=SETUP, fired=True).direction == "wait"
 
 
 def test_the_baseline_cap_is_the_backtests_own_from_independent_trades_and_edge() -> None:
@@ -236,7 +280,7 @@ def test_the_baseline_cap_is_the_backtests_own_from_independent_trades_and_edge(
     report = BacktestReport(
         ("X",), date(2020, 1, 1), date(2021, 1, 1), 250, (), (stats,), None, (stats,), (stats,), {}, ""
     )
-    found = decide_from(report, 70, capital="inflow", valuation_pct=0.4, book=book, heat=SETUP)
+    found = decide_from(report, 70, capital="inflow", valuation_pct=0.4, book=book, heat=SETUP, fired=True)
     assert found.confidence_cap == min(book.sample_cap(6), 0.2) < book.sample_cap(40)
     assert 0 <= found.confidence <= found.confidence_cap
     reason = next(r for r in found.reasons if r.code == "confidence_cap")
@@ -307,5 +351,7 @@ def test_invariants(
         assert {r.values["check"] for r in found.reasons if r.code == "input_unknown"} == set(found.unknown)
     assert 0 <= found.confidence <= found.confidence_cap == book.sample_cap(max(trades, 0)) <= 1
     assert bullish == found.buy_candidate == all(c.passed for c in found.checks)
+    known = [c for c in found.checks if c.status != "unknown"]
+    assert found.capped == (bool(found.unknown) and all(c.passed for c in known)), "capped: only unknowns held it back"
     assert (found.direction in ("add", "hold", "reduce")) == holding
     assert found == decide(score, **inputs, holding=holding, plan=plan)

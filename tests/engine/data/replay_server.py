@@ -95,10 +95,13 @@ class _Route:
 
 
 class ReplayServer:
-    """Serves routes by path (plus query or form fields that must match); the last reply of a route repeats."""
+    """Serves routes by path (plus query or form fields that must match); the last reply of a route repeats.
+    Servers given one `journal` note each request there as (their base URL, path), in the order they came: which
+    host was asked when, across hosts."""
 
-    def __init__(self) -> None:
+    def __init__(self, journal: list[tuple[str, str]] | None = None) -> None:
         self.requests: list[Seen] = []
+        self._journal = journal
         self._routes: list[_Route] = []
         self._lock = threading.Lock()
         self._loopback = LoopbackServer(self._handler_class(), "replay-server")
@@ -127,6 +130,8 @@ class ReplayServer:
         fields = {**seen.params, **seen.form}
         with self._lock:
             self.requests.append(seen)
+            if self._journal is not None:
+                self._journal.append((self.base_url, seen.path))  # list.append is atomic across the servers' threads
             routes = [r for r in self._routes if r.path == seen.path and r.match.items() <= fields.items()]
             if not routes:
                 return None
@@ -249,7 +254,7 @@ def sina_hk_line(code: str, en_name: str, name: str, *, open_: str, prev: str, l
 
 def sina_flow_rows(days: Sequence[tuple[str, int, int]]) -> list[dict[str, str]]:
     """MoneyFlow.ssl_qsfx_zjlrqs rows in the real shape (../shared/data/payloads/real/), newest first:
-    (date, main net = netamount, super-large net = r0_net) in yuan."""
+    (date, net inflow of all orders = netamount, main net = r0_net) in yuan."""
     rows = []
     for opendate, net, r0 in sorted(days, reverse=True):
         rows.append(

@@ -27,8 +27,8 @@ def tencent_line() -> str:
     return tencent_a_line("sh", "600519", "贵州茅台", time="20240628100000", amount_yuan=170_000_000, **MOUTAI)
 
 
-def sina_line(prev: str = "1690.00", last: str = "1700.00") -> str:
-    line = sina_a_line("sh600519", "贵州茅台", open_="1690.00", prev=prev, last=last, volume=100_000,
+def sina_line(prev: str = "1690.00", last: str = "1700.00", volume: int = 100_000) -> str:
+    line = sina_a_line("sh600519", "贵州茅台", open_="1690.00", prev=prev, last=last, volume=volume,
                        amount="170000000.000")  # fmt: skip
     return line.replace("15:00:03", "10:00:00")  # the same instant as Tencent's: the preferred source is shown
 

@@ -214,6 +214,32 @@ def test_a_fresh_quote_of_a_suspended_name_is_a_gap(db: Database, rules: MarketR
     assert "停牌" in gate_reason(fact, SYMBOL, "zh") and "suspended" in gate_reason(fact, SYMBOL, "en")
 
 
+def test_a_delayed_quote_is_judged_net_of_its_delay_and_said_so_in_either_language(
+    db: Database, rules: MarketRules
+) -> None:
+    from stockbench.research.blocks import GateFact
+    from stockbench.research.wording.phrases import gate_reason
+
+    def gate_at(minute: int, second: int) -> GateResult:
+        clock = FixedClock(datetime(2024, 6, 28, 10, minute, second, tzinfo=HK))
+        return by_name(evaluate(context(db, rules, clock, symbol="00700.HK")))["fresh_quote"]
+
+    cache = MarketDataCache(db, FixedClock(local(DAY, 10, 20, HK)))
+    delayed = Quote("00700.HK", local(DAY, 10, 0, HK), Decimal("380"), Decimal("378"), None, None, None, 1000, None,
+                    "tencent", delay_minutes=15)  # fmt: skip
+    cache.store_quotes([delayed], fetched_at=local(DAY, 10, 15, HK))
+    on_time = gate_at(15, 5)
+    assert (on_time.status, on_time.code, on_time.label) == ("pass", "delayed", "delayed")
+    fact = GateFact(on_time.name, on_time.status, on_time.reason, code=on_time.code, values=on_time.values)
+    assert "延时 15 分钟" in gate_reason(fact, "00700.HK", "zh")
+    assert "15 minutes late" in gate_reason(fact, "00700.HK", "en")
+    stale = gate_at(46, 5)
+    assert (stale.status, stale.code, stale.label, stale.values["late"]) == ("gap", "quote_stale", "delayed", "31.1")
+    fact = GateFact(stale.name, stale.status, stale.reason, code=stale.code, values=stale.values)
+    assert "扣除延时后已过 31.1 分钟" in gate_reason(fact, "00700.HK", "zh")
+    assert "31.1 minutes old beyond that delay" in gate_reason(fact, "00700.HK", "en")
+
+
 def test_hong_kong_needs_four_half_years(db: Database, rules: MarketRules) -> None:
     fill(MarketDataCache(db, ReplayClock.as_of(DAY, "HK")), rules, "00700.HK")
     db.execute("DELETE FROM financials WHERE month(period_end) IN (3, 9)")

@@ -226,17 +226,16 @@ def test_sina_without_referer_is_blocked_not_no_lines(
     assert caught.value.failure.kind == "blocked" and "Referer" in caught.value.failure.reason
 
 
-def test_sina_money_flow_reads_netamount_and_r0(shared_data: Path) -> None:
-    """Defect 1: the adapter required r1_net..r3_net, which real answers never carry, and failed on every one."""
+def test_sina_money_flow_reads_the_main_net_from_r0_net(shared_data: Path) -> None:
+    """Defect 1: the adapter required r1_net..r3_net, which real answers never carry, and failed on every one. The
+    main-force net is r0_net (go-stock 38f8367's money-trend chart: netamount is the day's net inflow of all orders,
+    r0_net the main force's), not netamount."""
     rows = json.loads(capture(shared_data, "sina_moneyflow_zjlrqs_sh600519_2026-07-14_16.json"))
     days = sina.parse_money_flow(rows, parse_symbol("600519.SH"))
     assert [d.day for d in days] == [date(2026, 7, 14), date(2026, 7, 15), date(2026, 7, 16)]
-    assert [(d.main_net, d.super_large_net) for d in days] == [
-        (D("-21918498.1300"), D("-10211324.2100")),
-        (D("1954209782.6700"), D("1907783618.5100")),
-        (D("676276059.3300"), D("481207077.7000")),
-    ]
-    assert all((d.large_net, d.medium_net, d.small_net, d.source) == (None, None, None, "sina") for d in days)
+    assert [d.main_net for d in days] == [D("-10211324.2100"), D("1907783618.5100"), D("481207077.7000")]
+    assert all((d.super_large_net, d.large_net, d.medium_net, d.small_net, d.source) == (None, None, None, None, "sina")
+               for d in days)  # fmt: skip
 
 
 # ---- Eastmoney ----

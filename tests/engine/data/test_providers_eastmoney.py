@@ -70,6 +70,22 @@ def test_hong_kong_bars_use_market_116_and_shares(replay: ReplayServer, http: Ht
     assert bar.volume == 15_000_000
 
 
+def test_a_hong_kong_kline_in_akshare_s_column_order_reads_each_column(replay: ReplayServer, http: HttpClient) -> None:
+    """The columns akshare's stock_hk_hist (akshare 4771e6e, stock_feature/stock_hist_em.py) reads from secid 116:
+    date, open, close, high, low, volume (shares), amount (HKD), amplitude %, change %, change, turnover %."""
+    rows = ["2026-08-20,478.000,482.400,485.000,475.200,18234567,8765432100.000,2.05,0.88,4.20,0.20"]
+    replay.route(KLINE, Reply.json(eastmoney_kline("00700", 116, "腾讯控股", rows)), secid="116.00700")
+    (bar,) = provider(replay, http).daily_bars("00700.HK", date(2026, 8, 1), date(2026, 8, 31))
+    assert (bar.day, bar.open, bar.close, bar.high, bar.low) == (
+        date(2026, 8, 20), Decimal("478"), Decimal("482.4"), Decimal("485"), Decimal("475.2")
+    )  # fmt: skip
+    assert (bar.volume, bar.amount, bar.turnover_pct, bar.prev_close) == (
+        18_234_567, Decimal("8765432100"), Decimal("0.2"), None
+    )  # fmt: skip
+    (seen,) = replay.seen(KLINE)
+    assert (seen.params["secid"], seen.params["klt"], seen.params["fqt"]) == ("116.00700", "101", "0")
+
+
 def test_us_bars_try_the_us_markets_and_remember_the_hit(replay: ReplayServer, http: HttpClient) -> None:
     rows = ["2024-06-28,215.77,210.62,216.07,210.30,82542718,17561453232.000,2.75,-1.63,-3.49,0.54"]
     replay.route(KLINE, Reply.json(EASTMONEY_NULL), secid="105.KO")

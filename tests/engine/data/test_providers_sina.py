@@ -86,13 +86,15 @@ def test_us_quotes_are_unsupported(replay: ReplayServer, http: HttpClient) -> No
     assert caught.value.failure.kind == "unsupported" and replay.requests == []
 
 
-def test_money_flow_main_is_netamount_and_super_large_r0_oldest_first(replay: ReplayServer, http: HttpClient) -> None:
+def test_money_flow_main_is_r0_net_oldest_first(replay: ReplayServer, http: HttpClient) -> None:
+    """main_net is r0_net (主力净流入), as go-stock reads it; netamount, the net inflow of all orders, is not the main
+    force's; no order-size split is in this endpoint."""
     replay.route(FLOW, Reply.json(FLOW_ROWS), daima="sh600519")
     first, second = provider(replay, http).money_flow("600519.SH")
     assert (first.day.isoformat(), second.day.isoformat()) == ("2024-06-27", "2024-06-28")
-    assert first.main_net == Decimal(3_000_000) and first.super_large_net == Decimal(5_000_000)
-    assert (first.large_net, first.medium_net, first.small_net) == (None, None, None)  # not in this endpoint
-    assert (second.main_net, second.super_large_net) == (Decimal(-300), Decimal(100))
+    assert first.main_net == Decimal(5_000_000)
+    assert (first.super_large_net, first.large_net, first.medium_net, first.small_net) == (None, None, None, None)
+    assert second.main_net == Decimal(100)
     (seen,) = replay.seen(FLOW)
     assert seen.params["sort"] == "opendate" and seen.headers["referer"] == "https://finance.sina.com.cn/"
 
@@ -103,7 +105,7 @@ def test_money_flow_main_is_netamount_and_super_large_r0_oldest_first(replay: Re
         (Reply.json([]), "empty"),
         (Reply(b"null", content_type="application/json"), "empty"),
         (Reply.json({"error": "unknown"}), "unparseable"),
-        (Reply.json([{"opendate": "2024-06-28", "r0_net": "1.0"}]), "unparseable"),  # netamount missing
+        (Reply.json([{"opendate": "2024-06-28", "netamount": "1.0"}]), "unparseable"),  # r0_net missing
         (Reply.firewall(), "blocked"),
         (Reply.failing(502), "http_status"),
         (Reply.truncated(Reply.json(FLOW_ROWS).body), "unparseable"),

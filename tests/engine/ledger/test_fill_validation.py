@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
 
-from stockbench.data.records import Bar
+from stockbench.data.records import Bar, Quote, TradingStatus
 from stockbench.errors import InvalidInput, RuleViolation
 from stockbench.ledger.book import Ledger
 from stockbench.market.registry import InstrumentData
@@ -204,6 +204,52 @@ def test_a_fill_on_a_session_the_stored_bars_skip_is_refused_as_not_traded(bench
     assert book.preview_fill(draft("600519", "buy", 100, "1650", cn("2024-01-04")))[1][0].code == "not_traded"
     book.record_fill(draft("600519", "buy", 100, "1650.00", cn("2024-01-03")))  # a day with a bar
     book.record_fill(draft("600519", "buy", 100, "1650.00", cn("2024-01-09")))  # after the last bar: not known
+
+
+def store_quote(bench: Workbench, symbol: str, at: datetime, status: TradingStatus) -> None:
+    """A quote of `symbol` at `at` saying `status` (a halted line: price = previous close, no open, high or low)."""
+    p = Decimal("1650.00")
+    bench.data.cache.store_quotes([Quote(symbol, at, p, p, None, None, None, 0, None, "tencent", status=status)])
+
+
+@pytest.mark.parametrize(
+    ("status", "code", "message"),
+    [
+        ("suspended", "suspended",
+         "600519.SH was suspended on 2024-12-31 (its quote of that day says so): a fill cannot be recorded"),
+        ("delisted", "delisted",
+         "600519.SH was delisted on 2024-12-31 (its quote of that day says so): a fill cannot be recorded"),
+    ],
+)  # fmt: skip
+def test_a_fill_today_on_a_name_its_quote_of_today_says_is_halted_is_refused_with_its_own_reason(
+    bench: Workbench, book: Ledger, status: TradingStatus, code: str, message: str
+) -> None:
+    """No bar of today is stored yet (bars before it only, so the bars cannot tell), but today's latest quote says
+    the name is suspended or delisted: a fill today is refused, with words of its own in either language."""
+    store_bars(bench, "600519.SH", ["2024-12-27", "2024-12-30"])
+    store_quote(bench, "600519.SH", cn("2024-12-31", "09:30"), "trading")
+    store_quote(bench, "600519.SH", cn("2024-12-31", "09:35"), status)  # the latest of the day decides
+    fill = draft("600519", "buy", 100, "1650.00", cn("2024-12-31", "10:01"))
+    [(found, words, _)] = rejected(book, fill)
+    assert (found, words) == (code, message)
+    with pytest.raises(RuleViolation) as caught:
+        book.record_fill(fill)
+    zh = error_words(caught.value, "zh")[0]
+    assert "600519.SH 在 2024-12-31" in zh and ("停牌" if status == "suspended" else "已退市") in zh
+    book.record_fill(draft("600519", "buy", 100, "1650.00", cn("2024-12-30", "10:01")))  # the day before: traded
+
+
+def test_a_day_whose_bar_shows_trading_is_not_refused_for_a_halted_quote_of_that_day(
+    bench: Workbench, book: Ledger
+) -> None:
+    """A name halted after it traded that day did trade: a bar with volume outweighs the day's suspended quote; a
+    quote of another day says nothing of this one."""
+    store_bars(bench, "600519.SH", ["2024-12-27", "2024-12-30"])
+    store_quote(bench, "600519.SH", cn("2024-12-30", "14:00"), "suspended")
+    store_quote(bench, "600519.SH", cn("2024-12-27", "14:00"), "suspended")
+    assert bench.data.trading_on("600519.SH", date(2024, 12, 30)) == "traded"
+    book.record_fill(draft("600519", "buy", 100, "1650.00", cn("2024-12-30", "10:01")))
+    assert bench.data.trading_on("600519.SH", date(2024, 12, 31)) is None  # no quote of that day: nothing tells
 
 
 def test_with_no_bars_stored_or_no_data_port_a_fill_is_accepted_as_before(bench: Workbench, book: Ledger) -> None:

@@ -197,3 +197,36 @@ def test_what_the_buy_zone_path_does_follows_the_action(action: str, on_buy: str
         assert paths[0]["action"] == say(on_buy, language)
     wait = OfflineModel._paths(zones, "wait", "zh")[0]["action"]
     assert "分批买入" not in wait and "不建仓" in wait
+
+
+def test_a_buy_while_an_input_is_unknown_is_sent_back_and_the_run_publishes_the_cap(lab: Lab) -> None:
+    """Unknown never passes, for the model too: with the money flow missing the capital state is unknown, so a buy
+    is refused with the input named and the cap (at most wait) as the fix."""
+    lab.db.execute("DELETE FROM money_flow WHERE symbol = ?", [DEMO_SYMBOL])
+    lab.add_model()
+    lab.model.on("decide", _act("buy", "买入：价格在买入区间", position_state="building"))
+    run_id = published(lab)
+    problem = refused_once(lab, run_id, "decide/tool/", "buy_with_unknown_input")
+    assert problem["location"] == "action" and "the capital state" in problem["message"]
+    assert "at most wait" in problem["message"] and problem["fix"].startswith("choose wait")
+    assert lab.research().outcome(run_id).action == "wait"
+
+
+def test_a_buy_or_add_on_a_plan_that_is_no_trade_is_refused_in_both_languages() -> None:
+    from stockbench.messages import said
+    from stockbench.research.decisions import capped_buy
+
+    out_of_reach = {"code": "no_trade", "plan_reason": "buy_out_of_reach", "distance": "10.29", "reward_risk": 3.98,
+                    "minimum": 1.5}  # fmt: skip
+    [found] = capped_buy([out_of_reach], "add")
+    assert found.code == "buy_without_a_tradeable_plan" and found.location == "action"
+    assert "(the buy zone's top lies 10.29% under the price, out of reach)" in found.message
+    assert found.fix.startswith("choose hold")
+    assert said(found, "zh") == (
+        "区间构不成可交易的计划（买入区上沿在现价下方 10.29%，超出可及范围）：不交易，因此不能加仓",
+        "请选择持有；计划的原因说明了怎样才能形成计划",
+    )
+    unknown = {"code": "input_unknown", "check": "valuation", "cap": "wait"}
+    assert [p.code for p in capped_buy([unknown, out_of_reach], "buy")] == [
+        "buy_with_unknown_input", "buy_without_a_tradeable_plan"]  # fmt: skip
+    assert capped_buy([{"code": "check_failed", "check": "run"}], "buy") == []  # a failed setup is the model's call

@@ -119,6 +119,27 @@ def test_the_offline_model_cites_the_backtest_only_on_a_firing_session(
         assert calibration["look_ahead"] is False and calibration["data_to"] < FIRED_ON
 
 
+def test_the_backtest_command_counts_what_the_report_counts(
+    demo_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`stockbench backtest SYMBOL` measures relative strength against the index a research run reads (the scene's
+    default sector index) unless told another, so its fires, trades and independent trades are the report's (they
+    were 27 and 18 against the report's 33 and 23 when the command measured against nothing)."""
+    run_id, _ = analyzed(demo_home, capsys, DEMO_SYMBOL)
+    assert run(["--home", str(demo_home), "--json", "backtest", DEMO_SYMBOL]) == 0
+    command = json.loads(capsys.readouterr().out)
+    with Workbench.open(demo_home) as bench:
+        facts, _ = _run(bench, run_id)
+        scene = json.loads(bench.research.journal.stored(run_id, "scene/tool/1/call_1", "result") or "{}")
+    report = facts["backtest"]["horizons"]
+    assert command["benchmark"] == scene["value"]["sector_index"] == "000692.SH"
+    for horizon, h in report.items():
+        mine = command["horizons"][horizon]
+        assert (mine["fires"], mine["trades"], mine["independent"]) == (h["fires"], h["trades"], h["independent"])
+    assert run(["--home", str(demo_home), "--json", "backtest", DEMO_SYMBOL, "--benchmark", "000690.SH"]) == 0
+    assert json.loads(capsys.readouterr().out)["benchmark"] == "000690.SH"  # one given is read instead
+
+
 @pytest.mark.realdata
 def test_600519_as_of_2021_02_18_uses_a_table_from_before_it_and_cites_no_backtest(
     shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -55,6 +55,9 @@ def test_relative_strength_is_known_against_a_built_index(
     assert context["price"]["day"] == as_of and context["price"]["close"] in report["markdown"]
     scene = report["markdown"].split("## 背景")[1].split("##")[0]
     assert "程序构建" in scene and "同业（按规则" in scene and "52周区间" in scene
+    # no sector mapping: the peers come from the stock's board, and the line says so (not "the same sector index")
+    board = {"300750.SZ": "创业板"}.get(symbol, "主板")
+    assert f"同业（按规则从{board}的 " in scene and "同一行业指数" not in scene, scene
 
 
 def test_moutai_price_facts_in_the_report(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -293,9 +293,13 @@ def test_negative_ev_fails_on_a_buy(observations: dict[str, Observation]) -> Non
     obs = observations["technical_question"]
     ev = Decimal(obs.fact("analytics", "baseline", "ev"))
     assert ev < 0 and negative_ev(obs) == []  # the premise: this demo stock's baseline loses money
-    buying = replace(obs, accepted={**obs.accepted, "action": {"action": "buy"}})
-    assert negative_ev(buying) == [f"the expected value is {ev} but the final action is buy"]
+    assert obs.fact("analytics", "baseline", "fired") is False  # but its signal does not fire on the session
+    buy = {**obs.accepted, "action": {"action": "buy"}}
+    assert negative_ev(replace(obs, accepted=buy)) == []  # so the backtest says nothing of it (decision_baseline 1.5)
     analytics = json.loads(json.dumps(obs.facts["analytics"]))
+    analytics["baseline"]["fired"] = True
+    firing = replace(obs, facts={**obs.facts, "analytics": analytics})
+    assert negative_ev(replace(firing, accepted=buy)) == [f"the expected value is {ev} but the final action is buy"]
     analytics["baseline"]["buy_candidate"] = True
     marked = replace(obs, facts={**obs.facts, "analytics": analytics})
     assert negative_ev(marked) == [f"the baseline's expected value is {ev} but it is marked a buy candidate"]

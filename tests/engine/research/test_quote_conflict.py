@@ -164,3 +164,48 @@ def test_two_services_answering_different_last_prices_is_a_recorded_problem_and_
         assert chinese_in(markdown, {"贵州茅台"}) == []
     assert not any(word in markdown for word in ("Error", "Exception", "Traceback", "errno"))
     assert loopback_only == []
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_two_services_answering_different_volumes_is_a_recorded_problem_and_a_gap_of_its_own_in_the_report(
+    home: Path, tmp_path: Path, servers: tuple[ReplayServer, ReplayServer], loopback_only: list[object], language: str
+) -> None:
+    """Tencent and Sina agree on the prices of 600519.SH but answer 100,000 and 150,000 shares (beyond the volume
+    tolerance): the volume is tagged conflicting, a source_disagreement problem is recorded, and the fresh-quote gate
+    is a gap of its own (volume_conflicting) the report discloses in its language with both values and sources --
+    never 125,000, the average."""
+    from stockbench.data.crosscheck import problems
+    from stockbench.research.blocks import GateFact
+    from stockbench.research.wording.phrases import gap_words
+    from tests.engine.research.test_report_language import chinese_in, engine_words_in, english_in
+
+    report = analysed(home, tmp_path, servers, language, sina_line(volume=150_000))
+    markdown = report["markdown"]
+    with Workbench.open(home, clock=FixedClock(local(DAY, 10, 1))) as bench:
+        view = bench.data.quote(SYMBOL, fetch=False)
+        found = problems(bench.workspace.db, SYMBOL)
+        gate = next(g for g in bench.data.gates(SYMBOL, fetch=False) if g.name == "fresh_quote")
+    assert view.corroboration is not None
+    tags = {c.field: c.tag for c in view.corroboration.checks}
+    assert tags == {"last": "corroborated", "prev_close": "corroborated", "volume": "conflicting"}
+    [problem] = [p for p in found if p["kind"] == "source_disagreement"]
+    assert isinstance(problem["detail"], dict) and problem["detail"]["field"] == "volume"
+    assert (gate.status, gate.code, gate.values["value_a"], gate.values["value_b"]) == (
+        "gap", "volume_conflicting", "100000", "150000"
+    )  # fmt: skip
+    assert "fresh_quote" in report["summary"]["gaps"]
+    assert "125000" not in json.dumps(report, ensure_ascii=False, default=str)
+
+    words = gap_words(
+        "fresh_quote", language, GateFact(gate.name, gate.status, gate.reason, code=gate.code, values=gate.values)
+    )  # type: ignore[arg-type]
+    [disclosure] = [x for x in markdown.splitlines() if words in x]  # the gaps section's line
+    if language == "zh":
+        assert words.startswith("两个数据源的成交量不一致")
+        assert "腾讯财经 100000 股" in disclosure and "新浪财经 150000 股" in disclosure and "未取平均" in disclosure
+        assert english_in(markdown) == [] and engine_words_in(markdown, "zh") == []
+    else:
+        assert words.startswith("the services disagree on the volume")
+        assert "(Tencent Finance 100000 shares, Sina Finance 150000 shares)" in disclosure
+        assert chinese_in(markdown, {"贵州茅台"}) == []
+    assert loopback_only == []

@@ -178,6 +178,8 @@ class SourceRow:
     failures: int
     last_ok: str
     last_error: str
+    service: str = ""
+    order: int = 0  # 1-based place in its service (1 = asked first)
 
 
 def _exchange_text(at: Any, markets: Sequence[str]) -> str:
@@ -190,7 +192,7 @@ def _exchange_text(at: Any, markets: Sequence[str]) -> str:
 def _source_rows(bench: Workbench) -> list[SourceRow]:
     return [
         SourceRow(s.name, s.state, s.base_url, s.enabled, s.failures, _exchange_text(s.last_ok, s.endpoint.markets),
-                  s.last_error or "")
+                  s.last_error or "", s.endpoint.service, s.order)
         for s in bench.data.sources.sources()
     ]  # fmt: skip
 
@@ -204,18 +206,18 @@ def change_endpoint(
     ctx: AppContext,
     parent: QWidget,
     name: str,
-    change: tuple[str | None, bool],
     *,
+    base_url: str | None = None,
+    enabled: bool | None = None,
+    order: int | None = None,
     success: Success,
     failure: Failure,
 ) -> EngineOp:
-    """Give endpoint `name` the `change` (base URL: '' restores the declared one, None keeps it; enabled), then
-    the rows."""
-
-    base_url, enabled = change
+    """Change endpoint `name` as `stockbench data sources set NAME` does (base URL: '' restores the declared one;
+    enabled; order: its place in its service), each None kept, then the rows."""
 
     def run(bench: Workbench) -> list[SourceRow]:
-        bench.data.sources.change(name, base_url=base_url, enabled=enabled)
+        bench.data.sources.change(name, base_url=base_url, enabled=enabled, order=order)
         return _source_rows(bench)
 
     return ctx.op(run, success, failure=failure, parent=parent)

@@ -1,5 +1,6 @@
-"""The data sources page: each service's endpoints with their state, last good answer and last error, a base URL
-and on/off per endpoint (a mirror or a proxy), and the order in which reads prefer sources."""
+"""The data sources page: each service's endpoints with their state, last good answer and last error, a base URL,
+on/off and the place each endpoint is asked in (what `stockbench data sources set` changes), and the order in which
+reads prefer sources."""
 
 from __future__ import annotations
 
@@ -55,8 +56,12 @@ class SourcesPage(QWidget):
         self.enabled = QCheckBox(self)
         self.apply = QPushButton(self)
         self.apply.clicked.connect(self.apply_change)
+        self.earlier, self.later = QPushButton(self), QPushButton(self)
+        self.earlier.clicked.connect(lambda: self.move_chosen(-1))
+        self.later.clicked.connect(lambda: self.move_chosen(1))
         self.result = QLabel(self)
         self.result.setWordWrap(True)
+        self.preference = QLabel(self)
         self.list = QListWidget(self)
         self.list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.buttons = up, down, save = QPushButton(self), QPushButton(self), QPushButton(self)
@@ -77,8 +82,11 @@ class SourcesPage(QWidget):
         edit.addWidget(self.base_url, 1)
         edit.addWidget(self.enabled)
         edit.addWidget(self.apply)
+        edit.addWidget(self.earlier)
+        edit.addWidget(self.later)
         layout.addLayout(edit)
         layout.addWidget(self.result)
+        layout.addWidget(self.preference)
         layout.addWidget(self.list, 1)
         for button in self.buttons:
             row.addWidget(button)
@@ -98,6 +106,9 @@ class SourcesPage(QWidget):
         self.base_url.setPlaceholderText(self.tr("Base URL (empty: the service's own)"))
         self.enabled.setText(self.tr("Enabled"))
         self.apply.setText(self.tr("Apply"))
+        self.earlier.setText(self.tr("Ask earlier"))
+        self.later.setText(self.tr("Ask later"))
+        self.preference.setText(self.tr("Which source reads prefer:"))
         self._fill()
 
     def _show_endpoints(self, rows: list[actions.SourceRow]) -> None:
@@ -143,11 +154,26 @@ class SourcesPage(QWidget):
             return
         row, typed = self.rows[index], self.base_url.text().strip()
         base_url = None if typed.rstrip("/") == row.base_url.rstrip("/") else typed
-        actions.change_endpoint(self.ctx, self, row.name, (base_url, self.enabled.isChecked()),
+        actions.change_endpoint(self.ctx, self, row.name, base_url=base_url, enabled=self.enabled.isChecked(),
                                 success=self._changed, failure=self._refused)  # fmt: skip
 
-    def _changed(self, rows: list[actions.SourceRow]) -> None:
+    def move_chosen(self, step: int) -> None:
+        """Ask the chosen endpoint one place earlier (-1) or later (+1) in its service (in the background)."""
+        index = self.endpoints.currentRow()
+        if not 0 <= index < len(self.rows):
+            self.result.setText(self.tr("Choose an endpoint first."))
+            return
+        row = self.rows[index]
+        places = sum(1 for other in self.rows if other.service == row.service)
+        if not 1 <= row.order + step <= places:
+            return
+        actions.change_endpoint(self.ctx, self, row.name, order=row.order + step,
+                                success=lambda rows: self._changed(rows, row.name), failure=self._refused)  # fmt: skip
+
+    def _changed(self, rows: list[actions.SourceRow], chosen: str | None = None) -> None:
         self._show_endpoints(rows)
+        if chosen is not None:
+            self.choose(chosen)
         self.result.setText(self.tr("Saved."))
 
     def _refused(self, error: BaseException) -> None:
