@@ -110,9 +110,17 @@ def market_words(market: str, at: datetime, language: Language) -> str:
 
     local = at.astimezone(MARKET_TZ.get(market, MARKET_TZ["CN"]))  # type: ignore[call-overload]
     offset = local.strftime("%z")
-    zone = TIMES[f"report.zone.{market}"].text(language) if f"report.zone.{market}" in TIMES else str(local.tzinfo)
+    zone = zone_words(market, language) if f"report.zone.{market}" in TIMES else str(local.tzinfo)
     return TIMES["report.time"].text(language).format(at=f"{local:%Y-%m-%d %H:%M:%S}", zone=zone,
                                                       offset=f"{offset[:3]}:{offset[3:]}")  # fmt: skip
+
+
+def zone_words(market: str, language: Language) -> str:
+    """The name of `market`'s time zone (北京时间, Hong Kong time), for a time box a person fills in; Beijing time
+    for an unknown market."""
+    from stockbench.messages import TIMES
+
+    return TIMES.get(f"report.zone.{market}", TIMES["report.zone.CN"]).text(language)
 
 
 def instant_of(value: object) -> datetime | None:

@@ -17,7 +17,9 @@ from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWi
 from ui.screens import SCREENS
 
 STATE_SETTING, LAYOUT_VERSION = "window/state", 2
-COLUMN_SHARES = (0.23, 0.50, 0.27)  # watchlist, main screens, research (its form and run table need room)
+# watchlist (its symbol, name, price, change and zone seen whole at 1366x768), main screens, research (its form and
+# run table need room)
+COLUMN_SHARES = (0.28, 0.45, 0.27)
 
 
 def layout_version(names: Iterable[str]) -> int:

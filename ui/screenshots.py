@@ -1,11 +1,14 @@
-"""Render each main screen offscreen on the demo market, in Chinese and English: `python -m ui.screenshots OUTDIR`.
+"""Render each screen and dialog offscreen on the demo market, in Chinese and English: `python -m ui.screenshots
+OUTDIR`.
 
-Files are named `<screen>-<lang>.png` (`watchlist-zh.png`, `chart-en.png`, ...), plus `main-<lang>.png` (the whole
-window) and `main-dark-<lang>.png`. The demo market is built in a temporary folder (or copied from `--demo DIR`)
-and given a small showcase: an account with cash and two holdings, offline reports on three stocks, and offline
-analyses as of past sessions (matured calls for the track record). A screen module's `screenshot_setup(widget)`
-hook, if it has one, selects what to show; rendering waits until every background operation has finished. The
-user's own settings and workspaces are never touched.
+Files are named `<screen>-<lang>.png` (`watchlist-zh.png`, `chart-en.png`, ...), plus `main-<lang>.png` and
+`main-dark-<lang>.png`. Every screen is shown as it is seen: the main window at 1366x768 (a common laptop screen) with
+that screen in front; a dialog at its own size, which fits that screen. The demo market is built in a temporary
+folder (or copied from `--demo DIR`) and given a small showcase: an account with cash and two holdings, offline
+reports on three stocks, offline analyses as of past sessions (matured calls for the track record), a model without
+its key and a SearXNG address. A screen module's `screenshot_setup(widget)` hook, if it has one, selects what to
+show; rendering waits until every background operation has finished. The user's own settings and workspaces are
+never touched.
 """
 
 from __future__ import annotations
@@ -23,15 +26,18 @@ from datetime import date, datetime
 from datetime import time as clock_time
 from decimal import Decimal
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QSize, QTimer
+from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QSize, Qt, QTimer
 from PySide6.QtWidgets import QWidget
 
 from stockbench.clock import MARKET_TZ
 from stockbench.workbench import Workbench
 from ui.background import EngineOp
 from ui.context import AppContext
+
+if TYPE_CHECKING:
+    from ui.main_window import MainWindow
 
 LANGUAGES: dict[str, str] = {"zh": "zh_CN", "en": "en"}
 log = logging.getLogger("ui.screenshots")
@@ -47,23 +53,15 @@ LIMIT_S = 90.0
 
 @dataclass(frozen=True)
 class Shot:
-    """One screenshot: the file stem, how to build the widget, and its size (None: the widget's own)."""
+    """One dialog's screenshot: the file stem, how to build the dialog, and its size (None: the dialog's own)."""
 
     name: str
     build: Callable[[AppContext], QWidget]
-    size: tuple[int, int] | None = (1280, 780)
+    size: tuple[int, int] | None = None
 
 
-def _screen(name: str) -> Callable[[AppContext], QWidget]:
-    def build(ctx: AppContext) -> QWidget:
-        from ui.screens import load_screen
-
-        panel_class = load_screen(name)
-        if panel_class is None:
-            raise LookupError(f"screen {name!r} does not exist")
-        return cast(Callable[..., QWidget], panel_class)(ctx, None)
-
-    return build
+# The screens, each shown in front in the main window at WINDOW_SIZE (the watchlist beside the chart).
+SCREENS: tuple[str, ...] = ("watchlist", "dashboard", "chart", "research", "report", "ledger", "track_record")
 
 
 def _fill(ctx: AppContext) -> QWidget:
@@ -102,6 +100,22 @@ def _cash(ctx: AppContext) -> QWidget:
     return CashDialog(ctx, SHOWCASE_ACCOUNT, accounts, ctx.bench.clock.now(), None)
 
 
+def _search(ctx: AppContext) -> QWidget:
+    """Settings > Search with the showcase's SearXNG address."""
+    from ui.dialogs.settings.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(ctx, None)
+    dialog.tabs.setCurrentWidget(dialog.search)
+    return dialog
+
+
+def _passphrase(ctx: AppContext) -> QWidget:
+    """The passphrase asked for a new encrypted key file (Settings > Models, on a machine without a keyring)."""
+    from ui.dialogs.settings.passphrase_dialog import PassphraseDialog
+
+    return PassphraseDialog(str(ctx.bench.home / "keys.cfg"), new=True)  # the key file's path, as Settings shows it
+
+
 def _welcome(_ctx: AppContext) -> QWidget:
     from ui.dialogs.welcome_dialog import WelcomeDialog
 
@@ -132,21 +146,16 @@ def _import_fills(ctx: AppContext) -> QWidget:
 
 
 SHOTS: tuple[Shot, ...] = (
-    Shot("watchlist", _screen("watchlist"), (1100, 560)),
-    Shot("dashboard", _screen("dashboard")),
-    Shot("chart", _screen("chart")),
-    Shot("research", _screen("research"), (1100, 720)),
-    Shot("report", _screen("report")),
-    Shot("ledger", _screen("ledger"), (1200, 640)),
-    Shot("track_record", _screen("track_record"), (1200, 720)),
-    Shot("fill", _fill, None),
-    Shot("new_account", _new_account, None),
-    Shot("cash", _cash, None),
-    Shot("settings", _settings, (820, 540)),
-    Shot("backups", _backups, (820, 540)),
-    Shot("welcome", _welcome, None),
-    Shot("connect_model", _connect_model, None),
-    Shot("import_fills", _import_fills, (980, 560)),
+    Shot("fill", _fill),
+    Shot("new_account", _new_account),
+    Shot("cash", _cash),
+    Shot("settings", _settings),
+    Shot("search", _search),
+    Shot("passphrase", _passphrase),
+    Shot("backups", _backups),
+    Shot("welcome", _welcome),
+    Shot("connect_model", _connect_model),
+    Shot("import_fills", _import_fills),
 )
 
 
@@ -189,6 +198,7 @@ def seed_showcase(bench: Workbench) -> None:
     from stockbench.llm.records import ModelConfig
 
     bench.models.add(ModelConfig("deepseek", "deepseek", "deepseek-v4-flash"))  # no key
+    bench.search.set_searxng("https://searx.example.org")
 
 
 def replay_history(bench: Workbench, today: date) -> None:
@@ -226,13 +236,14 @@ def render(widget: QWidget, ctx: AppContext, target: Path, size: tuple[int, int]
     """Show `widget` offscreen, let its screen hook select what to show, wait, and save it as PNG."""
     if size is not None:
         widget.resize(QSize(*size))
+    sized = widget.testAttribute(Qt.WidgetAttribute.WA_Resized)  # a dialog that chose its own size keeps it
     widget.show()
     settle(ctx)
     hook = getattr(sys.modules[type(widget).__module__], "screenshot_setup", None)
     if callable(hook):
         hook(widget)
         settle(ctx)
-    if size is None:
+    if not sized:
         widget.adjustSize()
         settle(ctx, quiet_ms=100)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -243,8 +254,10 @@ def render(widget: QWidget, ctx: AppContext, target: Path, size: tuple[int, int]
     return target
 
 
-def render_window(ctx: AppContext, target: Path, *, dark: bool = False) -> Path:
-    """The whole main window on `ctx` (light or dark), with a chart shown."""
+def render_window(ctx: AppContext, outdir: Path, tag: str, screens: Sequence[str], *, dark: bool = False) -> list[Path]:
+    """The main window on `ctx` at WINDOW_SIZE (light or dark): with each of `screens` in front (its
+    `screenshot_setup` hook run on its panel), as `<screen>-<tag>.png`, then with a chart shown, as
+    `main[-dark]-<tag>.png`."""
     from ui.main_window import MainWindow
 
     window = MainWindow(settings=QSettings())
@@ -254,14 +267,34 @@ def render_window(ctx: AppContext, target: Path, *, dark: bool = False) -> Path:
     window.show()
     window.attach(ctx)
     settle(ctx)
+    written = [_grab_screen(window, ctx, name, outdir / f"{name}-{tag}.png") for name in screens]
     window.show_chart(HOLDINGS[0][0])
     settle(ctx)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    window.grab().save(str(target))
+    written.append(_save(window, outdir / f"main{'-dark' if dark else ''}-{tag}.png"))
     window.set_theme("light")
     window.detach(close_workspace=False)
     window.translations.uninstall()  # the next language's screens must not see this window's catalogue
     window.deleteLater()
+    return written
+
+
+def _grab_screen(window: MainWindow, ctx: AppContext, name: str, target: Path) -> Path:
+    """The window with screen `name` in front (the watchlist, always shown, beside the chart)."""
+    window.show_screen("chart" if name == "watchlist" else name)
+    settle(ctx)
+    panel = window.panels.get(name)
+    hook = getattr(sys.modules[type(panel).__module__], "screenshot_setup", None) if panel is not None else None
+    if callable(hook):
+        hook(panel)
+        settle(ctx)
+    return _save(window, target)
+
+
+def _save(widget: QWidget, target: Path) -> Path:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not widget.grab().save(str(target)):
+        raise OSError(f"could not write {target}")
+    log.info("wrote %s", target)
     return target
 
 
@@ -278,9 +311,10 @@ def render_all(ctx: AppContext, outdir: Path, languages: Sequence[str], only: se
                 continue
             written.append(render(shot.build(ctx), ctx, outdir / f"{shot.name}-{tag}.png", shot.size))
             log.info("wrote %s", written[-1])
-        if not only or "main" in only:
-            written.append(render_window(ctx, outdir / f"main-{tag}.png"))
-            written.append(render_window(ctx, outdir / f"main-dark-{tag}.png", dark=True))
+        screens = [name for name in SCREENS if not only or name in only]
+        if screens or not only or "main" in only:
+            written += render_window(ctx, outdir, tag, screens)
+            written += render_window(ctx, outdir, tag, (), dark=True)
     translations.install("en")
     return written
 

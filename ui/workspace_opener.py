@@ -44,12 +44,15 @@ class _Relay(QObject):
     opened = Signal(object)
     failed = Signal(object)
     restored = Signal(object)
+    keys = Signal(object)
 
 
 class _OpenTask(QRunnable):
-    def __init__(self, relay: _Relay, home: Path, kind: OpenKind, restore: str | None = None) -> None:
+    def __init__(
+        self, relay: _Relay, home: Path, kind: OpenKind, restore: str | None = None, *, keys: bool = False
+    ) -> None:
         super().__init__()
-        self.relay, self.home, self.kind, self.restore = relay, home, kind, restore
+        self.relay, self.home, self.kind, self.restore, self.keys = relay, home, kind, restore, keys
 
     def run(self) -> None:
         from ui.screens import preload_screens
@@ -71,7 +74,16 @@ class _OpenTask(QRunnable):
             preload_screens()
         except Exception:  # the window shows the broken screen's error when it builds it
             log.exception("a screen module failed to import")
+        if self.keys:
+            self._tell_keys(bench)
         self.relay.opened.emit(bench)
+
+    def _tell_keys(self, bench: Workbench) -> None:
+        """Where the workspace keeps API keys (a KeyStoreView), for a dialog that words it before asking for one."""
+        try:
+            self.relay.keys.emit(bench.models.keystore())
+        except Exception:  # the words are a courtesy: the workspace opens all the same
+            log.exception("the key store could not be read")
 
 
 class WorkspaceOpener(QObject):
@@ -81,6 +93,7 @@ class WorkspaceOpener(QObject):
     opened = Signal(object)
     failed = Signal(object)
     restored = Signal(object)
+    keys = Signal(object)  # KeyStoreView, before `opened`, when `start` was asked for it
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -91,11 +104,13 @@ class WorkspaceOpener(QObject):
         self._relay.opened.connect(self._opened)
         self._relay.failed.connect(self._failed)
         self._relay.restored.connect(self.restored)
+        self._relay.keys.connect(self.keys)
 
-    def start(self, home: Path, kind: OpenKind = "user", *, restore: str | None = None) -> None:
-        """Open `home` (first putting the backup `restore` back in place, when given)."""
+    def start(self, home: Path, kind: OpenKind = "user", *, restore: str | None = None, keys: bool = False) -> None:
+        """Open `home` (first putting the backup `restore` back in place, when given); with `keys`, also say where it
+        keeps API keys (`keys`)."""
         self.busy = True
-        self.pool.start(_OpenTask(self._relay, home, kind, restore))
+        self.pool.start(_OpenTask(self._relay, home, kind, restore, keys=keys))
 
     def _opened(self, bench: Workbench) -> None:
         self.busy = False

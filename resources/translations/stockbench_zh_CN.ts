@@ -224,10 +224,6 @@
         <translation>交易所时间（北京时间）。默认为当天零点，以便当天的成交可以使用这笔现金。</translation>
     </message>
     <message>
-        <source>exchange time</source>
-        <translation>交易所时间</translation>
-    </message>
-    <message>
         <source>To account</source>
         <translation>转入账户</translation>
     </message>
@@ -669,10 +665,6 @@
         <translation>位置</translation>
     </message>
     <message>
-        <source>exchange time</source>
-        <translation>交易所时间</translation>
-    </message>
-    <message>
         <source>The quote leaves out “%1” of its clause here, so it does not hold; the clause is shown.</source>
         <translation>这段引文在此处略去了所在分句中的“%1”，因此不成立；下面显示该分句。</translation>
     </message>
@@ -829,10 +821,6 @@
     <message>
         <source>Note</source>
         <translation>备注</translation>
-    </message>
-    <message>
-        <source>exchange time</source>
-        <translation>交易所时间</translation>
     </message>
     <message>
         <source>computed</source>
@@ -1016,6 +1004,25 @@
     <message>
         <source>Importing…</source>
         <translation>正在导入…</translation>
+    </message>
+</context>
+<context>
+    <name>KeyStoreWords</name>
+    <message>
+        <source>The key stays in this computer&apos;s keyring (the system password store), never in the workspace or a log.</source>
+        <translation>密钥保存在本机的钥匙串（系统密码库）中，绝不写入工作区或日志。</translation>
+    </message>
+    <message>
+        <source>This computer has no keyring that answers: keep keys in an encrypted key file behind a passphrase (Settings ▸ Models), or give a model its key in the environment variable %1.</source>
+        <translation>本机没有可应答的钥匙串：可以把密钥保存在以口令保护的加密密钥文件中（设置 ▸ 模型），或在环境变量 %1 中给出模型的密钥。</translation>
+    </message>
+    <message>
+        <source>The key stays in this workspace&apos;s encrypted key file, behind your passphrase, never in the workspace or a log.</source>
+        <translation>密钥保存在此工作区的加密密钥文件中，由你的口令保护，绝不写入工作区数据库或日志。</translation>
+    </message>
+    <message>
+        <source>Keys are kept in this workspace&apos;s encrypted key file, which is locked: unlock it in Settings ▸ Models to store a key.</source>
+        <translation>密钥保存在此工作区的加密密钥文件中，该文件已锁定：请在“设置 ▸ 模型”中解锁后再保存密钥。</translation>
     </message>
 </context>
 <context>
@@ -1302,6 +1309,14 @@
     <message>
         <source>Cancel order…</source>
         <translation>撤销委托…</translation>
+    </message>
+    <message>
+        <source>Sellable as of %1: after the close, shares bought today count as sellable at the next session (T+1).</source>
+        <translation>可卖数量按 %1 计算：收盘后，当日买入的股份计入下一交易日的可卖数量（T+1）。</translation>
+    </message>
+    <message>
+        <source>Sellable as of %1: A-shares bought today can be sold from the next session (T+1).</source>
+        <translation>可卖数量按 %1 计算：当日买入的 A 股要到下一交易日才能卖出（T+1）。</translation>
     </message>
     <message>
         <source>Cash: {0}</source>
@@ -1630,8 +1645,8 @@
         <translation>添加模型</translation>
     </message>
     <message>
-        <source>Stored in the OS keyring, never in the workspace</source>
-        <translation>保存在系统钥匙串中，绝不写入工作区</translation>
+        <source>Kept in the key store, never in the workspace</source>
+        <translation>保存在密钥存储中，绝不写入工作区</translation>
     </message>
     <message>
         <source>(none)</source>
@@ -1701,8 +1716,8 @@
         <translation>连接你的模型</translation>
     </message>
     <message>
-        <source>Choose your provider, paste your API key, test the connection, then save. The key is kept in this computer&apos;s keyring (the system password store), never in the workspace or a log.</source>
-        <translation>选择服务商，粘贴 API 密钥，测试连接，然后保存。密钥保存在本机的密钥环（系统密码库）中，绝不写入工作区或日志。</translation>
+        <source>Choose your provider, paste your API key, test the connection, then save.</source>
+        <translation>选择服务商，粘贴 API 密钥，测试连接，然后保存。</translation>
     </message>
     <message>
         <source>lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;</source>
@@ -1730,7 +1745,7 @@
     </message>
     <message>
         <source>Name in Stock Workbench</source>
-        <translation>在 Stock Workbench 中的名称</translation>
+        <translation>在股票研究工作台中的名称</translation>
     </message>
     <message>
         <source>Test connection</source>
@@ -1902,6 +1917,10 @@
     <message>
         <source>keyring unavailable</source>
         <translation>钥匙串不可用</translation>
+    </message>
+    <message>
+        <source>key file locked</source>
+        <translation>密钥文件已锁定</translation>
     </message>
     <message>
         <source>Store API key</source>
@@ -2384,10 +2403,6 @@
         <translation>未选择任务</translation>
     </message>
     <message>
-        <source>exchange time</source>
-        <translation>交易所时间</translation>
-    </message>
-    <message>
         <source>Paused: {reason}. Automatic resume at {when}, or press Continue.</source>
         <translation>已暂停：{reason}。将于 {when} 自动恢复，或点击“继续”。</translation>
     </message>
@@ -2777,52 +2792,8 @@
         <translation>正常：%1 在 %3 毫秒内返回 %2 条结果。</translation>
     </message>
     <message>
-        <source>Failed: %1 (%2)</source>
-        <translation>失败：%1（%2）</translation>
-    </message>
-    <message>
-        <source>no answer in time; check the address, or try later</source>
-        <translation>未及时应答；请检查地址，或稍后再试</translation>
-    </message>
-    <message>
-        <source>the server cannot be reached; check the address and that it runs</source>
-        <translation>无法连接服务器；请检查地址，并确认服务器正在运行</translation>
-    </message>
-    <message>
-        <source>the server refuses the JSON format; enable it in SearXNG&apos;s settings.yml (search: formats: [html, json])</source>
-        <translation>服务器拒绝 JSON 格式；请在 SearXNG 的 settings.yml 中启用（search: formats: [html, json]）</translation>
-    </message>
-    <message>
-        <source>the server answered HTTP %1; check the address (the SearXNG root)</source>
-        <translation>服务器返回 HTTP %1；请检查地址（应为 SearXNG 的根地址）</translation>
-    </message>
-    <message>
-        <source>the answer is not JSON; give the address of a SearXNG instance</source>
-        <translation>应答不是 JSON；请填写 SearXNG 实例的地址</translation>
-    </message>
-    <message>
-        <source>the answer has no results; give the address of a SearXNG instance</source>
-        <translation>应答中没有结果列表；请填写 SearXNG 实例的地址</translation>
-    </message>
-    <message>
-        <source>the key was refused; check it in the Brave Search API dashboard and save it again</source>
-        <translation>密钥被拒绝；请在 Brave Search API 控制台核对后重新保存</translation>
-    </message>
-    <message>
-        <source>rate limited; wait a moment and try again, or raise the plan&apos;s limit</source>
-        <translation>请求受限（频率过高）；请稍候再试，或提高套餐限额</translation>
-    </message>
-    <message>
-        <source>no key; type the Brave Search API key</source>
-        <translation>没有密钥；请输入 Brave Search API 密钥</translation>
-    </message>
-    <message>
-        <source>the server answered HTTP %1; check the address of the Brave Search API</source>
-        <translation>服务器返回 HTTP %1；请检查 Brave Search API 的地址</translation>
-    </message>
-    <message>
-        <source>the answer is not a Brave Search API answer; check the address</source>
-        <translation>返回的不是 Brave Search API 的应答；请检查地址</translation>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
     </message>
     <message>
         <source>Not accepted: %1</source>
@@ -3616,16 +3587,16 @@
         <translation>连接你的模型…</translation>
     </message>
     <message>
-        <source>DeepSeek, OpenAI, Kimi, Qwen, MiniMax or a local Ollama: choose the provider, paste your API key and test the connection. The key stays in this computer&apos;s keyring.</source>
-        <translation>DeepSeek、OpenAI、Kimi、通义千问、MiniMax 或本地 Ollama：选择服务商，粘贴 API 密钥并测试连接。密钥只保存在本机的密钥环中。</translation>
-    </message>
-    <message>
         <source>Start with the offline model</source>
         <translation>先用离线模型</translation>
     </message>
     <message>
         <source>Research right away without any key; connect a model later from File ▸ Connect Your Model.</source>
         <translation>无需任何密钥即可开始研究；以后可从“文件 ▸ 连接你的模型”连接模型。</translation>
+    </message>
+    <message>
+        <source>DeepSeek, OpenAI, Kimi, Qwen, MiniMax or a local Ollama: choose the provider, paste your API key and test the connection.</source>
+        <translation>DeepSeek、OpenAI、Kimi、通义千问、MiniMax 或本地 Ollama：选择服务商，粘贴 API 密钥并测试连接。</translation>
     </message>
     <message>
         <source>Preparing the demo market…</source>

@@ -93,7 +93,20 @@ def account_list(cli: CliContext) -> None:
         {"account": a.name, "currency": a.base_currency, "markets": ",".join(a.markets), "cash": book.balance(a.name)}
         for a in book.accounts()
     ]
-    cli.emit({"accounts": rows}, lambda d: cli.table(d["accounts"], ["account", "currency", "markets", "cash"]))
+    cli.emit({"accounts": rows}, lambda d: cli.table([{**r, "cash": _cash_text(r["cash"])} for r in d["accounts"]],
+                                                     ["account", "currency", "markets", "cash"]))  # fmt: skip
+
+
+def _cash_text(cash: dict[str, Any]) -> str:
+    """Cash per currency as people read money ("100000.00 CNY; 5000.00 HKD"), not as a mapping."""
+    return "; ".join(f"{_money(amount)} {currency}" for currency, amount in cash.items()) or "-"
+
+
+def _money(amount: Any) -> str:
+    """An amount in its currency's decimals (every currency the ledger keeps counts in cents)."""
+    from stockbench.ledger.book import CENT
+
+    return f"{Decimal(str(amount)).quantize(CENT):f}"
 
 
 # ---- cash ----------------------------------------------------------------------------------------
@@ -361,7 +374,9 @@ def _history_row(cli: CliContext, row: dict[str, Any]) -> dict[str, Any]:
     at = row["at"]
     if isinstance(at, datetime):
         at = cli.moment(at, symbol=row.get("symbol"), currency=row.get("currency"))
-    return {**_people(row), "kind": _kind_word(cli, row["kind"]), "at": at}
+    amount = row.get("amount")
+    shown = _money(amount) if amount is not None else amount
+    return {**_people(row), "kind": _kind_word(cli, row["kind"]), "at": at, "amount": shown}
 
 
 def _kind_word(cli: CliContext, kind: str) -> str:

@@ -23,6 +23,7 @@ from stockbench.cli.output import message
 if TYPE_CHECKING:
     from stockbench.llm.records import KeyStoreView, ModelConfig
     from stockbench.llm.service import Models
+    from stockbench.messages import Note
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,9 @@ def _or_unknown(value: object) -> str:
     return "unknown" if value is None else str(value)
 
 
-def _describe_human(cli: CliContext, d: dict[str, Any]) -> str:
+def _describe_human(cli: CliContext, d: dict[str, Any], step: Note | None) -> str:
+    from stockbench.llm.keys import UNREADABLE
+
     key = cli.word("key_source", d["key_source"])
     price = d["price"]
     unknown = cli.say("cli.models.unknown")
@@ -91,9 +94,9 @@ def _describe_human(cli: CliContext, d: dict[str, Any]) -> str:
                      cached=unknown if price["input_cached"] is None else price["input_cached"],
                      output=price["output"], currency=price["currency"]),
     ]  # fmt: skip
-    if d["next_step"]:
-        usable = d["key_source"] == "keyring_unavailable"
-        lines.append(cli.say("cli.models.not_usable", step=d["next_step"]) if usable else d["next_step"])
+    if step is not None:
+        said = step.text(cli.language)
+        lines.append(cli.say("cli.models.not_usable", step=said) if d["key_source"] in UNREADABLE else said)
     return "\n".join(lines)
 
 
@@ -152,12 +155,14 @@ def add(
     """Configure model NAME: with --provider and --model, or from a --preset.
 
     Exits 5 when the model was added but cannot be used yet: its key can be neither stored nor read here."""
+    from stockbench.llm.keys import UNREADABLE
+
     service = _models(cli)
     config = _config(service, name, preset, provider, model_id, api_base, fallback)
     unlock_if_asked(cli)
     added = service.add(config, replace=replace)
-    cli.emit(added, lambda d: _describe_human(cli, d))
-    return EXIT_NOT_USABLE if added.key_source == "keyring_unavailable" and added.key_required else 0
+    cli.emit(added, lambda d: _describe_human(cli, d, added.next_step_note))
+    return EXIT_NOT_USABLE if added.key_source in UNREADABLE and added.key_required else 0
 
 
 @models.command("presets")
@@ -303,7 +308,7 @@ def test(cli: CliContext, name: str) -> None:
 @pass_cli
 def list_models(cli: CliContext) -> None:
     """The configured models, with their endpoints and where each key comes from (`key_source`: environment,
-    keyring, file, missing or keyring_unavailable)."""
+    keyring, file, missing, keyring_unavailable or file_locked)."""
     unlock_if_asked(cli)
     rows = _models(cli).list()
     if any(r.has_key is None for r in rows):

@@ -19,7 +19,7 @@ from stockbench.cli.context import CliContext, pass_cli
 
 if TYPE_CHECKING:
     from stockbench.research.search_provider import SearchSettings
-    from stockbench.research.search_records import SearchConfig
+    from stockbench.research.search_records import SearchConfig, SearchProbe
 
 EXIT_FAILED = 1
 
@@ -38,7 +38,7 @@ def _emit_config(cli: CliContext, config: SearchConfig) -> None:
 
 
 def _key_words(cli: CliContext, source: str) -> str:
-    if source not in ("environment", "keyring", "file", "missing", "keyring_unavailable"):
+    if source not in ("environment", "keyring", "file", "missing", "keyring_unavailable", "file_locked"):
         return source
     return cli.say(f"cli.search.key.{source}", env="STOCKBENCH_KEY_SEARCH_BRAVE",
                    command="stockbench search set --brave")  # fmt: skip
@@ -53,11 +53,16 @@ def _config_human(cli: CliContext, d: dict[str, Any]) -> str:
     return shown
 
 
-def _probe_human(cli: CliContext, d: dict[str, Any]) -> str:
+def _probe_human(cli: CliContext, d: dict[str, Any], found: SearchProbe) -> str:
+    from stockbench.errors import UserError
+    from stockbench.messages import error_words
+
     if d["ok"]:
         name = NAMES.get(d["provider"], d["provider"])
         return cli.say("cli.search.ok", name=name, url=d["url"], results=d["results"], ms=d["latency_ms"])
-    return cli.say("cli.search.failed", reason=d["reason"]) + f"\n  {d['hint']}"
+    reason, hint = error_words(UserError(found.reason or "", found.hint or "", key=found.reason_key,
+                                         params=found.reason_params), cli.language)  # fmt: skip
+    return cli.say("cli.search.failed", reason=reason) + f"\n  {hint}"
 
 
 @click.group()
@@ -135,7 +140,7 @@ def test(cli: CliContext) -> int:
 
     unlock_if_asked(cli)
     found = _search(cli).test()
-    cli.emit(found, lambda d: _probe_human(cli, d))
+    cli.emit(found, lambda d: _probe_human(cli, d, found))
     return 0 if found.ok else EXIT_FAILED
 
 

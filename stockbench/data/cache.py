@@ -413,9 +413,9 @@ class MarketDataCache:
         return self._frame(sql, params)
 
     def _day_rows_many(
-        self, table: str, columns: Sequence[str], symbols: Sequence[str], end: date | None
+        self, table: str, columns: Sequence[str], symbols: Sequence[str], end: date | None, start: date | None = None
     ) -> dict[str, pl.DataFrame]:
-        """`_day_rows` of many symbols up to `end` (no start, any source), one query per market: each symbol's
+        """`_day_rows` of many symbols from `start` to `end` (any source), one query per market: each symbol's
         rows of the source `_day_rows` would choose for it alone, keyed by symbol (no rows: an empty frame)."""
         found: dict[str, pl.DataFrame] = {}
         by_market: dict[Market, list[str]] = {}
@@ -424,22 +424,29 @@ class MarketDataCache:
         for market, group in by_market.items():
             sql = (
                 f"WITH visible AS (SELECT symbol, {', '.join(columns)}, fetched_at FROM {table}"
-                f" WHERE list_contains($symbols, symbol) AND day <= $end AND {_DAY_VISIBLE}),"
+                f" WHERE list_contains($symbols, symbol) AND day BETWEEN $start AND $end AND {_DAY_VISIBLE}),"
                 " chosen AS (SELECT symbol, source FROM visible GROUP BY symbol, source QUALIFY row_number() OVER"
                 " (PARTITION BY symbol ORDER BY coalesce(list_position($order, source), 1000000), source) = 1)"
                 f" SELECT symbol, {', '.join(columns)}, fetched_at FROM visible JOIN chosen USING (symbol, source)"
                 " ORDER BY symbol, day"
             )
-            params = {"symbols": group, "end": end or FAR_FUTURE, "order": self._order(None)}
+            params = {
+                "symbols": group,
+                "start": start or FAR_PAST,
+                "end": end or FAR_FUTURE,
+                "order": self._order(None),
+            }
             rows = self._frame(sql, {**params, **Cutoff.in_market(self._clock, market).params()})
             parts = rows.partition_by("symbol", as_dict=True, maintain_order=True)
             empty = rows.drop("symbol").clear()
             found |= {s: parts[(s,)].drop("symbol") if (s,) in parts else empty for s in group}
         return found
 
-    def bars_many(self, symbols: Sequence[str], end: date | None = None) -> dict[str, pl.DataFrame]:
-        """`bars(symbol, end=end)` of each of `symbols` (unadjusted), read in one query per market."""
-        return self._day_rows_many("bars", BAR_COLUMNS, symbols, end)
+    def bars_many(
+        self, symbols: Sequence[str], end: date | None = None, start: date | None = None
+    ) -> dict[str, pl.DataFrame]:
+        """`bars(symbol, start, end)` of each of `symbols` (unadjusted), read in one query per market."""
+        return self._day_rows_many("bars", BAR_COLUMNS, symbols, end, start)
 
     def valuation_many(self, symbols: Sequence[str], end: date | None = None) -> dict[str, pl.DataFrame]:
         """`valuation(symbol, end=end)` of each of `symbols`, read in one query per market."""

@@ -12,6 +12,7 @@ recording), and leaves the endpoints' health alone.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -22,7 +23,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from stockbench.clock import Clock, SystemClock
+from stockbench.clock import Clock, Market, SystemClock
 from stockbench.data import corroboration
 from stockbench.data.cache import MarketDataCache, load_data_rules
 from stockbench.data.crosscheck import Disagreement, PricePoint, Tolerances, compare, record
@@ -41,9 +42,10 @@ from stockbench.data.importer import ImportFormat, ImportReport, import_path
 from stockbench.data.indices import RebuildReport, rebuild
 from stockbench.data.records import Adjust, Bar, DataKind, FetchFailure, Quote, TradingStatus
 from stockbench.data.sources import Source, SourceBook
-from stockbench.errors import CalendarUnknown, InvalidInput
+from stockbench.errors import CalendarUnknown, InvalidInput, UserError
 from stockbench.events import EventBus, Progress
-from stockbench.market.instruments import Instrument
+from stockbench.market.calendars import TradingCalendar
+from stockbench.market.instruments import Instrument, identify
 from stockbench.market.service import MarketRules
 from stockbench.market.sessions import DayTrading
 from stockbench.messages import user_error
@@ -553,6 +555,62 @@ class DataService:
         return QuoteView(symbol, "last_close", last.close, last.prev_close, None, last.day, last.source,
                          window.phase, note, self.status_on(symbol, last.day, status))  # fmt: skip
 
+    def stored_quotes(self, symbols: Sequence[str]) -> dict[str, QuoteView | UserError]:
+        """`quote(symbol, fetch=False)` of each of `symbols`, or the error it raises for that symbol, read together:
+        their instruments, listing dates, stored quotes and last closes in a few queries, each calendar once (each
+        equal to the symbol's quote alone; a watchlist had read them one symbol at a time, about 18 ms each)."""
+        result: dict[str, QuoteView | UserError] = {}
+        known: dict[str, str] = {}  # the symbol as given -> its canonical symbol
+        for text in dict.fromkeys(symbols):
+            try:
+                known[text] = identify(text).instrument.symbol  # as `quote` resolves it, without a query each
+            except UserError as error:
+                result[text] = error
+        registry = self._market.registry
+        instruments = registry.instruments(list(dict.fromkeys(known.values())))
+        listed = registry.names(list(instruments.values()))
+        quotes = self.cache.latest_quotes(list(instruments))
+        rules = _CalendarsOnce(self._market)
+        windows = {s: trading_window(rules, i, self._clock) for s, i in instruments.items()}  # type: ignore[arg-type]
+        closes = self._last_closes(windows)
+        views = {s: self._stored_view(s, windows[s], listed.listing_date(s), quotes.get(s), closes.get(s))
+                 for s in instruments}  # fmt: skip
+        return {text: result[text] if text in result else views[known[text]] for text in dict.fromkeys(symbols)}
+
+    def _last_closes(self, windows: Mapping[str, TradingWindow]) -> dict[str, Bar]:
+        """`_last_close` of each symbol in its window, one read per last session (a market's symbols share it)."""
+        by_session: dict[date, list[str]] = {}
+        for symbol, window in windows.items():
+            if window.last_session is not None and not window.in_session:
+                by_session.setdefault(window.last_session, []).append(symbol)
+        found: dict[str, Bar] = {}
+        for target, group in by_session.items():
+            for symbol, recent in self.cache.bars_many(group, target, target - timedelta(days=31)).items():
+                if not recent.is_empty():
+                    row = recent.row(-1, named=True)
+                    found[symbol] = Bar(symbol, row["day"], row["open"], row["high"], row["low"], row["close"],
+                                        row["prev_close"], row["volume"], row["amount"], row["source"])  # fmt: skip
+        return found
+
+    def _stored_view(
+        self, symbol: str, window: TradingWindow, listing: date | None, stored: Quote | None, last: Bar | None
+    ) -> QuoteView:
+        """What `quote(symbol, fetch=False)` answers, from what `stored_quotes` read."""
+        unlisted = status_given(listing, self.cache.cutoff(symbol).today, None)
+        why = f"not listed yet: it lists on {listing}" if unlisted else ""
+        if window.in_session:
+            if stored is not None:
+                return self._live_view(stored, window)
+            return QuoteView(symbol, "none", None, None, None, None, None, window.phase,
+                             why or "no quote could be had", unlisted)  # fmt: skip
+        if last is None:
+            why = why or window.problem or "no close is stored; import or fetch daily bars"
+            return QuoteView(symbol, "none", None, None, None, None, None, window.phase, why, unlisted)
+        note = "" if last.day == window.last_session else f"the last session was {window.last_session}"
+        status = stored.status if stored is not None and stored.at.date() == last.day else None
+        return QuoteView(symbol, "last_close", last.close, last.prev_close, None, last.day, last.source,
+                         window.phase, note, status_given(listing, last.day, status))  # fmt: skip
+
     def _live_view(self, found: Quote, window: TradingWindow) -> QuoteView:
         """A stored quote inside the window: live, delayed (its source publishes late, said with the minutes), or
         stale with its age when it lags the clock by more than the fresh-quote limit beyond its source's delay (the
@@ -663,3 +721,15 @@ def _ms(started: float) -> int:
 def status_given(listed: date | None, day: date, stated: TradingStatus | None) -> TradingStatus | None:
     """`DataService.status_on` from the listing day: `not_listed` before it, else the quote's `stated` status."""
     return "not_listed" if listed is not None and day < listed else stated
+
+
+class _CalendarsOnce:
+    """The market rules with each market's calendar read once (for many symbols' trading windows at a time)."""
+
+    def __init__(self, rules: MarketRules) -> None:
+        self.tables = rules.tables
+        self.calendars = self
+        self._calendar = functools.cache(rules.calendars.calendar)
+
+    def calendar(self, market: Market) -> TradingCalendar:
+        return self._calendar(market)

@@ -36,7 +36,7 @@ from stockbench.ledger.entries import (
     Position,
 )
 from stockbench.ledger.journal import Journal, Kind
-from stockbench.ledger.replay import DAY_END, LedgerState, entry_id, replay
+from stockbench.ledger.replay import LedgerState, after_the_close, entry_id, replay
 from stockbench.ledger.store import (
     aware,
     insert_entry,
@@ -660,9 +660,14 @@ class Ledger:
             for h in sorted(state.holdings.values(), key=lambda h: h.symbol)
         ]  # fmt: skip
 
+    def after_the_close(self, market: Market = "CN", at: datetime | None = None) -> bool:
+        """Whether the day's session of `market` is over at `at` (default: the clock): shares bought that day then
+        count as sellable, for the next session (T+1), as `positions` counts them."""
+        return after_the_close(market, at or self.clock.now())
+
     def _current_positions(self, account: str, prices: Mapping[str, Decimal]) -> list[Position]:
         now = self.clock.now().astimezone(MARKET_TZ["CN"])
-        after_close = now.time() >= DAY_END["CN"]
+        after_close = after_the_close("CN", now)
         rows = self.db.fetchall(
             """
             SELECT t.symbol, t.currency, coalesce(sum(l.qty), 0),

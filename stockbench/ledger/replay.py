@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, time
 from decimal import ROUND_HALF_UP, Decimal
 
-from stockbench.clock import MARKET_TZ
+from stockbench.clock import MARKET_TZ, Market
 from stockbench.errors import Problem
 from stockbench.ledger.entries import CashEntry, CorporateAction, Entry, Fill
 from stockbench.ledger.tax import BONUS_PAR_VALUE, dividend_tax
@@ -79,7 +79,7 @@ class Holding:
         """Shares that may be sold at (or, after the close, at the session after) the instant `at`."""
         market = parse_symbol(self.symbol).market
         local = at.astimezone(MARKET_TZ[market])
-        after_close = local.time() >= DAY_END[market]
+        after_close = after_the_close(market, at)
         return sum(
             lot.qty
             for lot in self.lots
@@ -87,6 +87,12 @@ class Holding:
             or lot.acquired.astimezone(MARKET_TZ[market]).date() < local.date()
             or (after_close and lot.acquired.astimezone(MARKET_TZ[market]).date() == local.date())
         )
+
+
+def after_the_close(market: Market, at: datetime) -> bool:
+    """Whether the day's session of `market` is over at `at`: shares bought that day then count as sellable, for the
+    next session (T+1), as a position read after the close shows them."""
+    return at.astimezone(MARKET_TZ[market]).time() >= DAY_END[market]
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +183,8 @@ def _spend(state: LedgerState, entry_id: str, currency: str, amount: Decimal, wh
 
 def _buy(state: LedgerState, fill: Fill) -> None:
     total = fill.amount + fill.fees
-    if not _spend(state, fill.fill_id, fill.currency, total,
-                  (f"buying {fill.qty} {fill.symbol}", f"买入 {fill.qty} 股 {fill.symbol}")):  # fmt: skip
+    what = (f"buying {fill.qty} {fill.symbol}", f"买入 {fill.qty} 股 {fill.symbol} ")  # a space: the code, then Chinese
+    if not _spend(state, fill.fill_id, fill.currency, total, what):
         return
     holding = state.holding(fill.symbol, fill.currency)
     if not holding.lots:

@@ -9,6 +9,7 @@ token) from error text before it is shown, journalled or logged.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sys
@@ -23,9 +24,12 @@ __all__ = ["ENV_PREFIX", "REDACTED", "SERVICE", "KeySource", "KeyStore", "Keys",
 
 SERVICE = "stockbench"
 ENV_PREFIX = "STOCKBENCH_KEY_"
-# Where a model's key comes from, as `models list` shows it.
-KeySource = Literal["environment", "keyring", "file", "missing", "keyring_unavailable"]
+# Where a model's key comes from, as `models list` shows it: file_locked is the encrypted key file without its
+# passphrase (or with a wrong one), keyring_unavailable a machine where no OS keyring answers.
+KeySource = Literal["environment", "keyring", "file", "missing", "keyring_unavailable", "file_locked"]
+UNREADABLE: tuple[KeySource, ...] = ("keyring_unavailable", "file_locked")  # a stored key cannot be read now
 _ELSEWHERE = {"env": "STOCKBENCH_KEY_<NAME>", "command": "stockbench models keystore file"}
+log = logging.getLogger(__name__)
 
 
 class KeyStore(Protocol):
@@ -66,9 +70,13 @@ class Keys:
         """Where the key of `name` would come from now."""
         if self.from_environment(name):
             return "environment"
+        from stockbench.llm.key_file import KeyFileLocked
+
         store, stored_as = self._stored()
         try:
             return stored_as if store.get(name) else "missing"
+        except KeyFileLocked:
+            return "file_locked"
         except KeyringUnavailable:
             return "keyring_unavailable"
 
@@ -119,12 +127,14 @@ class OsKeyring:
         except keyring.errors.PasswordDeleteError:
             raise
         except (keyring.errors.NoKeyringError, keyring.errors.InitError, keyring.errors.KeyringLocked) as error:
+            log.info("no OS keyring: %s", _reason(error))  # the library's own words: for the log, never shown
             missing, how = keyring_notes()
             raise user_error(KeyringUnavailable, "keyring_unavailable", missing=missing.text("en"),
                              missing_zh=missing.text("zh"), how=how.text("en"), how_zh=how.text("zh"),
-                             reason=_reason(error), **_ELSEWHERE) from None  # fmt: skip
+                             **_ELSEWHERE) from None  # fmt: skip
         except keyring.errors.KeyringError as error:
-            raise user_error(KeyringUnavailable, "keyring_refused", reason=_reason(error), **_ELSEWHERE) from None
+            log.warning("the OS keyring refused a request: %s", _reason(error))
+            raise user_error(KeyringUnavailable, "keyring_refused", **_ELSEWHERE) from None
 
 
 def os_backend() -> Any:

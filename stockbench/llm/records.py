@@ -8,11 +8,12 @@ Plain frozen data with no I/O: the front ends may hold them (the registry, keyri
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from decimal import Decimal
 from typing import Any
 
 from stockbench.llm.messages import Usage
+from stockbench.messages import Note
 
 
 @dataclass(frozen=True)
@@ -110,8 +111,9 @@ class PriceView:
 class ModelView:
     """A configured model as the user sees it: where it is called, where its key comes from, what it can do and
     costs. `has_key` is None when the key store cannot be read; `key_source` says where the key comes from
-    (environment, keyring, file, missing, keyring_unavailable); `usable` is False while a required key cannot be
-    had, and `next_step` then says what to do; `price` is None when no price is known."""
+    (environment, keyring, file, missing, keyring_unavailable, file_locked); `usable` is False while a required key
+    cannot be had, and `next_step` then says what to do (in English; `next_step_note` says it in either language);
+    `price` is None when no price is known."""
 
     name: str
     provider: str
@@ -128,6 +130,11 @@ class ModelView:
     price: PriceView | None
     usable: bool
     next_step: str | None
+    next_step_note: Note | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        """What `models list --json` prints (the note is for the words in the user's language)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "next_step_note"}
 
 
 @dataclass(frozen=True)

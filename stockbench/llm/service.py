@@ -16,7 +16,7 @@ from pathlib import Path
 from stockbench.errors import InvalidInput, UserError, redact
 from stockbench.llm import ConnectionFailed, KeyringUnavailable, ModelUnavailable
 from stockbench.llm.key_file import FILE_NAME, FileKeys
-from stockbench.llm.keys import Keys, KeySource, KeyStore, OsKeyring, env_name
+from stockbench.llm.keys import UNREADABLE, Keys, KeySource, KeyStore, OsKeyring, env_name
 from stockbench.llm.models import OFFLINE, ModelRegistry
 from stockbench.llm.records import (
     KeyStoreView,
@@ -30,7 +30,7 @@ from stockbench.llm.records import (
     Removal,
     SpentCost,
 )
-from stockbench.messages import user_error
+from stockbench.messages import Note, error_words, note, user_error
 from stockbench.store.settings import DEFAULT_MAX_COST, DEFAULT_MODEL, KEY_STORE, Settings
 
 TEST_PROMPT = "Reply with the single word: ok"
@@ -102,7 +102,8 @@ class Models:
         return _HAS_KEY[self.keys.source(name)]
 
     def key_source(self, name: str) -> KeySource:
-        """Where the key of `name` comes from: environment, keyring, file, missing or keyring_unavailable."""
+        """Where the key of `name` comes from: environment, keyring, file, missing, keyring_unavailable (no OS
+        keyring answers) or file_locked (the encrypted key file is not unlocked)."""
         return self.keys.source(name)
 
     def _view(self, config: ModelConfig) -> ModelView:
@@ -118,18 +119,21 @@ class Models:
         step = self._next_step(config.name, source) if required else None
         return ModelView(config.name, config.provider, config.model, endpoint.api_base, config.fallback,
                          endpoint.litellm_model, required, _HAS_KEY[source], source, capability.context_tokens,
-                         capability.tool_choice, capability.reasoning, shown, step is None, step)  # fmt: skip
+                         capability.tool_choice, capability.reasoning, shown, step is None,
+                         None if step is None else step.text("en"), step)  # fmt: skip
 
-    def _next_step(self, name: str, source: KeySource) -> str | None:
-        """What to do before model `name` can be used, or None when its key can be had."""
+    def _next_step(self, name: str, source: KeySource) -> Note | None:
+        """What to do before model `name` can be used (in either language), or None when its key can be had."""
         if source == "missing":
-            return f"store its key with: stockbench models key {name} (or set {env_name(name)})"
-        if source != "keyring_unavailable":
+            return note("models.step.missing", command=f"stockbench models key {name}", env=env_name(name))
+        if source not in UNREADABLE:
             return None
         try:
             self._store()[0].get(name)
         except KeyringUnavailable as error:
-            return f"no key can be stored or read: {error.message}. To use it: set {env_name(name)}; {error.hint}"
+            (reason_zh, hint_zh), key = error_words(error, "zh"), note_key(source)
+            return note(key, reason=error.message, reason_zh=reason_zh, hint=error.hint, hint_zh=hint_zh,
+                        env=env_name(name))  # fmt: skip
         return None
 
     # ---- research's defaults ------------------------------------------------------------------------------------
@@ -241,7 +245,12 @@ class Models:
 
 
 _HAS_KEY: dict[KeySource, bool | None] = {"environment": True, "keyring": True, "file": True, "missing": False,
-                                          "keyring_unavailable": None}  # fmt: skip
+                                          "keyring_unavailable": None, "file_locked": None}  # fmt: skip
+
+
+def note_key(source: KeySource) -> str:
+    """The catalogue's note of what to do while a stored key cannot be read (no OS keyring, a locked key file)."""
+    return "models.step.file_locked" if source == "file_locked" else "models.step.unavailable"
 
 
 class _DraftKey:

@@ -8,13 +8,14 @@ only in the request's X-Subscription-Token header: never in a result, an evidenc
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from stockbench.clock import Clock
 from stockbench.errors import UserError, redact
-from stockbench.messages import error_words, problem, user_error
+from stockbench.messages import error_words, problem, user_error, value_word
 from stockbench.research.records import EvidenceItem
 from stockbench.research.results import ToolResult, rejected
 
@@ -26,6 +27,7 @@ BRAVE_MAX_COUNT = 20  # the most results one Brave request may ask for
 SEARXNG_NAME, BRAVE_NAME = "SearXNG", "Brave Search API"
 JSON_SETTING = "settings.yml: search: formats: [html, json]"
 Provider = Literal["searxng", "brave"]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -152,8 +154,21 @@ def _get(
     except httpx.TimeoutException:
         raise _failed("search_timeout", "timeout", provider=provider, url=url, timeout=f"{timeout:g}") from None
     except httpx.HTTPError as error:
-        reason = redact(str(error), [secret]) or type(error).__name__
-        raise _failed("search_unreachable", "unreachable", provider=provider, url=url, reason=reason) from None
+        log.info("no answer from %s: %s", url, redact(str(error), [secret]) or type(error).__name__)
+        cause = _cause(error)  # the library's own words stay in the log
+        raise _failed("search_unreachable", "unreachable", provider=provider, url=url,
+                      reason=value_word("search_cause", cause, "en"),
+                      reason_zh=value_word("search_cause", cause, "zh")) from None  # fmt: skip
+
+
+def _cause(error: Exception) -> str:
+    """Why a connection failed, as a word of the catalogue (VALUES "search_cause.<cause>")."""
+    text = str(error).lower()
+    if "refused" in text:
+        return "refused"
+    if any(part in text for part in ("name or service", "name resolution", "nodename", "getaddrinfo")):
+        return "name"
+    return "tls" if "ssl" in text or "certificate" in text else "other"
 
 
 def _json(url: str, response: Any, key: str, provider: str) -> Any:

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from stockbench.errors import InvalidInput
 from stockbench.llm import KeyringUnavailable
 from stockbench.llm.keys import Keys, OsKeyring, env_name
-from stockbench.messages import user_error
+from stockbench.messages import error_words, user_error
 from stockbench.research.search import BRAVE_API, BRAVE_NAME, BRAVE_PATH, SearchFailed, SearchTarget, query
 from stockbench.research.search_records import SearchConfig, SearchProbe
 from stockbench.store.settings import SEARCH_PROVIDER, SEARCH_URL, Settings
@@ -103,8 +103,10 @@ class SearchSettings:
         try:
             return self._keys.get(BRAVE_KEY)
         except KeyringUnavailable as error:
-            found = user_error(InvalidInput, "search_key_unreadable", provider=BRAVE_NAME, reason=error.message)
-            raise SearchFailed(found.message, error.hint, "no_key", key=found.key, params=found.params) from None
+            reason_zh, hint_zh = error_words(error, "zh")
+            found = user_error(InvalidInput, "search_key_unreadable", provider=BRAVE_NAME, reason=error.message,
+                               reason_zh=reason_zh, hint=error.hint, hint_zh=hint_zh)  # fmt: skip
+            raise SearchFailed(found.message, found.hint, "no_key", key=found.key, params=found.params) from None
 
 
 def probe(target: SearchTarget, text: str = TEST_QUERY) -> SearchProbe:
@@ -114,7 +116,7 @@ def probe(target: SearchTarget, text: str = TEST_QUERY) -> SearchProbe:
         found = query(target, text)
     except SearchFailed as error:
         return SearchProbe(target.provider, target.url, text, False, _ms(started), 0, error.message, error.hint,
-                           error.kind, error.status)  # fmt: skip
+                           error.kind, error.status, error.key, error.params)  # fmt: skip
     return SearchProbe(target.provider, target.url, text, True, _ms(started), len(found), None, None, None, 200)
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 
 @dataclass(frozen=True)
 class SearchConfig:
     """The web search research may use: `provider` "searxng" or "brave" at `url`, or None for none. For Brave,
-    `key_source` says where its key comes from (environment, keyring, file, missing or keyring_unavailable);
+    `key_source` says where its key comes from (environment, keyring, file, missing, keyring_unavailable or
+    file_locked);
     None for SearXNG, which needs no key. The key itself is never here."""
 
     provider: str | None
@@ -29,7 +30,9 @@ class SearchConfig:
 class SearchProbe:
     """One test query to the provider: `ok` with how many results came back and how fast, or the `reason` it gave
     no usable answer, what to do (`hint`), and the cause's kind (`failure`: timeout, unreachable, forbidden,
-    refused, rate_limited, no_key, status, not_json, no_results) with the HTTP `status` when there was one."""
+    refused, rate_limited, no_key, status, not_json, no_results) with the HTTP `status` when there was one.
+    `reason_key` and `reason_params` are the reason's entry in stockbench.messages, so a front end says the reason
+    and the hint in the user's language (they are not printed in the JSON)."""
 
     provider: str
     url: str
@@ -41,3 +44,9 @@ class SearchProbe:
     hint: str | None
     failure: str | None
     status: int | None
+    reason_key: str = ""
+    reason_params: tuple[tuple[str, str], ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        """What `search test --json` prints."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if not f.name.startswith("reason_")}

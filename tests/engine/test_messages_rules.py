@@ -142,7 +142,7 @@ def test_an_unavailable_keyring_is_refused_in_chinese(monkeypatch: pytest.Monkey
     assert raised.value.message.startswith("the OS keyring is not available: Windows Credential Manager did not")
     assert raised.value.hint.endswith("or keep keys in an encrypted file: stockbench models keystore file")
     message, hint = error_words(raised.value, "zh")
-    assert message == "操作系统钥匙串不可用：Windows Credential Manager没有应答（它总是存在）（no backend）"
+    assert message == "操作系统钥匙串不可用：Windows Credential Manager没有应答（它总是存在）"  # no library words
     assert hint.startswith("请在你本人登录的 Windows 会话") and "STOCKBENCH_KEY_<NAME>" in hint
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
@@ -84,7 +85,7 @@ def test_deposit_withdraw_and_transfer_through_the_ledgers_checks(qtbot: QtBot, 
     assert isinstance(dialog, CashDialog)
     stamped = dialog.form().at
     assert (stamped.date(), stamped.hour, stamped.minute) == (ctx.bench.clock.now().date(), 0, 0)  # the day's start
-    assert "exchange time" in [label.text() for label in dialog.findChildren(QLabel)]  # the zone is named
+    assert "Beijing time" in [label.text() for label in dialog.findChildren(QLabel)]  # the zone is named
     dialog.amount_edit.setText("100000.005")  # more than two decimals: refused as it is read
     before = snapshot(ctx.bench)
     dialog.ok_button.click()
@@ -159,3 +160,26 @@ def test_typed_amounts_in_the_cash_and_account_dialogs_are_read_exactly_or_refus
         account.ok_button.click()
     terms = ledger.fee_settings("second", "CN", ctx.bench.clock.now())
     assert (terms.commission_rate, terms.commission_min) == (Decimal("0.0002"), Decimal(5))
+
+
+def test_an_empty_amount_and_a_transfer_without_its_account_are_refused_in_chinese(ctx: AppContext) -> None:
+    """Found on main: the cash dialog's own refusals were English only ("the amount is empty", "a transfer needs the
+    account the cash goes to")."""
+    from datetime import datetime
+
+    from stockbench.clock import MARKET_TZ
+    from stockbench.errors import InvalidInput
+    from stockbench.messages import error_words
+    from ui.dialogs.account_dialogs import CashForm
+
+    ctx.bench.ledger.add_account("main", "CNY")
+    at = datetime(2026, 11, 27, 9, 0, tzinfo=MARKET_TZ["CN"])
+    for form, zh, en in (
+        (CashForm("main", "deposit", " ", at, None, ""), ("金额为空", "请输入数字，例如 12.5"),
+         ("amount is empty", "enter a number, e.g. 12.5")),
+        (CashForm("main", "transfer", "100", at, None, ""), ("转账需要选择转入的账户", "请选择另一个账户"),
+         ("a transfer needs the account the cash goes to", "choose the other account")),
+    ):  # fmt: skip
+        with pytest.raises(InvalidInput) as refused:
+            form.record(ctx.bench)
+        assert (error_words(refused.value, "zh"), error_words(refused.value, "en")) == (zh, en)

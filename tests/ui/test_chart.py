@@ -197,3 +197,23 @@ def test_the_chart_widget_is_built_once_its_modules_are_imported_off_the_gui_thr
         pass
     assert isinstance(panel.chart, StockChartWidget) and panel.chart.data is not None
     assert panel.chart.data.symbol == SYMBOL and not panel.placeholder.isVisibleTo(panel)
+
+
+def test_the_value_line_reads_volume_in_wan_and_yi(qtbot: QtBot) -> None:
+    """Found on main: the crosshair's value line read "量 15,649,914"; it reads 万/亿 in Chinese (as the volume axis
+    does) and K/M in English."""
+    from ui.i18n.language import Translations
+
+    bars = synthetic_bars(30)
+    bars.volume[-1] = 15_649_914
+    chart = StockChartWidget()
+    qtbot.addWidget(chart)
+    chart.set_data(ChartData("SYN", "synthetic", bars, averages_of(bars.close)), visible=30)
+    assert chart.describe(29).endswith("  Vol 15.6M")
+    translations = Translations()
+    try:
+        assert translations.install("zh_CN")
+        assert chart.describe(29).endswith("  量 1565万")
+    finally:
+        translations.install("en")
+        translations.uninstall()

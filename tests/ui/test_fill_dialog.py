@@ -292,6 +292,76 @@ def test_a_day_the_stored_bars_say_the_name_did_not_trade(qtbot: QtBot, dialog: 
     assert ("not_traded", f"{symbol} did not trade on {day} (suspended): a fill cannot be recorded") in shown
 
 
+def test_a_hong_kong_symbol_starts_at_its_own_last_trading_minute(
+    qtbot: QtBot, demo_home: Any, make_context: Any
+) -> None:
+    """Found on main: the time started from the A-share close and calendar whatever the symbol. On Good Friday 2026
+    the A-shares trade and Hong Kong does not: at 18:00 a Hong Kong fill starts at Thursday's last minute, in Hong
+    Kong time, and an A-share typed instead starts at Friday's 14:59, in Beijing time."""
+    from stockbench.clock import ReplayClock
+
+    bench = Workbench.open(demo_home, clock=ReplayClock(cn(date(2026, 4, 3), "18:00")), command="tests")
+    try:
+        dialog = FillDialog(make_context(bench), symbol="00700.HK")
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitUntil(lambda: dialog.date_edit.date() == QDate(2026, 4, 2), timeout=TIMEOUT)
+        assert dialog.time_edit.time() == QTime(16, 9, 0) and dialog.zone_label.text() == "Hong Kong time"
+        dialog.symbol_edit.setText(BANK)
+        qtbot.waitUntil(lambda: dialog.date_edit.date() == QDate(2026, 4, 3), timeout=TIMEOUT)
+        assert dialog.time_edit.time() == QTime(14, 59, 0) and dialog.zone_label.text() == "Beijing time"
+        dialog.time_edit.setTime(QTime(10, 0, 0))  # set by hand: another symbol keeps it
+        dialog.symbol_edit.setText("00700.HK")
+        qtbot.wait(300)
+        assert (dialog.date_edit.date(), dialog.time_edit.time()) == (QDate(2026, 4, 3), QTime(10, 0, 0))
+    finally:
+        bench.close()
+
+
+def test_sellable_in_the_positions_and_the_fill_dialog_agree_at_one_clock(
+    qtbot: QtBot, ctx: AppContext, books: Workbench
+) -> None:
+    """Found on main: at 18:00 after the close, the fill dialog said today's shares were not sellable while Ledger >
+    Positions showed them sellable, neither saying for when. The positions now say they are counted as of the clock,
+    after the close for the next session (the ledger's T+1 rule); the dialog, at its time in the session, lets the
+    shares bought before today go and says the ones bought today wait for the next session."""
+    from ui.screens.ledger.ledger_panel import LedgerPanel
+
+    books.ledger.record_fill(FillDraft("main", BANK, "buy", 100, Decimal("10.43"), cn(LAST, "10:00")))
+    panel = LedgerPanel(ctx)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitUntil(lambda: panel.models["positions"].rowCount() == 1, timeout=TIMEOUT)
+    assert [(p.qty, p.sellable) for p in panel.models["positions"].rows()] == [(1100, 1100)]
+    assert panel.sellable_note.text() == (
+        "Sellable as of 2026-11-27 18:00:00 Beijing time (UTC+08:00): after the close, shares bought today count as "
+        "sellable at the next session (T+1)."
+    )  # fmt: skip
+    dialog = FillDialog(ctx, account="main", symbol=BANK, side="sell")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=TIMEOUT)
+    assert (dialog.date_edit.date(), dialog.time_edit.time()) == (QDate(2026, 11, 27), QTime(14, 59, 0))
+    for qty, problems in (
+        (
+            1100,
+            [
+                (
+                    "exceeds_sellable",
+                    f"selling 1100 {BANK} exceeds the sellable quantity of 1000 "
+                    "(100 bought that day are not sellable until the next session)",
+                )
+            ],
+        ),
+        (1000, []),
+    ):
+        dialog.qty_edit.setText(str(qty))
+        dialog.price_edit.setText("10.43")
+        qtbot.waitUntil(lambda: dialog.current is not None and not dialog.pending(), timeout=TIMEOUT)
+        assert dialog.current is not None
+        assert [(p.code, p.message) for p in dialog.current.problems] == problems
+
+
 def test_a_day_the_quote_says_the_name_is_suspended_is_refused_in_the_interface_language(
     qtbot: QtBot, dialog: FillDialog, books: Workbench
 ) -> None:

@@ -140,3 +140,26 @@ def test_the_file_menu_opens_the_import(ctx: AppContext, qtbot: QtBot, books: Wo
         assert [p.qty for p in books.ledger.positions("main")] == [1500]
     finally:
         window.detach(close_workspace=False)
+
+
+def test_the_rows_problems_and_prices_are_said_as_people_read_them_in_chinese(
+    ctx: AppContext, qtbot: QtBot, books: Workbench, tmp_path: Path
+) -> None:
+    """Found by looking at the screenshots: in Chinese the problems table said "a buy of 003901.SZ must be a multiple
+    of 100 shares, not 150" and "buy 100 or 200", an unreadable file was refused in English, and the prices read
+    10.5000 where the stock's tick has two decimals."""
+    from ui.i18n.language import Translations
+
+    translations = Translations()
+    try:
+        assert translations.install("zh_CN")
+        dialog, _preview = open_on(ctx, qtbot, write(tmp_path, BAD))
+        assert column(dialog.problems_table, 1)[0] == "003901.SZ 买入数量须为 100 股的整数倍，而不是 150 股"
+        assert column(dialog.problems_table, 2)[0] == "买入 100 股或 200 股"
+        assert column(dialog.fills_table, 4) == ["10.50"]
+        with qtbot.waitSignal(dialog.checked, timeout=TIMEOUT):
+            dialog.set_file(tmp_path / "gone.csv")
+        assert column(dialog.problems_table, 1) == ["无法读取 gone.csv：文件不存在"]
+    finally:
+        translations.install("en")
+        translations.uninstall()

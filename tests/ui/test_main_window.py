@@ -134,8 +134,25 @@ def test_status_bar_shows_cn_and_hk_phases_from_a_replay_clock(
     attach(window, qtbot, demo_home, ReplayClock(instant))
     qtbot.waitUntil(lambda: window.status.phase_text("CN") == cn, timeout=15_000)  # the first calendar load is slow
     assert window.status.phase_text("HK") == hk
-    assert window.status.fields["clock"].text().startswith("Replay clock: 2024-03-")
+    at = f"{instant:%Y-%m-%d %H:%M:%S}"
+    assert window.status.fields["clock"].text() == f"Replay clock: {at} Beijing time (UTC+08:00)"  # the zone named
     qtbot.waitUntil(lambda: window.status.fields["data"].text().startswith("Data to"), timeout=5000)
+
+
+@pytest.mark.usefixtures("no_screens")
+def test_the_replay_clock_names_its_zone_in_chinese(window: MainWindow, qtbot: QtBot, demo_home: Path) -> None:
+    """Found on main: the status bar read "回放时钟：2026-11-27 18:00", no zone named."""
+    from ui.i18n.language import Translations
+
+    translations = Translations()
+    try:
+        assert translations.install("zh_CN")
+        attach(window, qtbot, demo_home, ReplayClock(datetime(2024, 3, 5, 11, 45, tzinfo=BEIJING)))
+        window.retranslate()
+        assert window.status.fields["clock"].text() == "回放时钟：2024-03-05 11:45:00 北京时间（UTC+08:00）"
+    finally:
+        translations.install("en")
+        translations.uninstall()
 
 
 @pytest.mark.usefixtures("no_screens")

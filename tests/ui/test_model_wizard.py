@@ -222,3 +222,54 @@ def test_closing_the_last_welcome_step_keeps_the_workspace(qtbot: QtBot, tmp_pat
         assert welcome.result() == WelcomeDialog.DialogCode.Accepted
     finally:
         opened.args[0].close()
+
+
+@pytest.fixture
+def no_keyring() -> None:
+    """A machine where no OS keyring answers (the keyring library's fail backend)."""
+    import keyring
+    import keyring.backends.fail
+
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+
+
+NO_KEYRING = "This computer has no keyring that answers: keep keys in an encrypted key file behind a passphrase"
+IN_KEYRING = "The key stays in this computer's keyring"
+
+
+def test_the_welcome_says_where_the_key_stays_from_the_actual_key_store(
+    qtbot: QtBot, tmp_path: Path, no_keyring: None
+) -> None:
+    """Found on main: the welcome's last step said "The key stays in this computer's keyring" on a machine that has
+    no keyring at all."""
+    from ui.dialogs.welcome_dialog import WelcomeDialog
+
+    welcome = WelcomeDialog()
+    qtbot.addWidget(welcome)
+    with qtbot.waitSignal(welcome.workspace_opened, timeout=10_000) as opened:
+        welcome.choose_folder(tmp_path / "fresh", existing=False)
+    try:
+        said = welcome.connect_button.description()
+        assert NO_KEYRING in said and "STOCKBENCH_KEY_<NAME>" in said and IN_KEYRING not in said
+    finally:
+        opened.args[0].close()
+
+
+def test_the_welcome_names_the_keyring_where_there_is_one(qtbot: QtBot, tmp_path: Path) -> None:
+    from ui.dialogs.welcome_dialog import WelcomeDialog
+
+    welcome = WelcomeDialog()
+    qtbot.addWidget(welcome)
+    with qtbot.waitSignal(welcome.workspace_opened, timeout=10_000) as opened:
+        welcome.choose_folder(tmp_path / "fresh", existing=False)
+    try:
+        assert IN_KEYRING in welcome.connect_button.description()
+    finally:
+        opened.args[0].close()
+
+
+def test_the_wizard_says_where_the_key_stays_without_a_keyring(ctx: AppContext, qtbot: QtBot, no_keyring: None) -> None:
+    made = ModelWizardDialog(ctx)
+    qtbot.addWidget(made)
+    qtbot.waitUntil(lambda: made.preset() is not None, timeout=5000)
+    assert NO_KEYRING in made.intro.text() and IN_KEYRING not in made.intro.text()

@@ -78,10 +78,11 @@ def test_the_watchlist_shows_its_rows_with_placeholders_then_the_prices_and_zone
         for symbol in SYMBOLS:
             bench.watchlist.add(symbol)
     threads: list[threading.Thread] = []
-    _spy(bench, "data", "quote", threads)
+    _spy(bench, "data", "stored_quotes", threads)  # the prices of the list, read together
     _spy(bench, "analytics", "zones_many", threads)  # the zones of the list, computed together
     one_by_one: list[threading.Thread] = []
     _spy(bench, "analytics", "zones", one_by_one)
+    _spy(bench, "data", "quote", one_by_one)
     panel = WatchlistPanel(ctx)
     qtbot.addWidget(panel)
     seen: dict[str, list[str]] = {}
@@ -105,8 +106,9 @@ def test_the_watchlist_shows_its_rows_with_placeholders_then_the_prices_and_zone
     read_by_the_panel, zones_one_by_one = list(threads), list(one_by_one)
     assert prices == [f"{bench.data.quote(s, fetch=False).price:,.2f}" for s in SYMBOLS]
     assert zones == [_zone_title(bench, s) for s in SYMBOLS] and PENDING not in zones
-    assert len(read_by_the_panel) >= len(SYMBOLS) + 1 and threading.main_thread() not in read_by_the_panel
-    assert not zones_one_by_one  # one pass of the zone algorithm for the list, not one a symbol (about 50 ms each)
+    assert len(read_by_the_panel) == 2 and threading.main_thread() not in read_by_the_panel
+    # one read of the quotes and one pass of the zone algorithm for the list, not one a symbol (18 and 50 ms each)
+    assert not zones_one_by_one
     # what arrives in the background reaches the table in batches, not a change (and a header re-layout) per value
     assert len(changes) <= elapsed * 1000 / FILL_MS + 2 < 2 * len(SYMBOLS)
     assert len(heartbeat.gaps) > 0 and longest < 1.0, f"the UI thread stood still for {longest:.2f} s"

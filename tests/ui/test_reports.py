@@ -111,7 +111,7 @@ def test_clicking_an_evidence_id_shows_its_source_and_hash(qtbot: QtBot, panel: 
     assert stored.source in text and stored.sha256 in text and kind_word(stored.kind) in text
     fetched = shown.args[0][0].fetched_at
     assert fetched is not None and "+00:00" not in text  # exchange time, the zone named
-    assert f"{fetched.astimezone(MARKET_TZ['CN']):%Y-%m-%d %H:%M:%S} exchange time" in text
+    assert f"{fetched.astimezone(MARKET_TZ['CN']):%Y-%m-%d %H:%M:%S} Beijing time (UTC+08:00)" in text
 
 
 def test_clicking_a_number_in_a_claim_shows_the_passage_around_it(qtbot: QtBot, panel: ReportsPanel) -> None:
@@ -248,7 +248,7 @@ def test_the_evidence_pane_speaks_the_interface_language_and_follows_a_switch(
         table = text.split(detail.passage[:20])[0] if detail.passage else text
         for value in (detail.source, detail.sha256, detail.where, detail.evidence_id, number or ""):
             table = table.replace(value, "")
-        assert not re.findall(r"[A-Za-z]{3,}", table.replace("SHA-256", "")), table
+        assert not re.findall(r"[A-Za-z]{3,}", table.replace("SHA-256", "").replace("UTC", "")), table
     finally:
         translations.install("en")
         translations.uninstall()
@@ -306,3 +306,28 @@ def test_a_comparison_on_screen_is_worded_again_on_a_language_switch(qtbot: QtBo
         translations.uninstall()
     panel.retranslate()
     assert f"Previous: {older.day.isoformat()} ({older.report_id})" in panel.compare_view.toPlainText()
+
+
+def test_a_tampered_report_is_refused_a_pdf_in_the_interface_language(
+    qtbot: QtBot, panel: ReportsPanel, ctx: AppContext, tmp_path: Path
+) -> None:
+    """Found on main: the PDF export of a report not as published was refused in English only."""
+    from ui.i18n.language import Translations
+
+    row = select(qtbot, panel, HK)
+    ctx.bench.workspace.db.execute("UPDATE reports SET title = '强烈买入' WHERE report_id = ?", [row.report_id])
+    presented = ctx.presenter.presented
+    translations = Translations()
+    try:
+        assert translations.install("zh_CN")
+        panel.export_pdf(tmp_path / "report.pdf")
+        qtbot.waitUntil(lambda: bool(presented), timeout=TIMEOUT)
+        assert presented[-1][1].startswith(f"报告 {row.report_id} 已不是发布时的样子：")
+        assert "is not as it was published" not in presented[-1][1]
+    finally:
+        translations.install("en")
+        translations.uninstall()
+    panel.export_pdf(tmp_path / "report.pdf")
+    qtbot.waitUntil(lambda: len(presented) == 2, timeout=TIMEOUT)
+    assert presented[-1][1].startswith(f"report {row.report_id} is not as it was published: ")
+    assert not (tmp_path / "report.pdf").exists()

@@ -99,7 +99,7 @@ def test_a_paused_run_shows_the_reason_and_continue_resumes_it(qtbot: QtBot, ctx
     assert "automatic resume 1 of 3" in panel.reason_label.text()
     shown = panel.model.row(row.run_id) or row
     assert shown.resume_at is not None  # shown in the exchange's time, its zone named
-    assert f"{shown.resume_at.astimezone(MARKET_TZ['CN']):%Y-%m-%d %H:%M} exchange time" in panel.reason_label.text()
+    assert f"{shown.resume_at.astimezone(MARKET_TZ['CN']):%Y-%m-%d %H:%M} Beijing time" in panel.reason_label.text()
     qtbot.waitUntil(panel.continue_button.isEnabled)  # once the paused call has returned
     flaky.up = True
     panel.continue_button.click()

@@ -378,7 +378,7 @@ class StockChartWidget(QWidget):
             self.tr("L %1").replace("%1", f"{bars.low[index]:.2f}"),
             self.tr("C %1").replace("%1", f"{bars.close[index]:.2f}"),
             f"{change:+.2f}%",
-            self.tr("Vol %1").replace("%1", f"{int(bars.volume[index]):,}"),
+            self.tr("Vol %1").replace("%1", volume_text(float(bars.volume[index]), engine_language())),
         ]
         return "  ".join(parts)
 

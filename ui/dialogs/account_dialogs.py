@@ -25,10 +25,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from stockbench.clock import MARKET_TZ, Market
+from stockbench.clock import MARKET_TZ, Market, zone_words
 from stockbench.errors import InvalidInput, UserError
 from stockbench.ledger.entries import Account, CashEntry, CashKind
-from stockbench.messages import error_words
+from stockbench.market.numbers import read_decimal, read_money
+from stockbench.messages import error_words, user_error
 from stockbench.workbench import Workbench
 from ui.context import AppContext
 from ui.dialogs.settings.amounts import parse_amount, watch_notes
@@ -47,10 +48,10 @@ CASH_KINDS: dict[str, str] = {
 
 
 def _decimal(text: str, what: str, *, money: bool = False) -> Decimal:
+    """`text` as the amount `what` (a key of the catalogue's "number.*" words); an empty box is refused in the
+    catalogue's words (number_empty), like any other amount that cannot be read."""
     found = parse_amount(text, what, money=money)
-    if found is None:
-        raise InvalidInput(f"the {what.replace('_', ' ')} is empty")
-    return found
+    return found if found is not None else (read_money if money else read_decimal)(text, what).value
 
 
 def _error_text(error: BaseException) -> str:
@@ -228,7 +229,7 @@ class CashForm:
         amount = _decimal(self.amount, "amount", money=True)
         if self.kind == "transfer":
             if not self.target:
-                raise InvalidInput("a transfer needs the account the cash goes to", "choose the other account")
+                raise user_error(InvalidInput, "transfer_needs_target")
             return bench.ledger.transfer(self.account, self.target, amount, at=self.at, note=self.note)
         kind: CashKind = self.kind  # type: ignore[assignment] # one of CASH_KINDS' cash kinds
         return (bench.ledger.cash(self.account, kind, amount, at=self.at, note=self.note),)
@@ -272,7 +273,7 @@ class CashDialog(_LedgerDialog):
                                         "same day can use this cash."))  # fmt: skip
         when = QHBoxLayout()  # the zone is named beside the time, as in the fill dialog
         when.addWidget(self.at_edit, 1)
-        when.addWidget(QLabel(self.tr("exchange time"), self))
+        when.addWidget(QLabel(zone_words("CN", engine_language()), self))
         self.note_edit = QLineEdit(self)
         self.target_label = QLabel(self.tr("To account"), self)
         for label, widget in ((self.tr("Kind"), self.kind_combo), (self.tr("Amount"), self.amount_edit),

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from stockbench.clock import MARKET_TZ
+from stockbench.clock import MARKET_TZ, Market, zone_words
 from stockbench.errors import CalendarUnknown, InvalidInput, Problem, RuleViolation, UserError
 from stockbench.ledger.entries import Fill, FillDraft, Side
 from stockbench.market.instruments import Instrument, parse_symbol
@@ -145,10 +145,11 @@ class OrderChoice:
 class FillChoices:
     accounts: tuple[str, ...]
     orders: tuple[OrderChoice, ...]  # open orders
-    now: datetime  # the time the form starts from: the last trading minute (CN) at or before the clock
+    now: datetime  # the time the form starts from: the last trading minute of the symbol's market at the clock
+    market: Market = "CN"  # the market `now` is the last trading minute of
 
 
-def _shown_price(symbol: str, value: Decimal, day: date) -> str:
+def shown_price(symbol: str, value: Decimal, day: date) -> str:
     """A price in its tick's decimals (10.4000 -> 10.40 for an A-share, 2.345 stays 2.345)."""
     try:
         instrument: Instrument = parse_symbol(symbol)
@@ -212,23 +213,38 @@ def preview(bench: Workbench, form: FillForm) -> FillPreview:
         fill, problems = bench.ledger.preview_fill(draft)
     except UserError as error:  # a check that raised rather than listed its problem: show it the same way
         return FillPreview(form, None, None, (Problem(error.code, error.message, error.hint),), reference, notes)
-    shown = "" if fill is None else _shown_price(fill.symbol, fill.price, fill.trade_date)
-    shown_reference = "" if reference is None else _shown_price(instrument.symbol, reference, form.day)
+    shown = "" if fill is None else shown_price(fill.symbol, fill.price, fill.trade_date)
+    shown_reference = "" if reference is None else shown_price(instrument.symbol, reference, form.day)
     return FillPreview(form, draft, fill, tuple(problems), reference, notes, shown, shown_reference)
 
 
-def _choices(bench: Workbench) -> FillChoices:
+def _choices(bench: Workbench, symbol: str = "") -> FillChoices:
     ledger = bench.ledger
     accounts = tuple(a.name for a in ledger.accounts())
     orders = tuple(
         OrderChoice(s.order.order_id, s.order.account, s.order.symbol, s.order.side, s.order.qty - s.filled,
-                    s.order.price, _shown_price(s.order.symbol, s.order.price, s.order.placed_at.date()))
+                    s.order.price, shown_price(s.order.symbol, s.order.price, s.order.placed_at.date()))
         for s in ledger.orders() if s.status in {"open", "partially_filled"}
     )  # fmt: skip
+    market = market_of(symbol)
+    return FillChoices(accounts, orders, default_time(bench, market), market)
+
+
+def market_of(symbol: str) -> Market:
+    """The market of `symbol` as typed so far (an A-share until it says otherwise)."""
+    try:
+        return parse_symbol(symbol).market
+    except InvalidInput:
+        return "CN"
+
+
+def default_time(bench: Workbench, market: Market) -> datetime:
+    """When a new fill most likely executed: the last trading minute of `market` at the clock (its own close and
+    holidays: 15:59 in Hong Kong, 14:59 for an A-share), else the clock when no session is known before it."""
     now = bench.clock.now()
-    with contextlib.suppress(CalendarUnknown):  # no session known before the clock: the form starts from the clock
-        now = bench.market.last_trading_minute("CN", now)
-    return FillChoices(accounts, orders, now)
+    with contextlib.suppress(CalendarUnknown):
+        now = bench.market.last_trading_minute(market, now)
+    return now
 
 
 class FillDialog(QDialog):
@@ -254,9 +270,12 @@ class FillDialog(QDialog):
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self._preview)
+        self._market: Market = market_of(symbol or "")  # the market whose zone and sessions the time box follows
+        self._time_by_user = False  # the date or the time was changed by hand: a new symbol keeps them
+        self._setting_time = False  # the dialog itself is setting them
         self._build(symbol or "", side)
         self._set_ok(False)
-        ctx.op(_choices, self._on_choices, parent=self)
+        ctx.op(lambda bench: _choices(bench, symbol or ""), self._on_choices, parent=self)
 
     # ---- layout ------------------------------------------------------------------------------------
     def _build(self, symbol: str, side: Side) -> None:
@@ -318,10 +337,12 @@ class FillDialog(QDialog):
         self.date_edit.setCalendarPopup(True)
         self.time_edit = QTimeEdit(self)
         self.time_edit.setDisplayFormat("HH:mm:ss")
+        self.zone_label = QLabel(zone_words(self._market, engine_language()), self)
+        self.zone_label.setObjectName("fillZone")
         row = QHBoxLayout()
         row.addWidget(self.date_edit)
         row.addWidget(self.time_edit)
-        row.addWidget(QLabel(self.tr("exchange time"), self))
+        row.addWidget(self.zone_label)
         return row
 
     def _build_fees(self) -> QHBoxLayout:
@@ -351,6 +372,34 @@ class FillDialog(QDialog):
         self.order_combo.currentIndexChanged.connect(self._order_chosen)
         self.date_edit.dateChanged.connect(self._schedule)
         self.time_edit.timeChanged.connect(self._schedule)
+        self.date_edit.dateChanged.connect(self._time_edited)
+        self.time_edit.timeChanged.connect(self._time_edited)
+        self.symbol_edit.textChanged.connect(self._symbol_changed)
+
+    def _time_edited(self) -> None:
+        self._time_by_user = self._time_by_user or not self._setting_time
+
+    def _symbol_changed(self, text: str) -> None:
+        """A symbol of another market: the zone named is its own, and the time starts from its last trading minute
+        (unless the user set the time)."""
+        market = market_of(text.strip())
+        if market == self._market:
+            return
+        self._market = market
+        self.zone_label.setText(zone_words(market, engine_language()))
+        if not self._time_by_user:
+            self.ctx.op(lambda bench: default_time(bench, market), lambda at: self._set_time(at, market), parent=self)
+
+    def _set_time(self, at: datetime, market: Market) -> None:
+        if market != self._market or self._time_by_user:
+            return  # the symbol changed again meanwhile, or the user set the time
+        local = at.astimezone(MARKET_TZ[market])
+        self._setting_time = True
+        try:
+            self.date_edit.setDate(QDate(local.year, local.month, local.day))
+            self.time_edit.setTime(QTime(local.hour, local.minute, local.second))
+        finally:
+            self._setting_time = False
 
     def _fields(self) -> dict[str, QWidget]:
         return {
@@ -370,9 +419,8 @@ class FillDialog(QDialog):
         self._orders = {order.order_id: order for order in choices.orders}
         for order in choices.orders:
             self.order_combo.addItem(order.label(), order.order_id)
-        local = choices.now.astimezone(MARKET_TZ["CN"])
-        self.date_edit.setDate(QDate(local.year, local.month, local.day))
-        self.time_edit.setTime(QTime(local.hour, local.minute, local.second))
+        if not self._time_by_user:
+            self._set_time(choices.now, choices.market)
         if order_id is not None:
             self.order_combo.setCurrentIndex(max(self.order_combo.findData(order_id), 0))
         self.new_account_button.setVisible(not choices.accounts)
@@ -395,7 +443,8 @@ class FillDialog(QDialog):
         self.order_combo.clear()
         self.order_combo.addItem(self.tr("(no order)"), None)
         self.problems_label.clear()
-        self.ctx.op(_choices, self._on_choices, parent=self)
+        symbol = self.symbol_edit.text().strip()
+        self.ctx.op(lambda bench: _choices(bench, symbol), self._on_choices, parent=self)
 
     def _order_chosen(self) -> None:
         order = self._orders.get(str(self.order_combo.currentData()))
@@ -467,9 +516,10 @@ class FillDialog(QDialog):
             return
         if not self._fee_by_user:
             self.fee_edit.setText(f"{fill.fees:.2f}")
-        items = ", ".join(f"{_fee_name(name)} {amount:.2f}" for name, amount in fill.fee_items)
+        chinese = engine_language() == "zh"  # Chinese punctuation between Chinese words
+        items = ("，" if chinese else ", ").join(f"{_fee_name(name)} {amount:.2f}" for name, amount in fill.fee_items)
         source = self.tr("broker's figure") if self._fee_by_user else self.tr("computed")
-        self.fee_label.setText(f"{source}: {items}" if items else source)
+        self.fee_label.setText(f"{source}{'：' if chinese else ': '}{items}" if items else source)
         self.fee_reset.setEnabled(self._fee_by_user)
 
     def _summary(self, result: FillPreview) -> str:

@@ -36,9 +36,11 @@ from stockbench.clock import MARKET_TZ
 from stockbench.errors import Problem, UserError
 from stockbench.ledger.entries import Fill
 from stockbench.market.instruments import parse_symbol
-from stockbench.messages import error_words
+from stockbench.messages import ERRORS, error_words, said, value_word
+from stockbench.messages import problem as make_problem
 from stockbench.workbench import Workbench
 from ui.context import AppContext
+from ui.dialogs.fill_dialog import shown_price
 from ui.i18n.language import engine_language
 
 T = TypeVar("T")
@@ -74,7 +76,10 @@ def check_file(
     except UserError as error:
         return ImportCheck(account, path, 0, (), ((None, Problem("bad_file", *error_words(error, engine_language()))),))
     except OSError as error:
-        problem = Problem("unreadable", f"{path.name} cannot be read: {error.strerror or error}")
+        why = "missing" if isinstance(error, FileNotFoundError) else "denied" if isinstance(error, PermissionError) \
+            else "other"  # fmt: skip
+        problem = make_problem("import_unreadable", file=path.name, why=value_word("file_error", why, "en"),
+                               why_zh=value_word("file_error", why, "zh"))  # fmt: skip
         return ImportCheck(account, path, 0, (), ((None, problem),))
     problems = tuple(sorted(result.problems, key=lambda p: p[0]))  # in file order (the engine lists parse errors first)
     return ImportCheck(account, path, result.rows, tuple(result.fills), problems, result.digest, result.written)
@@ -113,22 +118,28 @@ def _word(value: str) -> str:
 
 
 def _problem(row: tuple[int | None, Problem]) -> str:
-    """The message without the engine's "row N: " prefix (the row has its own column)."""
-    prefix = f"row {row[0]}: "
-    return row[1].message.removeprefix(prefix)
+    """The message in the interface's language, without the "row N: " the engine puts before it (the row has its
+    own column)."""
+    language = engine_language()
+    prefix = ERRORS["import_row_problem"][0].text(language).format(number=row[0], problem="", problem_zh="")
+    return said(row[1], language)[0].removeprefix(prefix)
 
 
 PROBLEM_COLUMNS: tuple[Column[tuple[int | None, Problem]], ...] = (
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Row")), lambda p: "" if p[0] is None else str(p[0]), True),
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Problem")), _problem),
-    Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "How to fix")), lambda p: p[1].fix),
+    Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "How to fix")), lambda p: said(p[1], engine_language())[1]),
 )
 FILL_COLUMNS: tuple[Column[Fill], ...] = (
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Time")), _when),
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Symbol")), lambda f: f.symbol),
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Side")), lambda f: _word(f.side)),
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Quantity")), lambda f: f"{f.qty:,}", True),
-    Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Price")), lambda f: str(f.price), True),
+    Column(
+        str(QT_TRANSLATE_NOOP("FillImportDialog", "Price")),
+        lambda f: shown_price(f.symbol, f.price, f.trade_date),
+        True,
+    ),
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Amount")), lambda f: _money(f.amount), True),
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Fees")), lambda f: _money(f.fees), True),
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Fees from")), lambda f: _word(f.fees_source)),

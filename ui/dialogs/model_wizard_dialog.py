@@ -28,6 +28,7 @@ from stockbench.errors import UserError
 from stockbench.llm import ConnectionFailed
 from stockbench.llm.records import ModelConfig, ModelPreset, ModelView, ProbeResult
 from ui.context import AppContext
+from ui.dialogs.key_store_words import after, where_keys_stay
 from ui.dialogs.settings import settings_actions as actions
 from ui.dialogs.settings.settings_actions import WizardChoices
 from ui.errors import error_text
@@ -102,11 +103,9 @@ class ModelWizardDialog(QDialog):
     # ---- layout ------------------------------------------------------------------------------------
     def _build(self) -> None:
         layout = QVBoxLayout(self)
-        intro = QLabel(self.tr("Choose your provider, paste your API key, test the connection, then save. The key "
-                               "is kept in this computer's keyring (the system password store), never in the "
-                               "workspace or a log."), self)  # fmt: skip
-        intro.setWordWrap(True)
-        layout.addWidget(intro)
+        self.intro = QLabel(self.tr("Choose your provider, paste your API key, test the connection, then save."), self)
+        self.intro.setWordWrap(True)
+        layout.addWidget(self.intro)
         layout.addLayout(self._build_form())
         layout.addLayout(self._build_test_row())
         self.result_label = QLabel(self)
@@ -167,6 +166,9 @@ class ModelWizardDialog(QDialog):
     def _on_choices(self, choices: WizardChoices) -> None:
         self.presets = {p.key: p for p in choices.presets}
         self.taken = choices.taken
+        where = where_keys_stay(choices.keys)  # the key store as it is: the OS keyring, the key file, or neither
+        self.intro.setText(after(self.tr("Choose your provider, paste your API key, test the connection, then save."),
+                                 where))  # fmt: skip
         self.preset_combo.blockSignals(True)
         for preset in choices.presets:
             self.preset_combo.addItem(preset.label, preset.key)

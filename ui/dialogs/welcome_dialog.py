@@ -9,6 +9,7 @@ main window answers with the "Connect your model" dialog) or to start with the o
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -22,8 +23,12 @@ from PySide6.QtWidgets import (
 )
 
 from stockbench.config import WorkspacePaths
+from ui.dialogs.key_store_words import after, where_keys_stay
 from ui.errors import error_text
 from ui.workspace_opener import OpenKind, WorkspaceOpener
+
+if TYPE_CHECKING:
+    from stockbench.llm.records import KeyStoreView
 
 
 class WelcomeDialog(QDialog):
@@ -41,6 +46,7 @@ class WelcomeDialog(QDialog):
         self.opener = WorkspaceOpener(self)
         self.opener.opened.connect(self._opened)
         self.opener.failed.connect(self._failed)
+        self.opener.keys.connect(self._keys_known)
         self.error = ""
         self.opened = False
         self._offer_model = False
@@ -80,11 +86,7 @@ class WelcomeDialog(QDialog):
 
     def _build_next_step(self, layout: QVBoxLayout) -> None:
         """The last step, shown once the workspace is open: connect a model now, or later."""
-        self.connect_button = self._choice(
-            self.tr("Connect your model…"),
-            self.tr("DeepSeek, OpenAI, Kimi, Qwen, MiniMax or a local Ollama: choose the provider, paste your API "
-                    "key and test the connection. The key stays in this computer's keyring."),
-        )  # fmt: skip
+        self.connect_button = self._choice(self.tr("Connect your model…"), self._connect_words(None))
         self.later_button = self._choice(
             self.tr("Start with the offline model"),
             self.tr("Research right away without any key; connect a model later from File ▸ Connect Your Model."),
@@ -94,6 +96,16 @@ class WelcomeDialog(QDialog):
         for button in (self.connect_button, self.later_button):
             button.hide()
             layout.addWidget(button)
+
+    def _connect_words(self, keys: KeyStoreView | None) -> str:
+        """What connecting a model asks for, and where its key will stay (said once the workspace's key store is
+        known: the OS keyring, the encrypted key file, or neither on a machine without a keyring)."""
+        words = self.tr("DeepSeek, OpenAI, Kimi, Qwen, MiniMax or a local Ollama: choose the provider, paste your API "
+                        "key and test the connection.")  # fmt: skip
+        return after(words, where_keys_stay(keys))
+
+    def _keys_known(self, keys: KeyStoreView) -> None:
+        self.connect_button.setDescription(self._connect_words(keys))
 
     def _heading(self) -> QLabel:
         heading = QLabel(self.tr("Welcome to Stock Workbench"), self)
@@ -137,7 +149,7 @@ class WelcomeDialog(QDialog):
     def _start(self, folder: Path, kind: OpenKind, message: str) -> None:
         self._busy(True)
         self.status.setText(message)
-        self.opener.start(folder, kind)
+        self.opener.start(folder, kind, keys=self._offer_model)
 
     def _busy(self, busy: bool) -> None:
         for button in (self.demo_button, self.new_button, self.open_button):

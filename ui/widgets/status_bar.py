@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
-from stockbench.clock import AS_OF_LOCAL_TIME, MARKET_TZ, Market
+from stockbench.clock import AS_OF_LOCAL_TIME, MARKET_TZ, Market, market_words
 from stockbench.errors import CalendarUnknown
+from ui.i18n.language import engine_language
 
 if TYPE_CHECKING:
     from stockbench.workbench import Workbench
@@ -262,8 +263,8 @@ class StatusBar(QStatusBar):
     def _clock_text(self, ctx: AppContext | None) -> str:
         if ctx is None or not ctx.bench.clock.is_replay:
             return ""
-        at = ctx.bench.clock.now().astimezone(MARKET_TZ["CN"])
-        return self.tr("Replay clock: %1").replace("%1", at.strftime("%Y-%m-%d %H:%M"))
+        at = market_words("CN", ctx.bench.clock.now(), engine_language())  # Beijing time, the zone named
+        return self.tr("Replay clock: %1").replace("%1", at)
 
     def _phase_line(self, market: Market, found: MarketPhase | None) -> str:
         name = self.tr(MARKET_TEXT[market])

@@ -187,3 +187,33 @@ def test_a_fill_on_a_day_the_stored_bars_say_it_did_not_trade_is_refused(call: A
         )["trade_date"]
         == "2024-01-04"
     )  # no bars of 000001.SZ stored: accepted
+
+
+@pytest.fixture
+def say(home: Path, capsys: pytest.CaptureFixture[str]) -> Any:
+    """A command's human output (stdout and stderr) in the language asked for."""
+
+    def invoke(*args: str, lang: str = "en", code: int = 0) -> str:
+        result = run(["--lang", lang, "--as-of", "2024-12-31", *args])
+        captured = capsys.readouterr()
+        assert result == code, captured.err
+        return captured.out + captured.err
+
+    return invoke
+
+
+def test_money_is_shown_as_people_read_it(call: Any, say: Any) -> None:
+    """Found on main: `ledger account list` printed the cash as a Python dict ({'CNY': '100000.00'}), `ledger history`
+    amounts with four decimals (100000.0000), and a refusal ran a code into the Chinese ("600519.SH需要")."""
+    call("ledger", "account", "add", "main", "--currency", "CNY")
+    call("ledger", "cash", "main", "deposit", "100000", "--at", "2024-01-02T09:00:00+08:00")
+    listed = say("ledger", "account", "list")
+    assert listed.splitlines()[2].split() == ["main", "CNY", "CN", "100000.00", "CNY"] and "{" not in listed
+    assert "100000.00 CNY" in say("ledger", "account", "list", lang="zh")
+    for lang in ("en", "zh"):
+        history = say("ledger", "history", "main", lang=lang)
+        assert " 100000.00 " in history + " " and "100000.0000" not in history
+    refused = say("ledger", "fill", "main", "600519", "--side", "buy", "--qty", "100", "--price", "1650", "--at",
+                  "2024-01-02T10:00:00+08:00", lang="zh", code=1)  # fmt: skip
+    assert "买入 100 股 600519.SH 需要 165051.83 CNY，但现金余额只有 100000.00 CNY" in refused
+    assert call("ledger", "account", "list")["accounts"][0]["cash"] == {"CNY": "100000.00"}  # the JSON as it was

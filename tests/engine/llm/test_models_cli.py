@@ -198,7 +198,7 @@ def test_keys_in_an_encrypted_file_behind_a_passphrase(
     assert phrase.encode() not in (home / "workspace.duckdb").read_bytes()
 
     monkeypatch.setenv("STOCKBENCH_KEYSTORE_PASSPHRASE", "not the passphrase")
-    assert call("models", "list")[0]["key_source"] == "keyring_unavailable"
+    assert call("models", "list")[0]["key_source"] == "file_locked"  # the key file, not the OS keyring
     locked = call("models", "key", "ds", stdin=TEST_KEY, code=1)["error"]
     assert locked["code"] == "keystore_locked"
     assert locked["message"] == f"the passphrase does not open the encrypted key file {home / 'keys.cfg'}"
@@ -233,3 +233,85 @@ def test_add_from_a_preset_and_list_the_presets(call: Any) -> None:
     missing = call("models", "add", "x", "--provider", "openai", code=1)["error"]
     assert "--provider and --model, or a --preset" in missing["message"]
     assert [m["name"] for m in call("models", "list")] == ["ds", "local"]
+
+
+# ---- keys without an OS keyring, said in the user's language (issue 19) -----------------------------------------
+LIBRARY_WORDS = ("No recommended backend", "keyrings.alt", "pypi.org/project/keyring")  # the keyring library's own
+
+
+@pytest.fixture
+def say(home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A command's human output (stdout and stderr) in the language asked for, and its exit code."""
+
+    def invoke(*args: str, lang: str = "zh", stdin: str | None = None) -> tuple[int, str]:
+        if stdin is not None:
+            monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        code = run(["--lang", lang, *args])
+        captured = capsys.readouterr()
+        return code, captured.out + captured.err
+
+    return invoke
+
+
+def test_without_an_os_keyring_models_add_and_key_say_it_in_chinese(say: Any, call: Any, no_keyring: None) -> None:
+    """Found on main: `--lang zh models add` printed "暂不可用：no key can be stored or read: ..." and both languages
+    carried the keyring library's own sentence ("No recommended backend was available...")."""
+    code, shown = say("models", "add", "ds", "--provider", "deepseek", "--model", "deepseek-chat")
+    assert code == 5
+    assert "暂不可用：无法保存或读取密钥：操作系统钥匙串不可用：无法连接 Secret Service 钥匙串" in shown
+    assert "要使用它：请设置环境变量 STOCKBENCH_KEY_DS" in shown and "sudo apt install gnome-keyring" in shown
+    assert "no key can be stored" not in shown and "To use it" not in shown
+    code, refused = say("models", "key", "ds", stdin=TEST_KEY)
+    assert code == 1 and "操作系统钥匙串不可用" in refused and "在 Debian GNU/Linux 13 (trixie) 上" in refused
+    english = call("models", "list")[0]["next_step"]
+    assert english.startswith("no key can be stored or read: the OS keyring is not available: no Secret Service")
+    failed = call("models", "key", "ds", stdin=TEST_KEY, code=1)["error"]
+    for text in (shown, refused, english, failed["message"], failed["hint"]):
+        assert not [w for w in LIBRARY_WORDS if w in text], text
+
+
+def test_a_locked_key_file_has_its_own_state_and_words(
+    say: Any, call: Any, no_keyring: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found on main: a key file without its passphrase was listed as keyring_unavailable (钥匙串不可用)."""
+    call("models", "keystore", "file", stdin="correct horse battery staple\n")
+    monkeypatch.setenv("STOCKBENCH_KEYSTORE_PASSPHRASE", "not the passphrase")
+    added = call("models", "add", "ds", "--provider", "deepseek", "--model", "deepseek-chat", code=5)
+    assert (added["key_source"], added["has_key"], added["usable"]) == ("file_locked", None, False)
+    assert added["next_step"].startswith("its key cannot be read while the key file is locked: the passphrase does "
+                                         "not open the encrypted key file")  # fmt: skip
+    code, listed = say("models", "list")
+    assert code == 0 and "密钥文件已锁定" in listed and "钥匙串不可用" not in listed
+    code, shown = say("models", "add", "ds2", "--provider", "deepseek", "--model", "deepseek-chat")
+    assert code == 5 and "暂不可用：密钥文件锁定期间无法读取它的密钥：该口令打不开加密密钥文件" in shown
+    assert "或设置环境变量 STOCKBENCH_KEY_DS2" in shown
+
+
+def test_search_test_says_its_reason_and_hint_in_chinese(say: Any, call: Any) -> None:
+    """Found on main: `--lang zh search test` printed "could not reach ...: [Errno 111] Connection refused" and its
+    hint in English, though the catalogue has search_unreachable."""
+    from tests.search_server import SearchServer
+
+    server = SearchServer([]).start()
+    url = server.url
+    server.stop()  # nothing answers there now
+    call("search", "set", "--searxng", url)
+    code, shown = say("search", "test")
+    assert code == 1
+    assert shown.splitlines() == [f"失败：无法连接 {url}：连接被拒绝", "  请检查地址，并确认服务器正在运行"]
+    code, english = say("search", "test", lang="en")
+    assert english.splitlines() == [f"failed: could not reach {url}: the connection was refused",
+                                    "  check the address and that the server runs"]  # fmt: skip
+
+
+def test_a_brave_key_without_an_os_keyring_is_said_in_chinese(say: Any, call: Any, no_keyring: None) -> None:
+    call("search", "set", "--brave", "--base-url", "http://127.0.0.1:9", code=1, stdin="BSAkey0123456789\n")
+    from stockbench.store.settings import SEARCH_PROVIDER, SEARCH_URL
+    from stockbench.workbench import Workbench
+
+    with Workbench.open(None) as bench:  # saved by hand: the key store refused the key, as it should
+        bench.workspace.settings.set(SEARCH_PROVIDER, "brave")
+        bench.workspace.settings.set(SEARCH_URL, "http://127.0.0.1:9")
+    code, shown = say("search", "test")
+    assert code == 1 and shown.startswith("错误：无法读取 Brave Search API 的密钥：操作系统钥匙串不可用：")
+    assert "在 Debian GNU/Linux 13 (trixie) 上" in shown and not [w for w in LIBRARY_WORDS if w in shown]

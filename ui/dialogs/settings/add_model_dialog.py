@@ -20,7 +20,7 @@ class ModelDialog(QDialog):
             QLineEdit(self),
         )
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key.setPlaceholderText(self.tr("Stored in the OS keyring, never in the workspace"))
+        self.key.setPlaceholderText(self.tr("Kept in the key store, never in the workspace"))
         self.provider, self.fallback = QComboBox(self), QComboBox(self)
         self.presets = {p.name: p for p in view.providers}
         for preset in view.providers:

@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from stockbench.errors import UserError
+from stockbench.errors import UserError, redact
 from stockbench.llm.records import KeyStoreView, ModelsOverview, ModelView, ProbeResult
+from stockbench.messages import error_words
 from ui.context import AppContext
 from ui.dialogs.model_wizard_dialog import ModelWizardDialog
 from ui.dialogs.settings import settings_actions as actions
@@ -33,6 +34,7 @@ from ui.dialogs.settings.add_model_dialog import ModelDialog
 from ui.dialogs.settings.amounts import parse_amount, refusal_text, typed_notes
 from ui.dialogs.settings.passphrase_dialog import PassphraseDialog
 from ui.errors import error_text
+from ui.i18n.language import engine_language
 
 OFFLINE = "offline"
 
@@ -162,15 +164,20 @@ class ModelsPage(QWidget):
             self.keystore_state.setText(text.replace("%1", path))
         elif view.available:
             self.keystore_state.setText(self.tr("API keys are kept in the OS keyring."))
-        else:
-            self.keystore_state.setText(self._reason(view))  # its words already say the OS keyring is not available
+        else:  # its words say the OS keyring is not available, what is missing and how to get it: two sentences
+            self.keystore_state.setText("\n".join(line[:1].upper() + line[1:] for line in self._words(view)))
         self.store_buttons["os"].setVisible(view.store == "file")
         self.store_buttons["file"].setVisible(view.store == "os")
         self.store_buttons["unlock"].setVisible(view.store == "file" and not view.available)
 
     def _reason(self, view: KeyStoreView) -> str:
-        return error_text(UserError(view.reason or "", view.hint or "", key=view.reason_key,
-                                    params=view.reason_params))  # fmt: skip
+        return self._words(view)[0]
+
+    def _words(self, view: KeyStoreView) -> tuple[str, str]:
+        """Why the key store cannot be used, and what to do, in the interface's language."""
+        error = UserError(view.reason or "", view.hint or "", key=view.reason_key, params=view.reason_params)
+        message, hint = error_words(error, engine_language())
+        return redact(message), redact(hint)
 
     def _use_store(self, store: str) -> None:
         if store == "file":
@@ -231,7 +238,8 @@ class ModelsPage(QWidget):
                 return self.tr("not required")
             words = {"environment": self.tr("from the environment"), "keyring": self.tr("stored"),
                      "file": self.tr("in the key file"), "missing": self.tr("missing"),
-                     "keyring_unavailable": self.tr("keyring unavailable")}  # fmt: skip
+                     "keyring_unavailable": self.tr("keyring unavailable"),
+                     "file_locked": self.tr("key file locked")}  # fmt: skip
             return words.get(row.key_source, row.key_source)
         value = getattr(row, key)
         return "—" if value is None or value == "" else str(value)

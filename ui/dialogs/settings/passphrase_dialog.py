@@ -45,7 +45,9 @@ class PassphraseDialog(QDialog):
             form.addRow(self.tr("Again"), self.again)
         else:
             self.again.hide()
-        self.setMinimumWidth(self.fontMetrics().horizontalAdvance(self.windowTitle()) + 160)  # the title, unclipped
+        # the title unclipped, and room for the explanation and the file's path on a few lines (it ran to five)
+        metrics = self.fontMetrics()
+        self.setMinimumWidth(max(metrics.horizontalAdvance(self.windowTitle()) + 160, metrics.averageCharWidth() * 64))
         layout = QVBoxLayout(self)
         layout.addWidget(self.explain)
         layout.addLayout(form)

@@ -2,18 +2,22 @@
 saved, cleared or tested in the background.
 
 The test sends what the boxes hold one query (saved or not) and shows ok with the number of results, or why it
-failed in the interface's words (the engine's reason follows for the details). A Brave key typed here goes to the
-key store in the background when saved and is cleared from its box at once; a test uses it for that one request.
+failed and what to do, in the words of the engine's one catalogue (stockbench.messages), in the interface's
+language. A Brave key typed here goes to the key store in the background when saved and is cleared from its box at
+once; a test uses it for that one request.
 """
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
+from stockbench.errors import UserError, redact
+from stockbench.messages import error_words
 from stockbench.research.search_records import SearchConfig, SearchProbe
 from ui.context import AppContext
 from ui.dialogs.settings import settings_actions as actions
 from ui.errors import error_text
+from ui.i18n.language import engine_language
 
 SEARXNG, BRAVE = "searxng", "brave"
 BRAVE_API = "https://api.search.brave.com"
@@ -152,37 +156,9 @@ class SearchPage(QWidget):
             self.result.setText(self.tr("OK: %1 answered %2 results in %3 ms.").replace("%1", found.url)
                                 .replace("%2", str(found.results)).replace("%3", str(found.latency_ms)))  # fmt: skip
             return
-        self.result.setText(self.tr("Failed: %1 (%2)").replace("%1", self._failure(found))
-                            .replace("%2", found.reason or ""))  # fmt: skip
-
-    def _failure(self, found: SearchProbe) -> str:
-        if found.provider == BRAVE:
-            return self._brave_failure(found)
-        words = {
-            "timeout": self.tr("no answer in time; check the address, or try later"),
-            "unreachable": self.tr("the server cannot be reached; check the address and that it runs"),
-            "forbidden": self.tr("the server refuses the JSON format; enable it in SearXNG's settings.yml "
-                                 "(search: formats: [html, json])"),
-            "status": self.tr("the server answered HTTP %1; check the address (the SearXNG root)")
-            .replace("%1", str(found.status)),
-            "not_json": self.tr("the answer is not JSON; give the address of a SearXNG instance"),
-            "no_results": self.tr("the answer has no results; give the address of a SearXNG instance"),
-        }  # fmt: skip
-        return words.get(found.failure or "", found.hint or "")
-
-    def _brave_failure(self, found: SearchProbe) -> str:
-        words = {
-            "timeout": self.tr("no answer in time; check the address, or try later"),
-            "unreachable": self.tr("the server cannot be reached; check the address and that it runs"),
-            "refused": self.tr("the key was refused; check it in the Brave Search API dashboard and save it again"),
-            "rate_limited": self.tr("rate limited; wait a moment and try again, or raise the plan's limit"),
-            "no_key": self.tr("no key; type the Brave Search API key"),
-            "status": self.tr("the server answered HTTP %1; check the address of the Brave Search API")
-            .replace("%1", str(found.status)),
-            "not_json": self.tr("the answer is not a Brave Search API answer; check the address"),
-            "no_results": self.tr("the answer is not a Brave Search API answer; check the address"),
-        }  # fmt: skip
-        return words.get(found.failure or "", found.hint or "")
+        reason, hint = error_words(UserError(found.reason or "", found.hint or "", key=found.reason_key,
+                                             params=found.reason_params), engine_language())  # fmt: skip
+        self.result.setText(self.tr("Failed: %1").replace("%1", redact(reason)) + "\n" + redact(hint))
 
     def _refused(self, error: BaseException) -> None:
         self.test_button.setEnabled(True)

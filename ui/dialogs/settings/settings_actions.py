@@ -36,10 +36,11 @@ class FeeView:
 
 @dataclass(frozen=True)
 class WizardChoices:
-    """What "Connect your model" offers: the presets, and the model names already taken."""
+    """What "Connect your model" offers: the presets, the model names already taken, and where a key would stay."""
 
     presets: tuple[ModelPreset, ...]
     taken: frozenset[str]
+    keys: KeyStoreView | None = None
 
 
 # ---- models ------------------------------------------------------------------------------------------------------
@@ -52,7 +53,8 @@ def load_choices(ctx: AppContext, parent: QWidget, success: Success, failure: Fa
     """The connection presets and the configured model names (a `WizardChoices`)."""
 
     def read(bench: Workbench) -> WizardChoices:
-        return WizardChoices(bench.models.presets(), frozenset(c.name for c in bench.models.configs()))
+        models = bench.models
+        return WizardChoices(models.presets(), frozenset(c.name for c in models.configs()), models.keystore())
 
     return ctx.op(read, success, failure=failure, parent=parent)
 

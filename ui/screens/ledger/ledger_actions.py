@@ -32,6 +32,7 @@ class Book:
     orders: tuple[OrderStatus, ...]
     actions: tuple[Entry[CorporateAction], ...]
     now: datetime  # the workbench clock when read (the cash dialog's default day)
+    after_close: bool = False  # the A-share session of `now` is over: today's buys count as sellable (T+1)
 
 
 def _last_closes(bench: Workbench, symbols: list[str]) -> dict[str, Decimal]:
@@ -55,12 +56,13 @@ def read_book(bench: Workbench, account: str | None) -> Book | None:
         return None
     name = account if account in accounts else accounts[0]
     held = [p.symbol for p in ledger.positions(name)]
-    history = ledger.history(name)
+    history, now = ledger.history(name), bench.clock.now()
     return Book(
         name, accounts, ledger.balance(name), tuple(ledger.positions(name, prices=_last_closes(bench, held))),
         tuple(Entry(e, r) for e, r in history if isinstance(e, CashEntry)),
         tuple(Entry(e, r) for e, r in history if isinstance(e, Fill)), tuple(ledger.orders(name)),
-        tuple(Entry(e, r) for e, r in history if isinstance(e, CorporateAction)), bench.clock.now(),
+        tuple(Entry(e, r) for e, r in history if isinstance(e, CorporateAction)), now,
+        ledger.after_the_close("CN", now),
     )  # fmt: skip
 
 

@@ -22,12 +22,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from stockbench.clock import market_words
 from stockbench.events import Event, LedgerChanged
 from stockbench.ledger.entries import OrderStatus
 from ui.context import AppContext
 from ui.dialogs.account_dialogs import CashDialog, NewAccountDialog
 from ui.dialogs.fill_dialog import FillDialog
 from ui.dialogs.fill_import_dialog import FillImportDialog
+from ui.i18n.language import engine_language
 from ui.screens.ledger import ledger_actions as actions
 from ui.screens.ledger.ledger_model import (
     ACTION_COLUMNS,
@@ -137,6 +139,7 @@ class LedgerPanel(QWidget):
         for model in self.models.values():
             model.retranslate()
         self._show_balance()
+        self._show_sellable_note()
 
     def _build_tab(self, tab: Tab) -> QWidget:
         page = QWidget(self)
@@ -151,6 +154,11 @@ class LedgerPanel(QWidget):
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         table.horizontalHeader().setStretchLastSection(True)
         self.models[tab.key], self.tables[tab.key] = model, table
+        if tab.key == "positions":  # which instant "sellable" is for (T+1: after the close, the next session)
+            self.sellable_note = QLabel(page)
+            self.sellable_note.setObjectName("sellableNote")
+            self.sellable_note.setWordWrap(True)
+            layout.addWidget(self.sellable_note)
         layout.addWidget(table, 1)
         if tab.key in VOIDABLE:
             layout.addLayout(self._button_row(page, tab.key, lambda: self.void_selected(tab.key)))
@@ -188,9 +196,26 @@ class LedgerPanel(QWidget):
         self.models["orders"].set_rows(book.orders if book else ())
         self.models["actions"].set_rows(book.actions if book else ())
         self._show_balance()
+        self._show_sellable_note()
         for button in (self.cash_button, self.fill_button, self.import_button):
             button.setEnabled(book is not None)
         self.refreshed.emit()
+
+    def _show_sellable_note(self) -> None:
+        """As of which instant the sellable column is counted: the clock when the books were read, and what the T+1
+        rule makes of it (after the close, today's buys count for the next session; a fill dialog's time during
+        the session counts them as not sellable yet)."""
+        book = self.book
+        if book is None:
+            self.sellable_note.clear()
+            return
+        at = market_words("CN", book.now, engine_language())
+        if book.after_close:
+            text = self.tr("Sellable as of %1: after the close, shares bought today count as sellable at the next "
+                           "session (T+1).")  # fmt: skip
+        else:
+            text = self.tr("Sellable as of %1: A-shares bought today can be sold from the next session (T+1).")
+        self.sellable_note.setText(text.replace("%1", at))
 
     def _show_balance(self) -> None:
         book = self.book

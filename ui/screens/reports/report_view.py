@@ -14,14 +14,17 @@ from typing import Any
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QUrl, Signal, Slot
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from stockbench.clock import MARKET_TZ, Market
+from stockbench.clock import Market, market_words
 from stockbench.errors import UserError
 from stockbench.evidence.records import EvidenceDetail, EvidenceRequest
 from stockbench.market.instruments import parse_symbol
+from ui.i18n.language import engine_language
+from ui.screens.reports.evidence_record import readable_record, readable_value
 from ui.screens.reports.report_export import MARKDOWN_FEATURES, with_line_breaks
 from ui.screens.reports.report_links import LinkedReport, link_report
 from ui.screens.reports.reports_model import ReportRow
 
+JSON = "application/json"  # a program's own record
 MARK_STYLE = "background-color:rgba(255,196,0,0.45);font-weight:bold;"
 KIND_CONTEXT = "EvidenceKinds"
 # The engine's evidence kinds (the `kind` its stores write), in words; a kind outside the table shows as stored.
@@ -163,13 +166,19 @@ class EvidenceView(QTextBrowser):
         table = "".join(f"<tr><td><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>" for k, v in rows if v)
         why = self._note(detail, request)
         note = f"<p><i>{html.escape(why)}</i></p>" if why else ""
-        passage = f"<pre style='white-space:pre-wrap'>{_marked(detail.passage, detail.highlight)}</pre>"
+        passage = f"<pre style='white-space:pre-wrap'>{self._passage(detail)}</pre>"
         return f"<hr/><table cellpadding='2'>{table}</table>{note}{passage}"
+
+    def _passage(self, detail: EvidenceDetail) -> str:
+        """The passage with the value marked; a program's record (JSON) field by field in the interface's words."""
+        if detail.media_type != JSON:
+            return _marked(detail.passage, detail.highlight)
+        language = engine_language()
+        return _marked(readable_record(detail.passage, language), readable_value(detail.highlight))
 
     def _time(self, when: datetime) -> str:
         """An instant as people read it here: the exchange's time, the zone named."""
-        local, zone = when.astimezone(MARKET_TZ[self.market]), self.tr("exchange time")
-        return f"{local:%Y-%m-%d %H:%M:%S} {zone}"
+        return market_words(self.market, when, engine_language())
 
     def _note(self, detail: EvidenceDetail, request: EvidenceRequest) -> str:
         """Why the number or quote is not shown as found here ("" when it is, or nothing was asked)."""

@@ -14,6 +14,7 @@ from stockbench.clock import MARKET_TZ
 from stockbench.errors import InvalidInput, Problem
 from stockbench.evidence.records import EvidenceDetail, EvidenceRequest, ReportCitations
 from stockbench.market.instruments import parse_symbol
+from stockbench.messages import said, user_error
 from stockbench.research.outcomes import ReportListing
 from stockbench.research.review_records import Review
 from stockbench.workbench import Workbench
@@ -105,7 +106,9 @@ def export_pdf(ctx: AppContext, parent: QWidget, report_id: str, target: Path, s
         found = bench.research.report(report_id)
         tampered = bench.research.seal_problems(report_id)
         if tampered:  # the same refusal as the Markdown export: a report not as published is not handed on
-            raise InvalidInput(f"report {report_id} is not as it was published: {tampered[0].message}")
+            raise user_error(InvalidInput, "report_tampered", report=report_id, problem=tampered[0].message,
+                             problem_zh=said(tampered[0], "zh")[0],
+                             command=f"stockbench reports verify {report_id}")  # fmt: skip
         text = bench.research.exported_markdown(report_id)  # with the quoted passages, as the Markdown export
         return write_pdf(text, target, title=found.title, creator="Stock Workbench")
 

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from stockbench.clock import MARKET_TZ
+from stockbench.clock import MARKET_TZ, Market, zone_words
 from stockbench.errors import InvalidInput, UserError
 from stockbench.events import Event
 from stockbench.market.instruments import parse_symbol
@@ -549,8 +549,8 @@ class ResearchPanel(QWidget):
         if not row.reason:
             return ""
         if row.status == "paused" and row.resume_at is not None:
-            zone = self.tr("exchange time")  # (lupdate does not read a tr() inside an f-string)
-            when = f"{self._exchange_time(row):%Y-%m-%d %H:%M} {zone}"
+            at = self._exchange_time(row)
+            when = f"{at:%Y-%m-%d %H:%M} {zone_words(_market(row), engine_language())}"
             return self.tr("Paused: {reason}. Automatic resume at {when}, or press Continue.").format(
                 reason=row.reason, when=when
             )
@@ -562,11 +562,7 @@ class ResearchPanel(QWidget):
     def _exchange_time(row: RunRow) -> datetime:
         """The run's resume time in its exchange's zone (times shown to people are exchange time, named)."""
         assert row.resume_at is not None
-        try:
-            market = parse_symbol(row.symbol).market
-        except UserError:
-            market = "CN"
-        return row.resume_at.astimezone(MARKET_TZ[market])
+        return row.resume_at.astimezone(MARKET_TZ[_market(row)])
 
     def _interrupted_text(self) -> str:
         return self.tr("Interrupted: it is not running now. Continue resumes it from its journal.")
@@ -596,3 +592,11 @@ class ResearchPanel(QWidget):
 def screenshot_setup(panel: ResearchPanel) -> None:
     """For screenshots: start an analysis of a demo stock so the panel shows live titles."""
     panel.start("003901.SZ")
+
+
+def _market(row: RunRow) -> Market:
+    """The market of the run's symbol (an A-share when it does not parse)."""
+    try:
+        return parse_symbol(row.symbol).market
+    except UserError:
+        return "CN"

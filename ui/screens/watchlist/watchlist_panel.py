@@ -34,6 +34,7 @@ from stockbench.workbench import Workbench
 from ui.charts.palette import candle_scheme, chart_colors
 from ui.context import AppContext
 from ui.screens.watchlist import watchlist_actions as actions
+from ui.screens.watchlist.column_fit import ColumnFit
 from ui.screens.watchlist.symbol_search import SymbolSearch
 from ui.screens.watchlist.watchlist_actions import RowFound, RowPrice, WatchlistView
 from ui.screens.watchlist.watchlist_model import WatchlistModel, WatchRow
@@ -105,6 +106,7 @@ class WatchlistPanel(QWidget):
         self.view.verticalHeader().hide()
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.view.horizontalHeader().setStretchLastSection(True)
+        self.columns = ColumnFit(self.view)  # the columns that fit the dock, no horizontal scroll bar
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._show_menu)
         self.view.doubleClicked.connect(lambda index: self.chart_requested.emit(self.model.rows[index.row()].symbol))
