@@ -430,3 +430,25 @@ def test_the_report_reader_wraps_its_text(qtbot: QtBot, reports_bench: Workbench
         assert evidence.horizontalScrollBar().maximum() == 0, (language, evidence.document().idealWidth())
     finally:
         window.shutdown()
+
+
+def test_a_filled_in_fill_dialog_shows_its_fees_and_problems_whole(
+    qtbot: QtBot, reports_bench: Workbench, language: str
+) -> None:
+    """The fill dialog as a user fills it in at 1366x768: the computed fees' breakdown and a lot problem wrap onto
+    more lines, and every line is seen (the breakdown's second line was cut off under the fees in English)."""
+    window = window_at(qtbot, SIZE, reports_bench)
+    reports_bench.ledger.add_account("main", "CNY")
+    try:
+        [dialog] = _dialog_of(qtbot, window, "record_fill")
+        _settled(qtbot, window)
+        for edit, text in ((dialog.symbol_edit, "605903"), (dialog.qty_edit, "150"), (dialog.price_edit, "358.50")):
+            edit.setText(text)
+        qtbot.waitUntil(lambda: bool(dialog.fee_label.text()) and bool(dialog.problems_label.text()), timeout=20_000)
+        _settled(qtbot, window)
+        qtbot.wait(200)
+        cut = cut_texts(dialog) + _too_big(dialog)
+        dialog.close()
+    finally:
+        window.shutdown()
+    assert cut == [], f"{language}:\n" + "\n".join(cut)

@@ -281,6 +281,7 @@ class FillDialog(QDialog):
     def _build(self, symbol: str, side: Side) -> None:
         layout = QVBoxLayout(self)
         layout.addLayout(self._build_form(symbol, side))
+        layout.addWidget(self.fee_label)  # under the form: a form's row kept a wrapped breakdown to its first line
         self.summary_label = QLabel(self)
         self.summary_label.setObjectName("fillSummary")
         self.summary_label.setWordWrap(True)
@@ -326,7 +327,7 @@ class FillDialog(QDialog):
         for label, field in ((self.tr("Account"), self.account_combo), (self.tr("Symbol"), self.symbol_edit),
                              (self.tr("Side"), self.side_combo), (self.tr("Quantity"), self.qty_edit),
                              (self.tr("Price"), self.price_edit), (self.tr("Time"), self._build_time()),
-                             (self.tr("Fees"), self._build_fees()), ("", self.fee_label),
+                             (self.tr("Fees"), self._build_fees()),
                              (self.tr("Order"), self.order_combo), (self.tr("Note"), self.note_edit)):  # fmt: skip
             form.addRow(label, field)
         return form
