@@ -146,7 +146,9 @@ def _record_human(cli: CliContext, data: dict[str, Any]) -> str:
     c = data["calibration"]
     brier = cli.say("cli.track.brier", **{k: c[k] for k in ("brier", "base_rate_brier", "skill", "n")})
     lines.append("\n" + (brier if c["n"] else cli.say("cli.track.no_brier")))
-    lines.append(cli.say("cli.track.cost", per_report=data["cost"]["per_report"], reports=data["cost"]["reports"]))
+    per_report = data["cost"]["per_report"]
+    lines.append(cli.say("cli.track.cost", per_report="—" if per_report is None else per_report,
+                         reports=data["cost"]["reports"]))  # fmt: skip
     return "\n".join(lines)
 
 
@@ -193,7 +195,7 @@ def _progress(cli: CliContext) -> Callable[[int, int, ReplayRun], None]:
         how = (
             cli.say("cli.replay.reused") if run.reused else cli.say("cli.replay.seconds", seconds=f"{run.seconds:.1f}")
         )
-        outcome = cli.word("action", run.action) if run.action else run.reason
+        outcome = cli.word("action", run.action) if run.action else run.reason_in(cli.language)
         message(cli.say("cli.replay.progress", done=done, total=total, symbol=run.symbol, day=run.day,
                         status=cli.word("run_status", run.status), outcome=outcome, how=how))  # fmt: skip
 
@@ -264,7 +266,8 @@ def replay(
             f"{cli.word('run_status', k)} {v}" for k, v in r["counts"].items()
         )
         head = cli.say("cli.replay.head", analyses=r["analyses"], seconds=r["seconds"],
-                       each=r["seconds_per_analysis"], counts=counts)  # fmt: skip
+                       each="—" if r["seconds_per_analysis"] is None else r["seconds_per_analysis"],
+                       counts=counts)  # fmt: skip
         return head + "\n" + _record_human(cli, d["track_record"])
 
     cli.emit(data, human)

@@ -9,7 +9,6 @@ from datetime import date
 from stockbench.errors import InvalidInput
 from stockbench.market.registry import InstrumentRegistry
 from stockbench.messages import user_error
-from stockbench.research.wording import say
 
 
 class NotListed(InvalidInput):
@@ -46,9 +45,10 @@ def check_listed_in(registry: InstrumentRegistry, symbol: str, start: date, end:
         raise user_error(NotListed, "not_listed_in_period", label=found, listed=listed, start=start, end=end)
 
 
-def before_listing(registry: InstrumentRegistry, symbol: str, day: date) -> str | None:
-    """Why `symbol` cannot be researched as of `day` when it lists later, else None."""
+def before_listing(registry: InstrumentRegistry, symbol: str, day: date) -> dict[str, str] | None:
+    """The words' figures (inputs.skipped_before_listing) of why `symbol` cannot be researched as of `day` when it
+    lists later, else None."""
     listed = registry.listing_date(symbol)
     if listed is None or day >= listed:
         return None
-    return say("inputs.skipped_before_listing", "en", label=label(registry, symbol), listed=listed, day=day)
+    return {"label": label(registry, symbol), "listed": str(listed), "day": str(day)}

@@ -26,6 +26,7 @@ from stockbench.messages import user_error
 from stockbench.research.listing import before_listing, check_listed_in
 from stockbench.research.track_record import TrackRecords
 from stockbench.research.track_summary import TrackRecord
+from stockbench.research.wording import Language, say
 from stockbench.store.database import Database
 
 if TYPE_CHECKING:
@@ -48,6 +49,17 @@ class ReplayRun:
     reused: bool = False
     seconds: float = 0.0
     reason: str = ""
+    skip: tuple[str, tuple[tuple[str, str], ...]] | None = None  # a skipped day's words: its key and figures
+
+    @classmethod
+    def skipped(cls, symbol: str, day: date, key: str, figures: dict[str, object]) -> ReplayRun:
+        """A day the batch cannot analyse, with its reason in English (`reason`) and its words' key (`skip`)."""
+        values = tuple((k, str(v)) for k, v in figures.items())
+        return cls(symbol, day, "skipped", reason=say(key, "en", **dict(values)), skip=(key, values))
+
+    def reason_in(self, language: Language) -> str:
+        """The reason in `language` (a skipped day's words; a run's own reason as it was given)."""
+        return say(self.skip[0], language, **dict(self.skip[1])) if self.skip else self.reason
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -181,11 +193,11 @@ class Replayer:
         runs = []
         for day in days:
             if (unlisted := before_listing(self.market.registry, symbol, day)) is not None:
-                run = ReplayRun(symbol, day, "skipped", reason=unlisted)
+                run = ReplayRun.skipped(symbol, day, "inputs.skipped_before_listing", dict(unlisted))
             elif first is None or last is None or day < first:
-                run = ReplayRun(symbol, day, "skipped", reason=f"no bars of {symbol} on or before {day}")
+                run = ReplayRun.skipped(symbol, day, "inputs.skipped_no_bars", {"symbol": symbol, "day": day})
             elif day > last:
-                run = ReplayRun(symbol, day, "skipped", reason=f"the bars of {symbol} end on {last}")
+                run = ReplayRun.skipped(symbol, day, "inputs.skipped_bars_end", {"symbol": symbol, "last": last})
             else:
                 run = self._one(symbol, day, model, fresh, language=language)
             runs.append(run)

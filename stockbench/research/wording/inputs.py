@@ -10,4 +10,6 @@ WORDS: dict[str, Entry] = {
         zh="{label} 于 {listed} 上市：{day} 尚未上市",
         en="{label} listed on {listed}: not yet listed on {day}",
     ),
+    "inputs.skipped_no_bars": Entry(zh="{symbol} 在 {day} 及之前没有日线", en="no bars of {symbol} on or before {day}"),
+    "inputs.skipped_bars_end": Entry(zh="{symbol} 的日线止于 {last}", en="the bars of {symbol} end on {last}"),
 }

@@ -61,6 +61,24 @@ def test_quick_review_and_replay_before_listing_are_refused(
     )
 
 
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("zh", f"已跳过 {DEMO_SYMBOL} 示例酱香酒业 于 {DEMO_LISTED} 上市：2010-04-15 尚未上市"),
+     ("en", f"skipped {DEMO_SYMBOL} 示例酱香酒业 listed on {DEMO_LISTED}: not yet listed on 2010-04-15")],
+)  # fmt: skip
+def test_a_replayed_day_before_the_listing_is_skipped_in_the_users_words(
+    demo_home: Path, capsys: pytest.CaptureFixture[str], language: str, words: str
+) -> None:
+    """A replay over a period that starts before the listing skips those days, said in the --lang language (the
+    reason was English under zh), and shows no "None" for the figures a batch of skips has not got."""
+    assert (
+        run(["--lang", language, "replay", "--symbols", DEMO_SYMBOL, "--from", "2010-04-15", "--to", "2010-04-21"]) == 0
+    )
+    captured = capsys.readouterr()
+    assert words in captured.err
+    assert "None" not in captured.out and "—" in captured.out
+
+
 def test_the_desktop_gets_the_same_error_through_the_front_door(demo_home: Path) -> None:
     before = run_count(demo_home)
     with Workbench.open(demo_home, clock=ReplayClock.as_of(date(2009, 12, 31))) as bench:
