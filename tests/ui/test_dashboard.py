@@ -3,6 +3,7 @@ the latest report's decisions, zone alerts, the scan shortlist."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -164,3 +165,22 @@ def test_screenshot_books_are_fictional_and_recorded_once(
     qtbot.waitUntil(lambda: len(panel.positions.rows) == 2 and len(panel.orders.rows) == 1, timeout=WAIT_MS)
     assert [r.symbol for r in panel.positions.rows] == sorted(SCREENSHOT_HOLDINGS)
     assert demo_books(ctx.bench) == 0  # a workspace with accounts is never touched
+
+
+def test_the_scan_s_reasons_are_joined_as_the_language_writes_them(demo_home: Path) -> None:
+    """A pick's reasons in the Chinese dashboard are joined with "；", as the scan command joins them (they were
+    joined with the English "; ")."""
+    from ui.i18n.language import Translations
+    from ui.screens.dashboard.dashboard_actions import watch
+
+    translations = Translations()
+    assert translations.install("zh_CN")
+    try:
+        with Workbench.open(demo_home) as bench:
+            picks = watch(bench).shortlist
+    finally:
+        translations.install("en")
+        translations.uninstall()
+    several = [p.reasons for p in picks if len(re.findall(r"（[+-]\d+）", p.reasons)) >= 2]  # two reasons' points
+    assert several, picks  # the demo's 605903.SH has two reasons
+    assert all("；" in why and "; " not in why for why in several), several

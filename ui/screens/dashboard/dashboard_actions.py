@@ -12,6 +12,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from stockbench.clock import MARKET_TZ
 from stockbench.errors import UserError
 from stockbench.ledger.entries import Position
+from stockbench.messages import note
 from stockbench.research.outcomes import ReportListing
 from stockbench.research.summary import ReportSummary
 from stockbench.workbench import Workbench
@@ -124,7 +125,8 @@ def watch(bench: Workbench, top: int = SHORTLIST) -> Watch:
     except UserError as error:
         return Watch(tuple(alerts), (), 0, None, universe, (*problems, error_text(error)))
     language = engine_language()
-    picks = tuple(PickRow(p.symbol, _name(bench, p.symbol), p.score, "; ".join(n.text(language) for n in p.notes))
+    between = note("cli.reason_separator").text(language)  # "；" between Chinese reasons, as the scan command says
+    picks = tuple(PickRow(p.symbol, _name(bench, p.symbol), p.score, between.join(n.text(language) for n in p.notes))
                   for p in scan.shortlist)  # fmt: skip
     return Watch(tuple(alerts), picks, scan.scanned, scan.as_of, universe, tuple(problems))
 
