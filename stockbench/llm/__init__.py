@@ -51,6 +51,12 @@ class KeyringUnavailable(UserError):
     code = "keyring_unavailable"
 
 
+class KeyFileLocked(KeyringUnavailable):
+    """The encrypted key file cannot be opened: no passphrase was given, or it is not the file's."""
+
+    code = "keystore_locked"
+
+
 class ConnectionFailed(ModelUnavailable):
     """A connection test (`Models.probe`) got no answer. `kind` is the failure kind of the last attempt (auth,
     not_found, connection, timeout, rate_limited ...), or "not_called" when no request was sent."""

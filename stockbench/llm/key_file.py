@@ -14,19 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from stockbench.errors import InvalidInput
-from stockbench.llm import KeyringUnavailable
+from stockbench.llm import KeyFileLocked
 from stockbench.llm.keys import SERVICE
 from stockbench.messages import user_error
 
 FILE_NAME = "keys.cfg"
 PASSPHRASE_ENV = "STOCKBENCH_KEYSTORE_PASSPHRASE"
 MIN_PASSPHRASE = 8
-
-
-class KeyFileLocked(KeyringUnavailable):
-    """The encrypted key file cannot be opened: no passphrase was given, or it is not the file's."""
-
-    code = "keystore_locked"
 
 
 class FileKeys:

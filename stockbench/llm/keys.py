@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal, Protocol
 
 from stockbench.errors import REDACTED, redact
-from stockbench.llm import KeyringUnavailable
+from stockbench.llm import KeyFileLocked, KeyringUnavailable
 from stockbench.messages import Note, note, user_error
 
 __all__ = ["ENV_PREFIX", "REDACTED", "SERVICE", "KeySource", "KeyStore", "Keys", "OsKeyring", "env_name", "redact"]
@@ -70,8 +70,6 @@ class Keys:
         """Where the key of `name` would come from now."""
         if self.from_environment(name):
             return "environment"
-        from stockbench.llm.key_file import KeyFileLocked
-
         store, stored_as = self._stored()
         try:
             return stored_as if store.get(name) else "missing"

@@ -1,0 +1,1 @@
+"""Widgets the screens and dialogs share (the status bar, small shared controls)."""
