@@ -243,16 +243,10 @@ def test_the_last_good_quote_is_labelled_stale_with_its_age_and_the_gate_is_a_ga
 def test_hong_kong_quotes_come_from_sina_first_and_tencent_s_are_labelled_delayed(
     db: Database, rules: MarketRules, http: HttpClient, servers: tuple[ReplayServer, ReplayServer]
 ) -> None:
-    sina, tencent = servers
-    sina.route("/list=rt_hk00700", Reply.failing(501))
-    line = tencent_hk_line("00700", "腾讯控股", "TENCENT", last="380.00", prev="378.00", lot=100, volume=1000)
-    tencent.route("/q=hk00700", Reply.gbk(line.replace("2024/06/28 16:08:09", "2024/06/28 09:50:00")))
-    wall = Wall()
-    only(db, wall, {"hk_quote.sina": sina.base_url, "hk_quote.tencent": tencent.base_url})
-    hk = DataService(db, FixedClock(local(DAY, 10, 0, tz=MARKET_TZ["HK"])), rules,
-                     http=http, now=wall)  # fmt: skip
+    wall = tencent_hk_only(db, servers, "2024/06/28 09:50:00")
+    hk = hk_service(db, rules, http, wall, local(DAY, 10, 0, tz=MARKET_TZ["HK"]))
     view = hk.quote("00700.HK")
-    assert sina.seen("/list=rt_hk00700") and (view.label, view.source, view.price) == (
+    assert servers[0].seen("/list=rt_hk00700") and (view.label, view.source, view.price) == (
         "delayed",
         "tencent",
         Decimal("380"),
@@ -264,17 +258,24 @@ def hk_service(db: Database, rules: MarketRules, http: HttpClient, wall: Wall, a
     return DataService(db, FixedClock(at), rules, http=http, now=wall)
 
 
+def tencent_hk_only(db: Database, servers: tuple[ReplayServer, ReplayServer], stamp: str) -> Wall:
+    """Hong Kong quotes asked of the two loopback servers, Sina's failing (501) and Tencent's 00700 line taken at
+    `stamp` (its own time field, Hong Kong time)."""
+    sina, tencent = servers
+    sina.route("/list=rt_hk00700", Reply.failing(501))
+    line = tencent_hk_line("00700", "腾讯控股", "TENCENT", last="380.00", prev="378.00", lot=100, volume=1000)
+    tencent.route("/q=hk00700", Reply.gbk(line.replace("2024/06/28 16:08:09", stamp)))
+    wall = Wall()
+    only(db, wall, {"hk_quote.sina": sina.base_url, "hk_quote.tencent": tencent.base_url})
+    return wall
+
+
 def test_a_tencent_hong_kong_quote_15_minutes_behind_is_delayed_not_stale_and_its_gate_passes_labelled_delayed(
     db: Database, rules: MarketRules, http: HttpClient, servers: tuple[ReplayServer, ReplayServer]
 ) -> None:
     """Tencent's Hong Kong quotes are published 15 minutes late: one taken 15 min 05 s before the clock is on time
     (5 s beyond the delay), labelled delayed with its minutes, and the fresh-quote gate passes labelled delayed."""
-    sina, tencent = servers
-    sina.route("/list=rt_hk00700", Reply.failing(501))
-    line = tencent_hk_line("00700", "腾讯控股", "TENCENT", last="380.00", prev="378.00", lot=100, volume=1000)
-    tencent.route("/q=hk00700", Reply.gbk(line.replace("2024/06/28 16:08:09", "2024/06/28 09:44:55")))
-    wall = Wall()
-    only(db, wall, {"hk_quote.sina": sina.base_url, "hk_quote.tencent": tencent.base_url})
+    wall = tencent_hk_only(db, servers, "2024/06/28 09:44:55")
     hk = hk_service(db, rules, http, wall, datetime(2024, 6, 28, 10, 0, tzinfo=MARKET_TZ["HK"]))
     view = hk.quote("00700.HK")
     assert (view.label, view.source, view.delay_minutes, view.age_seconds) == ("delayed", "tencent", 15, 905)
@@ -288,12 +289,7 @@ def test_a_delayed_quote_lagging_beyond_its_delay_and_the_limit_is_stale(
     db: Database, rules: MarketRules, http: HttpClient, servers: tuple[ReplayServer, ReplayServer]
 ) -> None:
     """The same quote 31 minutes later (46 min 05 s behind: 31 min beyond the delay, past the 15-minute limit)."""
-    sina, tencent = servers
-    sina.route("/list=rt_hk00700", Reply.failing(501))
-    line = tencent_hk_line("00700", "腾讯控股", "TENCENT", last="380.00", prev="378.00", lot=100, volume=1000)
-    tencent.route("/q=hk00700", Reply.gbk(line.replace("2024/06/28 16:08:09", "2024/06/28 09:44:55")))
-    wall = Wall()
-    only(db, wall, {"hk_quote.sina": sina.base_url, "hk_quote.tencent": tencent.base_url})
+    wall = tencent_hk_only(db, servers, "2024/06/28 09:44:55")
     hk_service(db, rules, http, wall, datetime(2024, 6, 28, 10, 0, tzinfo=MARKET_TZ["HK"])).quote("00700.HK")
     later = hk_service(db, rules, http, wall, datetime(2024, 6, 28, 10, 31, tzinfo=MARKET_TZ["HK"]))
     view = later.quote("00700.HK", fetch=False)
