@@ -2247,6 +2247,22 @@
         <translation>对比</translation>
     </message>
     <message>
+        <source>Show the list</source>
+        <translation>显示列表</translation>
+    </message>
+    <message>
+        <source>Hide the list</source>
+        <translation>隐藏列表</translation>
+    </message>
+    <message>
+        <source>Show the reports&apos; list and filters again</source>
+        <translation>重新显示报告列表和筛选</translation>
+    </message>
+    <message>
+        <source>Read the report at the panel&apos;s full size</source>
+        <translation>在整个面板中阅读报告</translation>
+    </message>
+    <message>
         <source>There is no report on {0} yet.</source>
         <translation>{0} 还没有报告。</translation>
     </message>

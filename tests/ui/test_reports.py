@@ -331,3 +331,68 @@ def test_a_tampered_report_is_refused_a_pdf_in_the_interface_language(
     qtbot.waitUntil(lambda: len(presented) == 2, timeout=TIMEOUT)
     assert presented[-1][1].startswith(f"report {row.report_id} is not as it was published: ")
     assert not (tmp_path / "report.pdf").exists()
+
+
+def test_the_evidence_pane_is_folded_until_a_click_asks_for_evidence(qtbot: QtBot, panel: ReportsPanel) -> None:
+    """At 1366x768 the evidence pane's empty hint took a quarter of the reader's height: it is folded away until a
+    click shows evidence (the hint is said on the status line), opens from its heading, and folds again when
+    another report is chosen."""
+    from ui.i18n.language import Translations
+    from ui.screens.reports.report_view import evidence_hint
+
+    panel.resize(600, 640)
+    select(qtbot, panel, BANK)
+    assert panel.evidence_folded() and panel.evidence_view.height() == 0
+    hint = "Click an evidence id, a number in a claim or a quote to see its source."
+    assert panel.status_label.text() == evidence_hint() == hint
+    folded = panel.view.height()
+    numbers = [a for a in panel.view.anchors() if a.startswith("number:")]
+    with qtbot.waitSignal(panel.evidence_shown, timeout=TIMEOUT):
+        panel.view.anchorClicked.emit(QUrl(numbers[-1]))
+    qtbot.waitUntil(lambda: panel.evidence_view.height() > 100, timeout=2_000)
+    assert not panel.evidence_folded() and panel.view.height() < folded
+    assert panel.evidence_view.verticalScrollBar().value() == 0
+    assert panel.evidence_view.toPlainText().startswith("Where ")
+    translations = Translations()
+    try:
+        translations.install("zh_CN")
+        panel.retranslate()  # as the window does on a switch
+        assert panel.status_label.text() == "点击证据编号、论断中的数字或引文，查看其来源。"
+    finally:
+        translations.install("en")
+        translations.uninstall()
+    panel.retranslate()
+    select(qtbot, panel, HK)
+    assert panel.evidence_folded() and panel.evidence_view.toPlainText() == ""
+    assert panel.status_label.text() == evidence_hint()
+
+
+def test_the_list_folds_away_to_read_a_report_at_the_panels_full_height(qtbot: QtBot, panel: ReportsPanel) -> None:
+    """Under the list at 768 px the report showed about eight lines: Hide the list gives the reader the panel's
+    height, Show the list brings the list and its filters back as they were."""
+    from ui.i18n.language import Translations
+
+    panel.resize(600, 640)
+    qtbot.waitUntil(lambda: panel.splitter.orientation() == Qt.Orientation.Vertical, timeout=2_000)
+    select(qtbot, panel, BANK)
+    qtbot.wait(300)  # the reader's buttons settle on one row under the list
+    under_the_list, shares = panel.view.height(), panel.splitter.sizes()
+    assert panel.list_button.text() == "Hide the list" and panel.list_button.isVisible()
+    qtbot.mouseClick(panel.list_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.view.height() > under_the_list + 150, timeout=2_000)
+    assert not panel.table.isVisible() and not panel.search_edit.isVisible()
+    assert panel.list_button.text() == "Show the list"
+    translations = Translations()
+    try:
+        translations.install("zh_CN")
+        panel.retranslate()
+        assert panel.list_button.text() == "显示列表"
+    finally:
+        translations.install("en")
+        translations.uninstall()
+    panel.retranslate()
+    qtbot.mouseClick(panel.list_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.table.isVisible() and panel.search_edit.isVisible(), timeout=2_000)
+    assert panel.list_button.text() == "Hide the list" and panel.current_row() is not None
+    qtbot.wait(300)
+    assert panel.splitter.sizes() == shares and panel.view.height() == under_the_list

@@ -104,6 +104,13 @@ class ReportView(QTextBrowser):
             self.evidence_requested.emit(request)
 
 
+def evidence_hint() -> str:
+    """What a click on the report shows, in the interface language."""
+    return QCoreApplication.translate(
+        "EvidenceView", "Click an evidence id, a number in a claim or a quote to see its source."
+    )
+
+
 class EvidenceView(QTextBrowser):
     """The evidence behind a clicked link: source, kind, sha256 and the passage with the value marked."""
 
@@ -117,7 +124,7 @@ class EvidenceView(QTextBrowser):
         self._set_placeholder()
 
     def _set_placeholder(self) -> None:
-        self.setPlaceholderText(self.tr("Click an evidence id, a number in a claim or a quote to see its source."))
+        self.setPlaceholderText(evidence_hint())
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
         """On a language switch, say what is shown again in the new language."""

@@ -39,7 +39,7 @@ from ui.i18n.action_words import action_word
 from ui.i18n.language import engine_language
 from ui.screens.reports import reports_actions as actions
 from ui.screens.reports.report_compare import compare_sections, comparison_html
-from ui.screens.reports.report_view import EvidenceView, ReportView
+from ui.screens.reports.report_view import EvidenceView, ReportView, evidence_hint
 from ui.screens.reports.reports_model import (
     COLUMN_INDEX,
     ROW_ROLE,
@@ -56,6 +56,7 @@ TITLE_CHARACTERS, TITLE_PADDING = 12, 12  # the report list's title column shows
 READER_WIDTH = 420  # the reader beside the list needs this much room for its buttons and the report's lines
 LIST_MARGIN = 12
 LIST_SHARE_BESIDE, LIST_SHARE_ABOVE = 0.4, 0.34  # of the panel's width (list beside) or height (list above)
+EVIDENCE_SHARE = 0.38  # of the reader's height, once a click asks for evidence (folded away until then)
 VERDICT_VALUES = ("", UNREVIEWED, "accept", "revise", "reject")  # the verdict filter's choices
 
 
@@ -79,6 +80,8 @@ class ReportsPanel(QWidget):
         self.proxy = ReportsProxy(self)
         self.proxy.setSourceModel(self.model)
         self._wanted: str | None = None  # a report to open once the list has loaded
+        self._hinting = False  # the status line holds the evidence hint
+        self._list_sizes: list[int] = []  # the list's and the reader's share while the list is folded away
         self._notice = ""  # a status to show once the list has loaded (selecting a report clears the status)
         self.review_dialog: ReviewDialog | None = None
         self._build()
@@ -95,7 +98,7 @@ class ReportsPanel(QWidget):
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        left = QWidget(splitter)
+        self.list_part = left = QWidget(splitter)
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addLayout(self._build_filters(left))
@@ -174,10 +177,49 @@ class ReportsPanel(QWidget):
         self.export_md_button.setText(self.tr("Export Markdown…"))
         self.export_pdf_button.setText(self.tr("Export PDF…"))
         self.review_button.setText(self.tr("Review…"))
+        self._word_list_button()
+        if self._hinting and self.status_label.text():
+            self.status_label.setText(evidence_hint())
         self.model.retranslate()
         self._enable_actions(self.current_row())
         if not self.compare_view.document().isEmpty():  # a comparison is shown: word it again
             self._show_comparison()
+
+    def _say(self, text: str) -> None:
+        """Put `text` on the reader's status line (in place of the evidence hint)."""
+        self._hinting = False
+        self.status_label.setText(text)
+
+    def _word_list_button(self) -> None:
+        hidden = self.list_button.isChecked()
+        self.list_button.setText(self.tr("Show the list") if hidden else self.tr("Hide the list"))
+        self.list_button.setToolTip(self.tr("Show the reports' list and filters again") if hidden
+                                    else self.tr("Read the report at the panel's full size"))  # fmt: skip
+
+    @Slot(bool)
+    def set_list_hidden(self, hidden: bool) -> None:
+        """Fold the list and its filters away to read at the panel's full size, or show them again."""
+        if self.list_button.isChecked() != hidden:
+            self.list_button.setChecked(hidden)  # comes back here through `toggled`
+            return
+        if hidden:
+            self._list_sizes = self.splitter.sizes()
+        self.list_part.setVisible(not hidden)
+        if not hidden and self._list_sizes:
+            self.splitter.setSizes(self._list_sizes)  # as it was before it folded
+        self._word_list_button()
+
+    def evidence_folded(self) -> bool:
+        """Whether the evidence pane is folded away (until a click asks for evidence)."""
+        return self.reading_split.sizes()[1] == 0
+
+    def _unfold_evidence(self) -> None:
+        if self.evidence_folded():
+            total = sum(self.reading_split.sizes())
+            self.reading_split.setSizes([total - int(total * EVIDENCE_SHARE), int(total * EVIDENCE_SHARE)])
+
+    def _fold_evidence(self) -> None:
+        self.reading_split.setSizes([sum(self.reading_split.sizes()), 0])
 
     def _verdict_texts(self) -> tuple[str, ...]:
         """The verdict filter's choices, in the order of `VERDICT_VALUES`."""
@@ -243,7 +285,7 @@ class ReportsPanel(QWidget):
         self.status_label.setWordWrap(True)
         layout.addWidget(self.status_label)
         self.tabs = QTabWidget(reader)
-        split = QSplitter(Qt.Orientation.Vertical, self.tabs)
+        self.reading_split = split = QSplitter(Qt.Orientation.Vertical, self.tabs)
         self.view = ReportView(split)
         self.view.evidence_requested.connect(self.show_evidence)
         self.evidence_view = EvidenceView(split)
@@ -251,7 +293,14 @@ class ReportsPanel(QWidget):
         split.addWidget(self.evidence_view)
         split.setStretchFactor(0, 4)  # the report is what is read; the evidence pane answers a click
         split.setStretchFactor(1, 1)
-        split.setSizes([800, 200])
+        split.setCollapsible(0, False)
+        split.setSizes([1, 0])  # folded until a click asks for evidence (at 768 px it took a quarter of the report)
+        self.list_button = QPushButton(self.tabs)  # reading at full height: the list and its filters fold away
+        self.list_button.setObjectName("listToggle")
+        self.list_button.setCheckable(True)
+        self.list_button.setFlat(True)
+        self.list_button.toggled.connect(self.set_list_hidden)
+        self.tabs.setCornerWidget(self.list_button, Qt.Corner.TopRightCorner)
         self.compare_view = QTextBrowser(self.tabs)
         self.compare_view.setObjectName("compareView")
         self.compare_view.setOpenLinks(False)
@@ -305,7 +354,7 @@ class ReportsPanel(QWidget):
         if wanted:
             self.open_report(wanted)
         if self._notice:
-            self.status_label.setText(self._notice)
+            self._say(self._notice)
             self._notice = ""
         unread = [r.report_id for r in rows if not r.seal_checked]
         if unread:
@@ -357,7 +406,7 @@ class ReportsPanel(QWidget):
         if found is not None:
             self.open_report(found.report_id)
         else:
-            self.status_label.setText(self.tr("There is no report on {0} yet.").format(symbol))
+            self._say(self.tr("There is no report on {0} yet.").format(symbol))
 
     def _clear_filter_hiding(self, report_id: str) -> None:
         row = self.model.find(report_id)
@@ -395,9 +444,11 @@ class ReportsPanel(QWidget):
         row = self.current_row()
         self.view.show_report(row)
         self.evidence_view.clear()
+        self._fold_evidence()
         self.compare_view.clear()
         self.tabs.setCurrentIndex(REPORT_TAB)
-        self.status_label.clear()
+        self._hinting = row is not None  # the status line says what a click shows, until it says something else
+        self.status_label.setText(evidence_hint() if self._hinting else "")
         self._enable_actions(row)
         if row is not None and row.seal_checked:  # else once its text is read (see `_on_details`)
             self.report_shown.emit(row.report_id)
@@ -417,7 +468,9 @@ class ReportsPanel(QWidget):
 
     def _on_evidence(self, found: tuple[EvidenceRequest, tuple[EvidenceDetail, ...]]) -> None:
         request, details = found
+        self._unfold_evidence()
         self.evidence_view.show_details(request, details, self.view.row.symbol if self.view.row else "")
+        self.evidence_view.verticalScrollBar().setValue(0)  # from its heading, as the pane opens
         self.evidence_shown.emit(details)
 
     def compare_with_previous(self) -> None:
@@ -441,7 +494,7 @@ class ReportsPanel(QWidget):
         """Re-check the report from its frozen record and stored evidence alone."""
         row = self.current_row()
         if row is not None:
-            self.status_label.setText(self.tr("Verifying…"))
+            self._say(self.tr("Verifying…"))
             actions.verify_report(self.ctx, self, row.report_id, self._on_verified)
 
     def _on_verified(self, result: tuple[str, list[Problem]]) -> None:
@@ -449,11 +502,9 @@ class ReportsPanel(QWidget):
         if problems:
             language = engine_language()
             lines = "\n".join(f"• {said(p, language)[0]}" for p in problems[:10])
-            self.status_label.setText(self.tr("{0} does not verify:").format(report_id) + "\n" + lines)
+            self._say(self.tr("{0} does not verify:").format(report_id) + "\n" + lines)
         else:
-            self.status_label.setText(
-                self.tr("{0} verifies: every gate passes again on its stored evidence.").format(report_id)
-            )
+            self._say(self.tr("{0} verifies: every gate passes again on its stored evidence.").format(report_id))
         self.verified.emit(report_id, problems)
 
     # ---- export and review ---------------------------------------------------------------------------
@@ -481,7 +532,7 @@ class ReportsPanel(QWidget):
             actions.export_pdf(self.ctx, self, row.report_id, target, self._on_exported)
 
     def _on_exported(self, path: Path) -> None:
-        self.status_label.setText(self.tr("Exported to {0}").format(str(path)))
+        self._say(self.tr("Exported to {0}").format(str(path)))
         self.exported.emit(str(path))
 
     def open_review(self) -> None:
