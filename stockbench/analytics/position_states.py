@@ -242,15 +242,3 @@ def legal_actions(current: PositionState, facts: PositionFacts) -> dict[Action, 
         for action in ACTIONS
         if not action_problems(action, current, facts)
     }
-
-
-def check_action(action: Action, state: PositionState, current: PositionState, facts: PositionFacts) -> list[Problem]:
-    """Whether `action` with the position state `state` is legal now, with every reason it is not."""
-    problems = action_problems(action, current, facts)
-    if problems:
-        return problems
-    allowed = [s for s in ACTION_STATES[action] if check_move(current, s, facts).legal]
-    if state in allowed:
-        return []
-    return [Problem("action_state_mismatch", f"{action} goes with the position state {' or '.join(allowed)}, not "
-                    f"{state}", f"submit position_state {allowed[0]} with {action}")]  # fmt: skip

@@ -16,7 +16,6 @@ from stockbench.analytics.position_states import (
     STATES,
     PositionFacts,
     action_problems,
-    check_action,
     check_move,
     legal_actions,
     legal_moves,
@@ -138,13 +137,17 @@ def test_illegal_actions_are_refused_with_every_reason() -> None:
 
 
 def test_an_action_goes_with_its_states() -> None:
-    assert check_action("wait", "watching", "no_position", FLAT) == []
-    assert check_action("buy", "building", "no_position", FLAT) == []
-    assert [p.code for p in check_action("buy", "no_position", "no_position", FLAT)] == ["action_state_mismatch"]
-    assert [p.code for p in check_action("hold", "watching", "no_position", FLAT)] == ["action_needs_position"]
-    assert [p.code for p in check_action("wait", "watching", "no_position", PositionFacts(0, 0, None))] == [
-        "action_state_mismatch"
-    ]
+    """The states each action may go with now (the judgment gate reads them: tests/engine/evidence/
+    test_action_gate.py); with no zone position known, watching is not a state to move to."""
+    assert legal_actions("no_position", FLAT) == {
+        "buy": ("building",),
+        "wait": ("no_position", "watching"),
+        "avoid": ("no_position", "watching"),
+    }
+    assert legal_actions("no_position", PositionFacts(0, 0, None)) == {
+        "wait": ("no_position",),
+        "avoid": ("no_position",),
+    }
 
 
 @pytest.mark.realdata
