@@ -287,8 +287,9 @@ class Workbench:
         """Where a report's numbers and quotes come from: cited evidence, re-read with the gates' rules."""
         from stockbench.evidence.lookup import EvidenceLookup
         from stockbench.evidence.store import EvidenceStore
+        from stockbench.research.record_words import record_words
 
-        return EvidenceLookup(EvidenceStore(self.workspace.db))
+        return EvidenceLookup(EvidenceStore(self.workspace.db), record_words)
 
     @functools.cached_property
     def reports(self) -> PublishedReports:

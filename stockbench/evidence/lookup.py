@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from stockbench.errors import InvalidInput, NotFound
@@ -27,7 +27,7 @@ from stockbench.evidence.records import (
     ReportCitations,
 )
 from stockbench.evidence.store import Evidence, EvidenceStore, digest
-from stockbench.messages import user_error
+from stockbench.messages import Language, user_error
 
 CONTEXT = 80
 JSON_PASSAGE = 900
@@ -92,20 +92,27 @@ def _json_text(value: Any) -> str:
     return text if len(text) <= JSON_PASSAGE else text[:JSON_PASSAGE] + "\n…"
 
 
-def _opening(found: Evidence) -> str:
+Words = Callable[[Any], Any]  # a program record said again in the reader's language (identity: as stored)
+
+
+def _as_stored(value: Any) -> Any:
+    return value
+
+
+def _opening(found: Evidence, words: Words = _as_stored) -> str:
     if found.media_type == "application/json":
-        return _json_text(json.loads(found.body))
+        return _json_text(words(json.loads(found.body)))
     return found.body[: CONTEXT * 5] + ("…" if len(found.body) > CONTEXT * 5 else "")
 
 
-def _number_detail(found: Evidence, number: str) -> Located:
+def _number_detail(found: Evidence, number: str, words: Words = _as_stored) -> Located:
     """The passage around the value a number written in a report displays as."""
     read = extract_numbers(number)
     matches: list[EvidenceValue] = []
     if read:
         matches = index_evidence([(found.evidence_id, found.media_type, found.body)]).matches(read[0])
     if not matches:
-        return _opening(found), "", "", False
+        return _opening(found, words), "", "", False
     match = matches[0]
     where = "; ".join(m.where for m in matches[:MAX_LOCATIONS]) + ("; …" if len(matches) > MAX_LOCATIONS else "")
     if match.where.startswith("text@"):
@@ -116,7 +123,8 @@ def _number_detail(found: Evidence, number: str) -> Located:
         start, end = original_span(breaks, start, written.end if written is not None else start + len(number))
         return _text_passage(found.body, start, end), found.body[start:end], where, True
     parent, scalar = _navigate(json.loads(found.body), match.where)
-    return _json_text(parent if parent is not None else scalar), json.dumps(scalar, ensure_ascii=False), where, True
+    shown = words(parent) if parent is not None else scalar
+    return _json_text(shown), json.dumps(scalar, ensure_ascii=False), where, True
 
 
 def _quote_detail(found: Evidence, quote: str, check: QuoteCheck) -> Located:
@@ -134,21 +142,27 @@ def _quote_detail(found: Evidence, quote: str, check: QuoteCheck) -> Located:
 
 
 def evidence_detail(
-    store: EvidenceStore, evidence_id: str, *, number: str | None = None, quote: str | None = None
+    store: EvidenceStore,
+    evidence_id: str,
+    *,
+    number: str | None = None,
+    quote: str | None = None,
+    words: Words = _as_stored,
 ) -> EvidenceDetail:
-    """The evidence `evidence_id` with the passage around `number` or `quote` (or its opening)."""
+    """The evidence `evidence_id` with the passage around `number` or `quote` (or its opening); a program record's
+    passage as `words` says it (its sentences in the reader's language; the stored body is not changed)."""
     try:
         found = store.get(evidence_id)
     except NotFound:
         return EvidenceDetail(evidence_id, "", "", "", "", None, False, "", "", "", False, missing=True)
     check: QuoteCheck | None = None
     if number is not None:
-        passage, highlight, where, located = _number_detail(found, number)
+        passage, highlight, where, located = _number_detail(found, number, words)
     elif quote is not None:
         check = check_quote(quote, found.body)
         passage, highlight, where, located = _quote_detail(found, quote, check)
     else:
-        passage, highlight, where, located = _opening(found), "", "", True
+        passage, highlight, where, located = _opening(found, words), "", "", True
     intact = digest(found.body) == found.sha256
     verdict, dropped = (check.reason, check.dropped) if check is not None else ("", "")
     return EvidenceDetail(found.evidence_id, found.kind, found.source, found.sha256, found.media_type,
@@ -156,9 +170,10 @@ def evidence_detail(
                           dropped)  # fmt: skip
 
 
-def lookup(store: EvidenceStore, request: EvidenceRequest) -> tuple[EvidenceDetail, ...]:
+def lookup(store: EvidenceStore, request: EvidenceRequest, words: Words = _as_stored) -> tuple[EvidenceDetail, ...]:
     """Every evidence of `request`, the ones that hold the number or quote first."""
-    details = [evidence_detail(store, e, number=request.number, quote=request.quote) for e in request.evidence_ids]
+    details = [evidence_detail(store, e, number=request.number, quote=request.quote, words=words)
+               for e in request.evidence_ids]  # fmt: skip
     return tuple(sorted(details, key=lambda d: not d.found))
 
 
@@ -205,12 +220,20 @@ def report_request(
 class EvidenceLookup:
     """Look-ups in the workspace's evidence store (`Workbench.evidence`)."""
 
-    def __init__(self, store: EvidenceStore) -> None:
+    def __init__(self, store: EvidenceStore, words: Callable[[Any, Language, str], Any] | None = None) -> None:
         self._store = store
+        self._words = words  # a record's sentences in a language, for a symbol's exchange (research's record_words)
 
-    def lookup(self, request: EvidenceRequest) -> tuple[EvidenceDetail, ...]:
-        """Each evidence of `request` with the passage around its number or quote, the ones holding it first."""
-        return lookup(self._store, request)
+    def lookup(
+        self, request: EvidenceRequest, language: Language | None = None, symbol: str = ""
+    ) -> tuple[EvidenceDetail, ...]:
+        """Each evidence of `request` with the passage around its number or quote, the ones holding it first. The
+        passages are the stored text, or with a `language` (a person reading it in the window), a program record's
+        sentences said in that language, times in `symbol`'s exchange zone (the stored record is not changed)."""
+        said = self._words
+        if said is None or language is None:
+            return lookup(self._store, request)
+        return lookup(self._store, request, lambda record: said(record, language, symbol))
 
     def citations(self, draft: Mapping[str, Any], markdown: str = "") -> ReportCitations:
         """What a report (its `draft` and `markdown`) cites: claims with their numbers, quotes, evidence ids."""

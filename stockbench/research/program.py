@@ -130,6 +130,9 @@ def _horizon(stats: Any) -> dict[str, Any]:
         "win_rate_edge_pp": _pct(stats.win_rate_edge, 2),
         "evidence": stats.evidence,
         "sample_note": stats.sample_note,
+        "sample_note_parts": [
+            {"key": n.key, "params": dict(n.params), "suffix": n.suffix, "points": n.points} for n in stats.sample_notes
+        ],
         "confidence_cap": shown(stats.confidence_cap, 2),
     }
 
@@ -262,6 +265,7 @@ def _scenarios(
         "move_pct": move,
         "tolerance": "0.05",
         "table": found.table,
+        "bounds": bounds,  # the zone levels the scenarios land against, as their texts name them
         "calibration": calibration.chosen.as_dict() if calibration else None,  # its data range: point in time
     }
 

@@ -396,3 +396,30 @@ def test_the_list_folds_away_to_read_a_report_at_the_panels_full_height(qtbot: Q
     assert panel.list_button.text() == "Hide the list" and panel.current_row() is not None
     qtbot.wait(300)
     assert panel.splitter.sizes() == shares and panel.view.height() == under_the_list
+
+
+def test_a_records_sentences_follow_a_language_switch(qtbot: QtBot, panel: ReportsPanel, ctx: AppContext) -> None:
+    """The evidence pane's record (here the data gates) is looked up again on a switch: its sentences in the new
+    language, not only its field names (the gates' reasons stayed in the language they were looked up in)."""
+    from stockbench.evidence.records import EvidenceRequest
+    from ui.i18n.language import Translations
+
+    row = select(qtbot, panel, BANK)
+    [(gates,)] = ctx.bench.workspace.db.execute(
+        "SELECT e.evidence_id FROM run_evidence e JOIN reports r ON r.run_id = e.run_id "
+        "WHERE r.report_id = ? AND e.kind = 'data_gates'",
+        [row.report_id],
+    ).fetchall()
+    with qtbot.waitSignal(panel.evidence_shown, timeout=TIMEOUT):
+        panel.show_evidence(EvidenceRequest((gates,)))
+    assert "daily bars" in panel.evidence_view.toPlainText()
+    translations = Translations()
+    try:
+        translations.install("zh_CN")
+        with qtbot.waitSignal(panel.evidence_shown, timeout=TIMEOUT):
+            panel.retranslate()  # as the window does on a switch
+        text = panel.evidence_view.toPlainText()
+        assert "日线" in text and "daily bars" not in text and "原因：" in text
+    finally:
+        translations.install("en")
+        translations.uninstall()

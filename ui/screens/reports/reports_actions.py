@@ -20,6 +20,7 @@ from stockbench.research.review_records import Review
 from stockbench.workbench import Workbench
 from ui.background import EngineOp
 from ui.context import AppContext
+from ui.i18n.language import engine_language
 from ui.screens.reports.report_export import write_pdf
 from ui.screens.reports.reports_model import ReportRow
 from ui.screens.reports.review_dialog import ReviewDraft
@@ -76,11 +77,15 @@ def load_details(ctx: AppContext, parent: QWidget, report_ids: list[str], succes
     return ctx.op(lambda bench: report_details(bench, report_ids), success, parent=parent)
 
 
-def lookup_evidence(ctx: AppContext, parent: QWidget, request: EvidenceRequest, success: Success) -> EngineOp:
-    """The cited evidence of a clicked link, with the passage around its number or quote."""
+def lookup_evidence(
+    ctx: AppContext, parent: QWidget, request: EvidenceRequest, success: Success, symbol: str = ""
+) -> EngineOp:
+    """The cited evidence of a clicked link, with the passage around its number or quote; a program record's
+    sentences in the interface language, times in `symbol`'s exchange zone."""
+    language = engine_language()
 
     def find(bench: Workbench) -> tuple[EvidenceRequest, tuple[EvidenceDetail, ...]]:
-        return request, bench.evidence.lookup(request)
+        return request, bench.evidence.lookup(request, language, symbol)
 
     return ctx.op(find, success, parent=parent)
 

@@ -180,6 +180,8 @@ class ReportsPanel(QWidget):
         self._word_list_button()
         if self._hinting and self.status_label.text():
             self.status_label.setText(evidence_hint())
+        if self.evidence_view.request is not None:  # the record's sentences in the new language: looked up again
+            self.show_evidence(self.evidence_view.request)
         self.model.retranslate()
         self._enable_actions(self.current_row())
         if not self.compare_view.document().isEmpty():  # a comparison is shown: word it again
@@ -464,7 +466,8 @@ class ReportsPanel(QWidget):
     @Slot(object)
     def show_evidence(self, request: EvidenceRequest) -> None:
         """Look up the evidence behind a clicked link and show it below the report."""
-        actions.lookup_evidence(self.ctx, self, request, self._on_evidence)
+        symbol = self.view.row.symbol if self.view.row else ""
+        actions.lookup_evidence(self.ctx, self, request, self._on_evidence, symbol)
 
     def _on_evidence(self, found: tuple[EvidenceRequest, tuple[EvidenceDetail, ...]]) -> None:
         request, details = found
