@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
-from stockbench.errors import Problem
+from stockbench.errors import Problem, UserError
 from stockbench.messages import ERRORS, NOTES, VALUES, Language, Note, said, value_word
 from stockbench.research.blocks import GateFact
 from stockbench.research.track_scoring import RULES
@@ -35,6 +35,8 @@ _INSTANT = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?[+-]\d\d:\d\d
 _NO_ORDER = re.compile(r"the action is (?P<action>\w+): no order")
 _GAPS_NO_ORDER = re.compile(r"the report discloses data gaps \((?P<gaps>[^)]*)\): no executable orders")
 _METRICS = ("pe_ttm", "pb_mrq", "ps_ttm")
+# What saying a record again may meet in a record of another shape: that part is then left as written.
+_UNSAYABLE = (KeyError, IndexError, TypeError, ValueError, UserError)
 _BENCHMARK_NOTES = {  # the track record's benchmark notes (research/track_record.py), by their English
     "stand_in": re.compile(r"the official benchmark (?P<official>\S+) has no bars in this workspace; measured against "
                            r"(?P<symbol>\S+) \((?P<name>.*)\) instead"),
@@ -80,13 +82,19 @@ def _said(data: Any, language: Language, symbol: str, key: str) -> Any:
         return [_said(item, language, symbol, key) for item in data]
     if isinstance(data, str):
         if symbol and _INSTANT.fullmatch(data):  # an instant: in the exchange's time, the zone named
-            return exchange_time(symbol, datetime.fromisoformat(data), language)
+            try:
+                return exchange_time(symbol, datetime.fromisoformat(data), language)
+            except _UNSAYABLE:  # not a symbol this program reads (an index of another service): as stored
+                return data
         return _fixed(data, language)
     if not isinstance(data, dict):
         return data
     found = {k: _said(v, language, symbol, k) for k, v in data.items() if k != SAMPLE_PARTS}
     for reword in _REWORDS:
-        found |= reword(data, language, symbol, key)
+        try:
+            found |= reword(data, language, symbol, key)
+        except _UNSAYABLE:  # a record of another shape (an older version): that part is shown as it was written
+            continue
     return found
 
 

@@ -75,3 +75,24 @@ def test_an_instant_is_said_in_the_exchanges_time_and_the_kept_notes_are_not_sho
     assert record_words(stored, "en", "00700.HK")["published_at"] == "2026-11-27 18:00:00 Hong Kong time (UTC+08:00)"
     assert record_words(stored, "en")["published_at"] == stored["published_at"]  # no exchange named: as stored
     assert datetime.fromisoformat(stored["published_at"])  # the stored value is untouched
+
+
+def test_a_record_of_another_shape_is_left_as_written() -> None:
+    """A record of an older version (a gate without its figures' names, a refused action whose parameters do not fill
+    its words, an instant of a symbol this program does not read) is shown as written, never a failed look-up."""
+    odd = {
+        "gates": [
+            {
+                "name": "fresh_quote",
+                "status": "pass",
+                "code": "last_close",
+                "reason": "as written",
+                "values": {"at": "not a time"},
+            }
+        ],
+        "refused": {"add": [{"code": "x", "key": "action_needs_position", "message": "as written", "params": {}}]},
+        "at": "2026-11-27 10:00:00+00:00",
+    }
+    said = record_words(odd, "zh", "not a symbol")
+    assert said["gates"][0]["reason"] and said["refused"]["add"][0]["message"] == "as written"
+    assert said["at"] == odd["at"]
