@@ -21,7 +21,14 @@ from stockbench.clock import today_in
 from stockbench.data.cache import BuiltIndexDay
 from stockbench.data.indices import load_method, rebuild, sector_key
 from stockbench.market.instruments import Board, Instrument, SecurityType
-from stockbench.research.blocks import BuiltIndexFact, ContextFact, PriceFactsFact, StatesFact, shown
+from stockbench.research.blocks import (
+    BuiltIndexFact,
+    ContextFact,
+    PriceFactsFact,
+    RelativeWindowFact,
+    StatesFact,
+    shown,
+)
 from stockbench.research.wording import Language, has, say
 from stockbench.store.database import Database
 
@@ -254,6 +261,24 @@ def relative_strength_line(states: StatesFact | None, context: ContextFact | Non
             benchmark=_signed(w.benchmark_return_pct))
         for w in windows
     )  # fmt: skip
+    word = say(f"state.relative_strength.{state}" if has(f"state.relative_strength.{state}") else "state.unknown",
+               language)  # fmt: skip
+    if state == "inline":
+        word = _mixed(word, windows, language)
     return say("context.relative", language, benchmark=_benchmark_name(found.benchmark, context, language),
-               windows=said, state=say(f"state.relative_strength.{state}" if has(f"state.relative_strength.{state}")
-                                       else "state.unknown", language))  # fmt: skip
+               windows=said, state=word)  # fmt: skip
+
+
+def _mixed(word: str, windows: Sequence[RelativeWindowFact], language: Language) -> str:
+    """An in-line state whose short and long windows point opposite ways (behind over 20 sessions, ahead over 60):
+    said with both directions, so "in line" is not read as "moving with the benchmark"."""
+    if len(windows) < 2:
+        return word
+    short, long = windows[0], windows[-1]
+    gaps = [w.return_pct - w.benchmark_return_pct for w in (short, long)
+            if w.return_pct is not None and w.benchmark_return_pct is not None]  # fmt: skip
+    if len(gaps) != 2 or gaps[0] * gaps[1] >= 0:
+        return word
+    ways = [say("context.relative.ahead" if gap > 0 else "context.relative.behind", language) for gap in gaps]
+    return say("context.relative.mixed", language, state=word, short=short.sessions, long=long.sessions,
+               short_way=ways[0], long_way=ways[1])  # fmt: skip

@@ -66,6 +66,13 @@ WORDS: dict[str, Entry] = {
         en="over {sessions} sessions the stock {stock}%, the benchmark {benchmark}%",
     ),
     "context.relative.separator": Entry(zh="；", en="; "),
+    "context.relative.mixed": Entry(
+        zh="{state}（近{short}个交易日{short_way}基准，近{long}个交易日{long_way}基准：两段方向相反）",
+        en="{state} ({short_way} the benchmark over {short} sessions, {long_way} it over {long}: the two windows "
+        "disagree)",
+    ),
+    "context.relative.ahead": Entry(zh="跑赢", en="ahead of"),
+    "context.relative.behind": Entry(zh="跑输", en="behind"),
     "context.relative.built": Entry(zh="（程序构建）", en=" (built by the program)"),
     "context.relative.unknown": Entry(
         zh="相对强弱：未知（{benchmark} 没有可比的行情）",

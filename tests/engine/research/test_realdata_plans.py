@@ -378,3 +378,24 @@ def test_relative_strength_is_said_with_its_benchmark_and_figures(study: Study) 
         assert zh.count("（程序构建）") == int(built) and en.count("(built by the program)") == int(built), (zh, en)
     catl = next(r for r in study.reports if r.symbol == "300750.SZ" and r.day == date(2020, 3, 20))
     assert catl.summary.context is not None and catl.summary.context.relative_strength == "inline"
+
+
+def test_an_in_line_state_whose_windows_disagree_says_both_directions(study: Study) -> None:
+    """300750 as of 2020-03-20 read "relative strength: in line" with the stock -27.54% against -11.65% over 20
+    sessions and +24.33% against -12.44% over 60: the state's rule (a lead over 60 sessions keeps it out of
+    lagging), but "in line" read as moving with the benchmark. The line now says both directions."""
+    from stockbench.research.context import relative_strength_line
+
+    catl = next(r for r in study.reports if r.symbol == "300750.SZ" and r.day == date(2020, 3, 20))
+    analytics, prepare = catl.facts.analytics, catl.facts.prepare
+    states = analytics.states if analytics else None
+    zh, en = (relative_strength_line(states, prepare.context if prepare else None, lang) for lang in ("zh", "en"))
+    assert zh is not None and "同步（近20个交易日跑输基准，近60个交易日跑赢基准：两段方向相反）" in zh
+    assert en is not None and "in line (behind the benchmark over 20 sessions, ahead of it over 60" in en
+    assert zh in catl.markdown or en in catl.markdown
+    agreeing = [r for r in study.reports if r.facts.analytics and r.facts.analytics.states
+                and r.facts.analytics.states.relative_strength.state in {"leading", "lagging"}]  # fmt: skip
+    assert agreeing
+    for report in agreeing:
+        states = report.facts.analytics.states  # type: ignore[union-attr]
+        assert "方向相反" not in (relative_strength_line(states, None, "zh") or "")
