@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from stockbench import __version__
 from stockbench.config import APP_DISPLAY_NAME, HOME_ENV, WorkspacePaths, resolve_home, resources_dir
+from ui.collector import collect_on_gui_thread
 from ui.instance_server import InstanceServer, StartRequest, claim_instance
 from ui.workspace_controller import LAST_HOME_SETTING
 from ui.workspace_opener import OpenKind
@@ -62,6 +63,7 @@ def create_app(argv: Sequence[str] | None = None) -> QApplication:
     QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_DontUseNativeDialogs, True)
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
+        collect_on_gui_thread(existing)
         return existing
     QCoreApplication.setOrganizationName(ORGANIZATION)
     QCoreApplication.setApplicationName(APP_DISPLAY_NAME)
@@ -69,6 +71,7 @@ def create_app(argv: Sequence[str] | None = None) -> QApplication:
     app = QApplication(list(argv if argv is not None else sys.argv))
     app.setWindowIcon(app_icon())
     app.setDesktopFileName("io.github.stockworkbench.StockWorkbench")  # the .desktop entry's id (Wayland)
+    collect_on_gui_thread(app)  # never in an engine thread (ui/collector.py)
     return app
 
 

@@ -31,6 +31,17 @@ for _module in CHART_MODULES:  # imported up front, so a chart panel builds its 
 TEST_ORGANIZATION = "StockWorkbenchTests"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def gui_thread_collector(qapp: QApplication) -> Iterator[None]:
+    """Garbage collection on the GUI thread only, as in the app (ui/collector.py): an engine thread's collection
+    that freed a Qt wrapper hung the suite for good (Qt's signal mutex against the GIL)."""
+    from ui.collector import collect_on_gui_thread
+
+    collector = collect_on_gui_thread(qapp)
+    yield
+    collector.stop()
+
+
 @pytest.fixture(autouse=True)
 def qt_settings(tmp_path: Path, qapp: QApplication) -> Path:
     """Every test gets its own QSettings (INI files under tmp, English chosen): no test touches the user's."""
