@@ -61,6 +61,10 @@ class GuiThreadCollector(QObject):
         self.collections += 1
         return gc.collect(generation)
 
+    def looking(self) -> bool:
+        """Whether the GUI thread's timer is looking at the counts."""
+        return self._timer.isActive()
+
     def stop(self) -> None:
         """Automatic collection back on (the collector is not needed once no engine thread runs)."""
         self._timer.stop()

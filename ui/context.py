@@ -67,6 +67,7 @@ def _freeze_after_run(event: object) -> None:
     from stockbench.research.events import RunEnded
 
     if isinstance(event, RunEnded):
+        gc.collect(1)  # the young garbage first (collected on this thread's timer, ui/collector.py): never frozen
         gc.freeze()  # a finished run's long-lived objects leave the collector's generations
 
 
