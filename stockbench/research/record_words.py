@@ -16,10 +16,10 @@ from datetime import datetime
 from typing import Any
 
 from stockbench.errors import Problem, UserError
-from stockbench.messages import ERRORS, NOTES, VALUES, Language, Note, said, value_word
+from stockbench.messages import ERRORS, NOTES, VALUES, Language, Note, Words, said, value_word
 from stockbench.research.blocks import GateFact
 from stockbench.research.track_scoring import RULES
-from stockbench.research.wording import has, say
+from stockbench.research.wording import state_word
 from stockbench.research.wording.actions import action_word, baseline_reason
 from stockbench.research.wording.phrases import exchange_time, gate_reason
 from stockbench.research.wording.plan import scenario_words
@@ -32,20 +32,26 @@ _FIXED = {VALUES[f"record.{k}"].en: VALUES[f"record.{k}"]
           for k in ("no_account_advice", "no_account_orders", "no_zones", "scale", "suggest_stop", "suggest_sell_zone",
                     "suggest_buy_zone", "suggest_sold_out")}  # fmt: skip
 _INSTANT = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?[+-]\d\d:\d\d")
-_NO_ORDER = re.compile(r"the action is (?P<action>\w+): no order")
-_GAPS_NO_ORDER = re.compile(r"the report discloses data gaps \((?P<gaps>[^)]*)\): no executable orders")
 _METRICS = ("pe_ttm", "pb_mrq", "ps_ttm")
 # What saying a record again may meet in a record of another shape: that part is then left as written.
 _UNSAYABLE = (KeyError, IndexError, TypeError, ValueError, UserError)
-_BENCHMARK_NOTES = {  # the track record's benchmark notes (research/track_record.py), by their English
-    "stand_in": re.compile(r"the official benchmark (?P<official>\S+) has no bars in this workspace; measured against "
-                           r"(?P<symbol>\S+) \((?P<name>.*)\) instead"),
-    "none": re.compile(r"the official benchmark (?P<official>\S+) has no bars in this workspace: relative returns "
-                       r"and hit rates are not computed"),
-    "no_bars": re.compile(r"(?P<symbol>\S+) has no bars in this workspace"),
-    "chosen": re.compile(r"chosen by the user; the official benchmark is (?P<official>\S+)"),
-}  # fmt: skip
-_NO_BARS = re.compile(r"no daily bars of (?P<symbol>\S+) are stored on or before (?P<day>\S+)")  # bars_none_by
+# The program's sentences with figures in records, by their English, and the catalogue's words for them; an `action`
+# is said by its word.
+_SENTENCES: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (r"the action is (?P<action>\w+): no order", VALUES["record.no_order_action"]),
+        (r"the report discloses data gaps \((?P<gaps>[^)]*)\): no executable orders", VALUES["record.gaps_no_order"]),
+        (r"no daily bars of (?P<symbol>\S+) are stored on or before (?P<day>\S+)", ERRORS["bars_none_by"][0]),
+        # the track record's benchmark notes (research/track_record.py)
+        (r"the official benchmark (?P<official>\S+) has no bars in this workspace; measured against (?P<symbol>\S+) "
+         r"\((?P<name>.*)\) instead", VALUES["record.benchmark.stand_in"]),
+        (r"the official benchmark (?P<official>\S+) has no bars in this workspace: relative returns and hit rates "
+         r"are not computed", VALUES["record.benchmark.none"]),
+        (r"(?P<symbol>\S+) has no bars in this workspace", VALUES["record.benchmark.no_bars"]),
+        (r"chosen by the user; the official benchmark is (?P<official>\S+)", VALUES["record.benchmark.chosen"]),
+    )
+)  # fmt: skip
 _CELL_NOTE = re.compile(
     r"probabilities from (?P<cell>.+?) \((?P<n>\d+) samples\)(?:; finer cells skipped: (?P<skipped>.+))?"
 )
@@ -56,13 +62,6 @@ _IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b(?:ma|ema|rsi)\d+
 
 
 STATE_KINDS = ("trend", "volatility", "capital", "relative_strength")
-
-
-def state_word(kind: str, state: str, language: Language) -> str:
-    """A market state's word ("state.trend.up": 上涨), or the state as it is."""
-    if has(f"state.{kind}.{state}"):
-        return say(f"state.{kind}.{state}", language)
-    return value_word("evidence_value", state, language)
 
 
 def field_word(key: str, language: Language) -> str:
@@ -101,20 +100,13 @@ def _said(data: Any, language: Language, symbol: str, key: str) -> Any:
 def _fixed(text: str, language: Language) -> str:
     if text in _FIXED:
         return _FIXED[text].text(language)
-    no_order = _NO_ORDER.fullmatch(text)
-    if no_order is not None:
-        words = VALUES["record.no_order_action"].text(language)
-        return words.format(action=action_word(no_order["action"], language))
-    gaps = _GAPS_NO_ORDER.fullmatch(text)
-    if gaps is not None:
-        return VALUES["record.gaps_no_order"].text(language).format(gaps=gaps["gaps"])
-    no_bars = _NO_BARS.fullmatch(text)
-    if no_bars is not None:
-        return ERRORS["bars_none_by"][0].text(language).format(**no_bars.groupdict())
-    for name, pattern in _BENCHMARK_NOTES.items():
+    for pattern, words in _SENTENCES:
         found = pattern.fullmatch(text)
         if found is not None:
-            return VALUES[f"record.benchmark.{name}"].text(language).format(**found.groupdict())
+            values = found.groupdict()
+            if "action" in values:
+                values["action"] = action_word(values["action"], language)
+            return words.text(language).format(**values)
     return text
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from stockbench.messages import value_word
 from stockbench.research.wording import actions, anchors, context, inputs, plan, quick, report, signals
 from stockbench.research.wording.entry import LANGUAGES, Entry, Language
 
-__all__ = ["CATALOGUE", "LANGUAGES", "Entry", "Language", "has", "say"]
+__all__ = ["CATALOGUE", "LANGUAGES", "Entry", "Language", "has", "say", "state_word"]
 
 
 def _merged(*parts: Mapping[str, Entry]) -> dict[str, Entry]:
@@ -37,3 +38,11 @@ def has(key: str) -> bool:
 def say(key: str, language: Language, /, **values: object) -> str:
     """The entry `key` in `language`, its fields filled from `values` (a missing key is a KeyError: a bug)."""
     return CATALOGUE[key].text(language).format(**values)
+
+
+def state_word(kind: str, state: str, language: Language) -> str:
+    """A market state's word ("state.trend.up": 上涨; the evidence pane and the records' sentences), else the
+    catalogue's word for the code (unknown: 未知), else the state as it is."""
+    if has(f"state.{kind}.{state}"):
+        return say(f"state.{kind}.{state}", language)
+    return value_word("evidence_value", state, language)

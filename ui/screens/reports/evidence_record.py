@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from stockbench.messages import CHECKS, VALUES, Language, anchor_words, value_word, zone_flag_words
-from stockbench.research.wording import has, say
+from stockbench.research.wording import has, say, state_word
 
 _FIELD = re.compile(r'^(?P<indent>\s*)"(?P<key>[^"]+)": (?P<rest>.*?),?$')
 _ITEM = re.compile(r"^(?P<indent>\s*)(?P<rest>[^\s{}\[\]].*?),?$")
@@ -122,10 +122,12 @@ def _code_words(value: str, language: Language, key: str, parent: str) -> str:
     if key == "check" and f"baseline.check.{value}" in CHECKS:
         return CHECKS[f"baseline.check.{value}"].text(language)
     state = parent if key == "state" else key
+    if state in _STATES:
+        return state_word(state, value, language)
     by_field = {"level": f"quick.level.{value}", "source": f"source.{value}",
                 "name": f"gate.{value}" if parent == "gates" else "", "status": f"report.status.{value}",
-                "category": f"announcement.category.{value}", "state": f"state.{state}.{value}"}  # fmt: skip
-    wording = by_field.get("state" if state in _STATES else key, "")
+                "category": f"announcement.category.{value}"}  # fmt: skip
+    wording = by_field.get(key, "")
     if wording and has(wording):
         return say(wording, language)
     for kind in _CODE_KINDS:
