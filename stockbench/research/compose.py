@@ -23,7 +23,7 @@ from stockbench.evidence.frozen import draft_to_json, freeze_context
 from stockbench.evidence.gates import blocking, run_gates
 from stockbench.research import judgments as j
 from stockbench.research.archive import ReportArchive, render_markdown
-from stockbench.research.blocks import BandFact, ZonesFact
+from stockbench.research.blocks import BandFact, ContextFact, ZonesFact
 from stockbench.research.context import price_line, relative_strength_line, rule_peers_line, sector_text
 from stockbench.research.decisions import action_choice, action_rules
 from stockbench.research.events import ReportPublished
@@ -79,6 +79,12 @@ def _listed(items: Sequence[str], language: Language) -> str:
     return say("report.list_separator", language).join(plain(i) for i in items) or say("report.none", language)
 
 
+def _named(symbols: Sequence[str], context: ContextFact | None) -> list[str]:
+    """Symbols with the names the context block stored for them ("003902.SZ 示例酒业"), else as they are."""
+    names = {p.symbol: p.name for p in context.peers if p.name} if context else {}
+    return [f"{s} {names[s]}" if s in names else s for s in symbols]
+
+
 def _scene(state: RunState, language: Language) -> str:
     scene = state.accepted.scene
     if scene is None:
@@ -87,9 +93,9 @@ def _scene(state: RunState, language: Language) -> str:
     context = state.facts.prepare.context if state.facts.prepare else None  # how sector and peers were chosen
     sector = sector_text(plain(scene.sector_index), context, language)
     peers = rule_peers_line(scene.peers, context, language)
+    peers = peers or say("report.scene.peers", language, peers=_listed(_named(scene.peers, context), language))
     lines = [say("report.scene.sector", language, sector=sector),
-             say("report.scene.overseas", language, answer=answer),
-             peers or say("report.scene.peers", language, peers=_listed(scene.peers, language))]  # fmt: skip
+             say("report.scene.overseas", language, answer=answer), peers]  # fmt: skip
     if scene.international_anchors:
         lines.append(say("report.scene.anchors", language, anchors=_listed(scene.international_anchors, language)))
     analytics = state.facts.analytics

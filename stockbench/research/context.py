@@ -163,7 +163,7 @@ _UNITS = {"zh": Decimal("1e8"), "en": Decimal("1e9")}  # 亿 / bn
 _CENT = Decimal("0.01")
 
 
-def _built_name(built: BuiltIndexFact, language: Language) -> str:
+def built_name(built: BuiltIndexFact, language: Language) -> str:
     """A built index's name in the report's language (the method's English name, else the stored Chinese one)."""
     english = next((d.name_en for d in load_method().indices if d.key == built.key), built.name)
     return english if language == "en" else built.name
@@ -176,7 +176,7 @@ def sector_text(sector: str, context: ContextFact | None, language: Language) ->
     if context.built is not None:
         built = context.built
         weighting = say(f"context.weighting.{built.weighting}", language)
-        return say("context.sector.built", language, symbol=built.symbol, name=_built_name(built, language),
+        return say("context.sector.built", language, symbol=built.symbol, name=built_name(built, language),
                    members=built.members, weighting=weighting, day=built.day)  # fmt: skip
     if context.sector_basis == "unavailable":
         return say("context.sector.unavailable", language, sector=sector)
@@ -240,7 +240,7 @@ def _benchmark_name(benchmark: str, context: ContextFact | None, language: Langu
     if context is None or context.sector != benchmark:
         return benchmark
     if context.built is not None:  # labelled as built (the method's names already say it)
-        name, mark = _built_name(context.built, language), say("context.relative.built", language)
+        name, mark = built_name(context.built, language), say("context.relative.built", language)
         return f"{benchmark} {name}" if mark.strip() in name else f"{benchmark} {name}{mark}"
     return f"{benchmark} {context.sector_name}" if context.sector_name else benchmark
 

@@ -18,7 +18,7 @@ from typing import Any
 from stockbench.analytics.position_states import ACTIONS
 from stockbench.research import offline_prose as prose
 from stockbench.research.backtest_argument import backtest_argument
-from stockbench.research.blocks import AnalyticsFacts, RunFacts, ZonesFact
+from stockbench.research.blocks import AnalyticsFacts, Prepared, RunFacts, ZonesFact
 from stockbench.research.conversation import current_stage, read_facts, tool_results
 from stockbench.research.models import BasePort, Call, Reply
 from stockbench.research.offline_continuity import continuity
@@ -45,6 +45,27 @@ def _unwrapped(text: str) -> str:
 
 def _cite(text: str, *evidence: str | None) -> dict[str, Any]:
     return {"text": text, "evidence": [e for e in evidence if e]}
+
+
+def _scene_rationale(prepare: Prepared, sector: str, language: Language) -> dict[str, Any]:
+    """The scene's rationale: how the sector index and the peers were chosen, as the context block records it (a
+    prepare block written before the context block gets the older general sentence)."""
+    from stockbench.research.context import built_name
+
+    inst, context = prepare.instrument, prepare.context
+    name = inst.name or inst.symbol
+    if context is None:
+        return _cite(say("offline.scene", language, name=name), inst.evidence_id)
+    if context.built is not None and context.built.symbol == sector:
+        sector = f"{sector} {built_name(context.built, language)}"
+    elif context.sector == sector and context.sector_name:
+        sector = f"{sector} {context.sector_name}"
+    basis = context.sector_basis if has(f"offline.scene.sector.{context.sector_basis}") else "none"
+    peers = context.peer_basis if has(f"offline.scene.peers.{context.peer_basis}") else "none"
+    text = say("offline.scene.chosen", language,
+               sector=say(f"offline.scene.sector.{basis}", language, name=name, sector=sector),
+               peers=say(f"offline.scene.peers.{peers}", language))  # fmt: skip
+    return _cite(text, inst.evidence_id, context.evidence_id)
 
 
 def label(language: Language) -> str:
@@ -124,7 +145,7 @@ class OfflineModel(BasePort):
             "peers": list(prepare.peer_candidates[:3]),
             "search_terms": [],
             "announcements_to_read": reading,
-            "rationale": _cite(say("offline.scene", facts.language, name=inst.name or inst.symbol), inst.evidence_id),
+            "rationale": _scene_rationale(prepare, sector, facts.language),
         }
 
     @staticmethod

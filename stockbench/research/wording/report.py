@@ -808,10 +808,43 @@ _OFFLINE: dict[str, Entry] = {
         "区间能否计算；价格现{position}", "whether zones can be computed; the price is now {position}"
     ),
     # the offline model's other texts
-    "offline.scene": Entry(
+    "offline.scene": Entry(  # a run whose prepare block predates the context block (how the choice was made)
         "按规则默认：{name}的板块指数取自标的资料与板块映射",
         "By the rule defaults: {name}'s sector index comes from its instrument data and the sector map",
     ),
+    # the scene's rationale from the context block: how the sector index, then the peers, were chosen
+    "offline.scene.chosen": Entry("按规则默认：{sector}；{peers}", "By the rule defaults: {sector}; {peers}"),
+    "offline.scene.sector.mapping": Entry(
+        "{name}的板块指数 {sector} 取自板块映射", "{name}'s sector index {sector} is the sector map's"
+    ),
+    "offline.scene.sector.board_default": Entry(
+        "{name}的板块指数 {sector} 是手册为其所在板块设定的默认指数",
+        "{name}'s sector index {sector} is the handbook's default for its board",
+    ),
+    "offline.scene.sector.built_sector": Entry(
+        "未存储官方板块指数，{name}的板块指数为 {sector}，由其所在板块已存储的股票构建",
+        "no official sector index is stored, so {name}'s sector index is {sector}, made from the stored stocks of "
+        "its board",
+    ),
+    "offline.scene.sector.built_benchmark": Entry(
+        "未存储官方板块指数，所在板块已存储的股票也不足以构建，{name}的板块指数取 {sector}，由全部已存储股票构建",
+        "no official sector index is stored and too few stocks of its board are, so {name}'s sector index is "
+        "{sector}, made from every stored stock",
+    ),
+    "offline.scene.sector.unavailable": Entry(
+        "{name}的板块指数按手册默认为 {sector}，但其行情未存储，相对强弱无法计算",
+        "{name}'s sector index is the handbook's default {sector}, whose bars are not stored: relative strength "
+        "cannot be computed",
+    ),
+    "offline.scene.sector.none": Entry(
+        "{name}没有可用的板块指数（未存储指数，也无法构建）",
+        "{name} has no sector index (none is stored and none could be built)",
+    ),
+    "offline.scene.peers.declared": Entry("同业取自板块映射中的声明", "the peers are those the sector map declares"),
+    "offline.scene.peers.rule": Entry(
+        "同业按规则从已存储的股票中选取", "the peers are chosen by rule from the stored stocks"
+    ),
+    "offline.scene.peers.none": Entry("没有可选的同业", "no peers could be chosen"),
     "offline.gap_disclosure": Entry(  # shown under the gap's own line (`report.data.gap`): the handling only
         "相关结论置信度降低，报告不附可执行订单",
         "conclusions resting on it are less certain, and the report carries no executable order",

@@ -59,6 +59,17 @@ def test_relative_strength_is_known_against_a_built_index(
     # no sector mapping: the peers come from the stock's board, and the line says so (not "the same sector index")
     board = {"300750.SZ": "创业板"}.get(symbol, "主板")
     assert f"同业（按规则从{board}的 " in scene and "同一行业指数" not in scene, scene
+    # the scene's rationale says the index was built, and how (not "taken from the instrument data and the map")
+    name = {"600519.SH": "贵州茅台", "601318.SH": "中国平安", "300750.SZ": "宁德时代"}[symbol]
+    built = {
+        "built_sector": f"未存储官方板块指数，{name}的板块指数为 000291.SH 沪深主板指数（程序构建），"
+        "由其所在板块已存储的股票构建",
+        "built_benchmark": f"所在板块已存储的股票也不足以构建，{name}的板块指数取 000290.SH 全A指数（程序构建），"
+        "由全部已存储股票构建",
+    }[basis]
+    rationale = scene.strip().splitlines()[-1]
+    assert rationale.startswith("按规则默认：") and rationale.endswith("；同业按规则从已存储的股票中选取"), rationale
+    assert built in rationale, rationale
 
 
 def test_moutai_price_facts_in_the_report(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

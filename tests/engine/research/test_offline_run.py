@@ -116,6 +116,20 @@ def test_every_board_publishes_with_every_gate_passing(bench: Workbench, symbol:
         assert facts["limit_pct"] == str(expected_pct[0])
     assert facts["lot"] == board_lot(instrument, bench.market.tables)[0]
     assert report["symbol"] == symbol and report["draft"]["orders"] == []  # no account: nothing is sized
+    # the scene's rationale says how this run's sector index and peers were chosen, as the context block records it
+    context = prepare["context"]
+    scene = report["markdown"].split("\n## ")[2].strip().splitlines()
+    sector = {"mapping": f"的板块指数 {context['sector']} {context['sector_name']} 取自板块映射",
+              "unavailable": f"的板块指数按手册默认为 {context['sector']} {context['sector_name']}，但其行情未存储"
+              }[context["sector_basis"]]  # fmt: skip
+    peers = {"declared": "同业取自板块映射中的声明", "rule": "同业按规则从已存储的股票中选取"}[context["peer_basis"]]
+    assert scene[-1].startswith("按规则默认：") and sector in scene[-1] and scene[-1].endswith(peers), scene[-1]
+    assert (context["sector_basis"], context["peer_basis"]) == (("unavailable", "rule") if symbol == "02971.HK"
+                                                                else ("mapping", "declared"))  # fmt: skip
+    if context["peer_basis"] == "declared":  # declared peers are named as the rule's are
+        names = {p["symbol"]: p["name"] for p in context["peers"]}
+        named = "、".join(f"{p} {names[p]}" for p in report["summary"]["context"]["peers"])
+        assert f"同业：{named}" in scene
 
 
 def test_an_account_with_a_position_and_open_orders_then_a_second_analysis(bench: Workbench) -> None:
