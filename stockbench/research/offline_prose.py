@@ -418,6 +418,7 @@ def _conflict(reading: Reading, action: str, bear: Sequence[Finding]) -> Finding
     inside = zones is not None and zones.position == "in_buy"  # already in the buy zone: no "wait for it"
     far = out_of_reach(zones)  # out of a plan's reach: no "wait for it" either
     flat = "weigh.flat_in_buy" if inside else "weigh.flat_out_of_reach" if far else "weigh.flat"
+    flat = "weigh.avoid" if flat == "weigh.flat" and action == "avoid" else flat
     weigh = reading.say(
         "weigh.long" if action in LONG else flat,
         stop=price(zones.stop.price) if zones and zones.stop.price is not None else "-",
@@ -523,6 +524,8 @@ def report_text(reading: Reading, action: str) -> dict[str, Any]:
         change = "change.flat_in_buy"  # already in the buy zone: a return to it is no change
     elif change == "change.flat" and out_of_reach(zones) is not None:
         change = "change.flat_out_of_reach"  # a zone out of reach: new zones, not a return to it
+    elif change == "change.flat" and action == "avoid":
+        change = "change.avoid"  # an avoid waits for no zone: the baseline must change
     return {
         "title": reading.say("title", name=reading.name, symbol=reading.symbol, action=word, reason=reason),
         "conclusion": reading.say(

@@ -537,6 +537,10 @@ _OFFLINE: dict[str, Entry] = {
     "offline.weigh.flat": Entry(
         "以风险为主，等价格回到买入区间 {low}-{high} 再看", "the risk weighs more: wait for the buy zone {low}-{high}"
     ),
+    "offline.weigh.avoid": Entry(  # an avoid never waits for its buy zone (issue 18: no buy path under avoid)
+        "以风险为主：不建仓，即便价格进入买入区间 {low}-{high} 也先重新分析",
+        "the risk weighs more: no position, and even in the buy zone {low}-{high}, analyse again first",
+    ),
     "offline.weigh.flat_in_buy": Entry(
         "以风险为主：价格已在买入区间 {low}-{high} 内，价位本身不是建仓的理由",
         "the risk weighs more: the price is already in the buy zone {low}-{high}, and the level alone is no reason "
@@ -797,6 +801,12 @@ _OFFLINE: dict[str, Entry] = {
         "（现趋势{trend}）",
         "a rise over the sell zone's top {sell_high} with a stronger trend, or the price holding in the buy zone "
         "{buy_low}-{buy_high} while the trend strengthens (trend state now {trend})",
+    ),
+    "offline.change.avoid": Entry(  # an avoid is not changed by the price falling back into its buy zone
+        "程序基线不再为回避：如趋势由{trend}转强，或价格升破卖出区间上沿 {sell_high}；仅跌回买入区间 "
+        "{buy_low}-{buy_high} 不改变判断",
+        "the program baseline leaving avoid: the trend state turning up from {trend}, or a rise over the sell zone's "
+        "top {sell_high}; a fall into the buy zone {buy_low}-{buy_high} alone changes nothing",
     ),
     "offline.change.no_zones": Entry("趋势{trend}发生变化", "a change of the trend state ({trend})"),
     "offline.watch": Entry(

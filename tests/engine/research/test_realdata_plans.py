@@ -347,6 +347,30 @@ def test_a_buy_zone_out_of_reach_is_never_waited_for(study: Study) -> None:
         assert "pullback or" in answers and "new base" in answers, answers
 
 
+def test_an_avoid_never_waits_for_its_buy_zone(study: Study) -> None:
+    """000001 as of 2020-03-20 was an avoid whose conflict line said "以风险为主，等价格回到买入区间 11.63-12.04 再看"
+    and whose change line "或回到买入区间": no buy path under avoid, in its words either (in both languages)."""
+    from stockbench.research import offline_prose as prose
+
+    avoids = [r for r in study.reports if r.summary.action == "avoid"]
+    assert {("000001.SZ", date(2020, 3, 20)), ("601318.SH", date(2020, 3, 20))} <= {(r.symbol, r.day) for r in avoids}
+    for report in avoids:
+        waits = ("等价格回到买入区间", "等待价格回到买入区间", "或回到买入区间")
+        assert [w for w in waits if w in report.markdown] == [], report.name
+        english = prose.Reading.of(_english(report))
+        said = prose.report_text(english, "avoid")
+        conflict = prose.verdict(english, "avoid")["conflicting_evidence"]["text"]
+        answers = " ".join([str(said["what_to_do_now"]), str(said["what_would_change_my_mind"]), conflict])
+        assert "wait for the buy zone" not in answers and "a return to the buy zone" not in answers, answers
+        if (
+            report.summary.zones is not None
+            and report.summary.zones.position == "between"
+            and not (report.facts.zones and "buy_out_of_reach" in report.facts.zones.reasons)
+        ):
+            assert "仅跌回买入区间" in report.markdown and "不改变判断" in report.markdown, report.name
+            assert "alone changes nothing" in said["what_would_change_my_mind"], said
+
+
 def test_relative_strength_is_said_with_its_benchmark_and_figures(study: Study) -> None:
     """Relative strength was computed (300750 `inline`) but never said: the context section names the benchmark (a
     built index labelled as built) with the stock's and the benchmark's returns over the state's windows."""
