@@ -2718,7 +2718,7 @@
     </message>
     <message>
         <source>Stage</source>
-        <translation>阶段</translation>
+        <translation type="vanished">阶段</translation>
     </message>
     <message>
         <source>Sub-task</source>
@@ -2739,6 +2739,10 @@
     <message>
         <source>Model</source>
         <translation>模型</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>Action</source>

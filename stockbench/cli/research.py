@@ -111,8 +111,8 @@ def runs() -> None:
 def runs_list(cli: CliContext) -> None:
     """Every run with its status and stage."""
     rows = cli.bench().research.runs()
-    kinds = {"status": "run_status", "stage": "stage"}
-    columns = ["run_id", "symbol", "status", "stage", "started"]
+    kinds = {"status": "run_status", "stage": "stage", "action": "action"}
+    columns = ["run_id", "symbol", "status", "stage", "action", "started"]
     cli.emit(rows, lambda d: cli.table([_started_row(cli, r) for r in d], columns, kinds))
 
 

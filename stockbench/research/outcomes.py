@@ -66,6 +66,8 @@ class RunListing:
     started: datetime
     model: str
     reason: str
+    report_id: str = ""  # the report a published run wrote, and its action (empty before it publishes)
+    action: str = ""
 
 
 @dataclass(frozen=True)

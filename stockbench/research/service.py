@@ -255,10 +255,13 @@ class Research:
         )
 
     def runs(self) -> tuple[RunListing, ...]:
-        """Every run with its status and stage, newest first."""
+        """Every run with its status and stage (and a published run's report and action), newest first."""
         found = []
+        published = {r[0]: (str(r[1]), str(r[2])) for r in self.db.fetchall(
+            "SELECT run_id, report_id, action FROM reports")}  # fmt: skip
         for row in self.journal.runs():
             status = self.journal.status(row.run_id)
+            report_id, action = published.get(row.run_id, ("", ""))
             found.append(
                 RunListing(
                     row.run_id,
@@ -268,6 +271,8 @@ class Research:
                     row.created_at,
                     row.model,
                     status.reason if status else "",
+                    report_id,
+                    action,
                 )
             )
         return tuple(found)

@@ -6,6 +6,7 @@ from datetime import datetime
 from decimal import Decimal
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from stockbench.clock import MARKET_TZ
@@ -14,8 +15,9 @@ from stockbench.llm import ModelUnavailable
 from stockbench.research.engine import STAGES
 from stockbench.research.offline import OfflineModel
 from ui.context import AppContext
+from ui.i18n.action_words import action_word
 from ui.screens.research.research_panel import ResearchPanel
-from ui.screens.research.run_model import RunRow, stage_title
+from ui.screens.research.run_model import RunRow, stage_name, stage_title
 
 SYMBOL = "003901.SZ"
 RUN_TIMEOUT = 30_000
@@ -84,6 +86,12 @@ def test_a_run_shows_its_stage_titles_live(qtbot: QtBot, ctx: AppContext, errors
     qtbot.waitUntil(lambda: (panel.model.row(row.run_id) or row).calls is not None)
     assert (panel.model.row(row.run_id) or row).calls > 0  # type: ignore[operator]
     assert panel.stats_label.text().startswith("Elapsed")
+    # done, the row says what the run said right after its status, and no stage it is at (it read "Publishing")
+    at = next(i for i, r in enumerate(panel.model.rows()) if r.run_id == row.run_id)
+    cells = [panel.model.index(at, c).data() for c in range(3)]
+    done = panel.model.row(row.run_id) or row
+    assert cells == [SYMBOL, "Published", action_word(done.action or "")] and done.action, cells
+    assert panel.stage_label.text() == f"{SYMBOL} · Published", panel.stage_label.text()
     assert errors == []
 
 
@@ -100,6 +108,11 @@ def test_a_paused_run_shows_the_reason_and_continue_resumes_it(qtbot: QtBot, ctx
     shown = panel.model.row(row.run_id) or row
     assert shown.resume_at is not None  # shown in the exchange's time, its zone named
     assert f"{shown.resume_at.astimezone(MARKET_TZ['CN']):%Y-%m-%d %H:%M} Beijing time" in panel.reason_label.text()
+    at = next(i for i, r in enumerate(panel.model.rows()) if r.run_id == row.run_id)
+    status = panel.model.index(at, 1)  # the status says the stage it is paused at; its tip the stage and why
+    assert status.data() == f"Paused · {stage_name('scene')}", status.data()
+    assert stage_title("scene") in status.data(Qt.ItemDataRole.ToolTipRole) and "503" in status.data(
+        Qt.ItemDataRole.ToolTipRole)  # fmt: skip
     qtbot.waitUntil(panel.continue_button.isEnabled)  # once the paused call has returned
     flaky.up = True
     panel.continue_button.click()
@@ -168,6 +181,12 @@ def test_two_runs_proceed_at_once_and_history_lists_them(qtbot: QtBot, ctx: AppC
     fresh = panel_for(qtbot, ctx)
     qtbot.waitUntil(lambda: len(fresh.model.rows()) == 2)
     assert {r.status for r in fresh.model.rows()} == {"published"}
+    # read back from the history, each row says its action and opens its report (they were blank before)
+    done = {r.run_id: r for r in panel.model.rows()}
+    assert [(r.action, r.report_id) for r in fresh.model.rows()] == [
+        (done[r.run_id].action, done[r.run_id].report_id) for r in fresh.model.rows()]  # fmt: skip
+    assert all(fresh.model.index(i, 2).data() == action_word(r.action or "-") and r.action
+               for i, r in enumerate(fresh.model.rows()))  # fmt: skip
 
 
 def test_an_interrupted_run_in_the_history_can_be_continued(qtbot: QtBot, ctx: AppContext) -> None:

@@ -148,7 +148,7 @@ def test_the_research_table_and_the_chart_legend_fit_in_english(qtbot: QtBot, re
     titles = [header.sectionSizeFromContents(c).width() > header.sectionSize(c) for c in range(header.count())]
     assert not any(titles), titles
     in_view = table.viewport().width()
-    for key in ("symbol", "status", "stage"):  # what a run is and where it stands: seen without scrolling
+    for key in ("symbol", "status", "action"):  # what a run is, where it stands (and at which stage), what it said
         column = COLUMN_INDEX[key]
         assert header.sectionViewportPosition(column) + header.sectionSize(column) <= in_view, key
     for label in (chart.info, chart.legend):

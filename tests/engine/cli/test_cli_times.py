@@ -91,6 +91,9 @@ def test_the_report_and_run_lists_show_exchange_time(
     assert runs[0]["started"].endswith("+00:00")  # the JSON keeps the UTC instant
     listed = _call(capsys, "--home", str(published), "--lang", language, "runs", "list")
     assert BEIJING[language] in listed and not ISO_INSTANT.search(listed), listed
+    words = {"wait": "观望", "avoid": "回避", "buy": "买入"}
+    words = words if language == "zh" else {a: a for a in words}
+    assert words[runs[0]["action"]] in listed.splitlines()[2], listed  # the run's action, in words
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])

@@ -35,6 +35,7 @@ def test_analyze_prints_stage_titles_and_the_outcome_keys(demo_home: Path, capsy
     assert [{k: r[k] for k in ("run_id", "symbol", "status", "stage")} for r in runs] == [
         {"run_id": outcome["run_id"], "symbol": DEMO_SYMBOL, "status": "published", "stage": "publish"}]  # fmt: skip
     assert {"run_id", "symbol", "status", "stage", "started"} <= set(runs[0])
+    assert (runs[0]["report_id"], runs[0]["action"]) == (outcome["report_id"], outcome["action"])  # what it wrote
     shown, _ = cli(capsys, "runs", "show", outcome["run_id"])
     assert shown["report_id"] == outcome["report_id"] and shown["plan"]["kind"] == "full"
     resumed, _ = cli(capsys, "runs", "resume", outcome["run_id"])  # a published run: the same outcome, nothing run

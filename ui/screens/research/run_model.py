@@ -183,12 +183,23 @@ class Column:
     align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft
 
 
-# What a run is, where it stands and which model writes it come first, in view in a narrow dock at 1366x768 (after
-# the sub-task, time, calls and cost the model was past the dock's edge, cut to "offline rul..." by the border).
+def _status_cell(row: RunRow) -> str:
+    """Where a run stands: its status, with the stage it is at (or paused, stopped or failed at) while it has one to
+    be at; a published run's status alone (a column of its own read "Publishing" there, as if it still were)."""
+    status = status_title(row.status)
+    if not row.stage or row.status in {"published", "planned", "queued"}:
+        return status
+    return QCoreApplication.translate("RunModel", "%1 · %2").replace("%1", status).replace("%2", stage_name(row.stage))
+
+
+# What a run is, where it stands (its status and stage in one cell: a running run has no action yet, a published
+# one no stage), what it said and which model writes it come first, in view in a narrow dock at 1366x768 (after the
+# sub-task, time, calls and cost the model was past the dock's edge, cut to "offline rul..." by the border; the
+# action, last, was seen only by scrolling sideways).
 COLUMNS: tuple[Column, ...] = (
     Column("symbol", str(QT_TRANSLATE_NOOP("RunModel", "Symbol")), lambda r: r.symbol),
-    Column("status", str(QT_TRANSLATE_NOOP("RunModel", "Status")), lambda r: status_title(r.status)),
-    Column("stage", str(QT_TRANSLATE_NOOP("RunModel", "Stage")), lambda r: stage_name(r.stage) if r.stage else ""),
+    Column("status", str(QT_TRANSLATE_NOOP("RunModel", "Status")), _status_cell),
+    Column("action", str(QT_TRANSLATE_NOOP("RunModel", "Action")), lambda r: action_word(r.action) if r.action else ""),
     Column("model", str(QT_TRANSLATE_NOOP("RunModel", "Model")), lambda r: model_title(r.model)),
     Column("subtask", str(QT_TRANSLATE_NOOP("RunModel", "Sub-task")), lambda r: subtask_title(r.subtask)),
     Column(
@@ -206,7 +217,6 @@ COLUMNS: tuple[Column, ...] = (
     Column(
         "cost", str(QT_TRANSLATE_NOOP("RunModel", "Cost")), lambda r: format_cost(r.cost), Qt.AlignmentFlag.AlignRight
     ),
-    Column("action", str(QT_TRANSLATE_NOOP("RunModel", "Action")), lambda r: action_word(r.action) if r.action else ""),
     Column("run_id", str(QT_TRANSLATE_NOOP("RunModel", "Run")), lambda r: r.run_id),
 )
 COLUMN_INDEX = {c.key: i for i, c in enumerate(COLUMNS)}
@@ -255,10 +265,9 @@ class RunModel(QAbstractTableModel):
             return column.value(row)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(column.align | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and column.key == "status" and row.reason:
-            return row.reason
-        if role == Qt.ItemDataRole.ToolTipRole and column.key == "stage" and row.stage:
-            return stage_title(row.stage)
+        if role == Qt.ItemDataRole.ToolTipRole and column.key == "status" and (row.reason or row.stage):
+            stage = stage_title(row.stage) if row.stage and row.status != "published" else ""
+            return "\n".join(t for t in (stage, row.reason) if t) or None  # the stage's whole title, and why
         if role == Qt.ItemDataRole.ToolTipRole and column.key == "model" and row.model:
             return model_title(row.model)  # a long model name is read whole here when its cell is cut
         if role == Qt.ItemDataRole.ToolTipRole and column.key == "subtask" and row.subtask:
@@ -325,7 +334,8 @@ class RunModel(QAbstractTableModel):
             if known is not None and (known.executing() or known.status == "error"):
                 continue
             base = known or RunRow(item.run_id, item.symbol, item.model)
-            self.upsert(replace(base, status=item.status, stage=item.stage, reason=item.reason, started=item.started))
+            self.upsert(replace(base, status=item.status, stage=item.stage, reason=item.reason, started=item.started,
+                                report_id=item.report_id or base.report_id, action=item.action or base.action))
 
     def tick(self) -> None:
         """Refresh the elapsed column of executing runs (called once a second)."""
