@@ -3,8 +3,9 @@
     EngineOp(parent=self, op=lambda bench: bench.ledger.positions("main"), success=self.show).run()
 
 The relay object that carries the result back is not parented to any widget and is kept alive until it has
-delivered, so a closed window never loses a callback mid-flight or crashes on one. Research runs go to their
-own pool so a long analysis never starves chart loads.
+delivered, so a closed window never loses a callback mid-flight or crashes on one; and the worker hands the op back
+rather than dropping it, so the op (and a widget its callback holds) is always freed on the GUI thread. Research
+runs go to their own pool so a long analysis never starves chart loads.
 
 While a window fills its screens the runner can hold the other ops back (`hold_for_urgent`): an op marked `urgent`
 (what the user sees first: the watchlist's rows and prices, the report list, the chart) runs at once and the others
@@ -114,23 +115,45 @@ def _as_damage(bench: Workbench, error: BaseException) -> BaseException:
 class _Task(QRunnable):
     def __init__(self, op: EngineOp) -> None:
         super().__init__()
-        self.op = op
+        self.op: EngineOp | None = op
 
     def run(self) -> None:
-        op = self.op
+        op, self.op = self.op, None  # the pool deletes this task on the worker thread: it holds no op by then
+        assert op is not None
         try:
             result = op.fn(op.runner.bench) if not op.progress else op.fn(op.runner.bench, op.relay.progressed.emit)
         except BaseException as error:  # delivered to the GUI thread, never lost
             op.relay.failed.emit(_as_damage(op.runner.bench, error))
         else:
             op.relay.succeeded.emit(result)
+        finally:
+            EngineOp.hand_back(op)
+
+
 
 
 class EngineOp:
     """One engine call in the background. `success`, `failure` and `progress` run on the GUI thread."""
 
     live: ClassVar[set[EngineOp]] = set()
+    # Ops whose worker has finished with them, released on the GUI thread (`_release`): an op holds its callbacks
+    # and so their widgets, and a widget whose last reference went on a worker thread was destroyed there (Qt:
+    # "Timers cannot be stopped from another thread", then a crash, when the GUI thread had delivered first).
+    returned: ClassVar[list[EngineOp]] = []
     _lock: ClassVar[threading.Lock] = threading.Lock()
+
+    @classmethod
+    def hand_back(cls, op: EngineOp) -> None:
+        """Called by the worker when it is done with `op`: the reference moves here, never dropped on the worker."""
+        with cls._lock:
+            cls.returned.append(op)
+
+    @classmethod
+    def release_returned(cls) -> None:
+        """Drop, on the GUI thread, the ops their workers have handed back."""
+        with cls._lock:
+            done, cls.returned = cls.returned, []
+        del done  # here, on the GUI thread
 
     def __init__(
         self,
@@ -177,6 +200,7 @@ class EngineOp:
     def _done(self) -> None:
         with EngineOp._lock:
             EngineOp.live.discard(self)
+        EngineOp.release_returned()  # the ops delivered before (this one's worker may still be handing it back)
 
     @Slot(object)
     def _succeeded(self, result: Any) -> None:
