@@ -500,6 +500,10 @@
 <context>
     <name>DashboardPanel</name>
     <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
         <source>Open orders</source>
         <translation>未完成委托</translation>
     </message>
