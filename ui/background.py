@@ -130,8 +130,6 @@ class _Task(QRunnable):
             EngineOp.hand_back(op)
 
 
-
-
 class EngineOp:
     """One engine call in the background. `success`, `failure` and `progress` run on the GUI thread."""
 

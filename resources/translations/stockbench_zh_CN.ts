@@ -524,6 +524,10 @@
         <translation>持仓</translation>
     </message>
     <message>
+        <source>Zone alerts</source>
+        <translation>区间提醒</translation>
+    </message>
+    <message>
         <source>Checking zones and scanning…</source>
         <translation>正在检查区间并扫描…</translation>
     </message>

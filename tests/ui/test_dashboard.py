@@ -220,8 +220,15 @@ def test_the_lower_tables_are_tabs_at_full_width_where_side_by_side_would_cut_th
         counts = [len(panel.orders.rows), len(panel.alerts.rows), len(panel.picks.rows)]
         opening, closing = ("（", "）") if language == "zh_CN" else (" (", ")")
         names = ("orders", "alerts", "picks")
-        expected = [f"{panel.titles[n]}{opening}{c}{closing}" for n, c in zip(names, counts, strict=True)]
+        shorts = {"orders": panel.titles["orders"], "alerts": "区间提醒" if language == "zh_CN" else "Zone alerts",
+                  "picks": panel.titles["picks"]}  # fmt: skip
+        expected = [f"{shorts[n]}{opening}{c}{closing}" for n, c in zip(names, counts, strict=True)]
         assert [tabs.tabText(i) for i in range(3)] == expected
+        assert [tabs.tabToolTip(i) for i in range(3)] == [panel.titles[n] for n in names]  # the whole title
+        bar = tabs.tabBar()  # every tab's title seen whole, none behind the bar's scroll buttons
+        assert bar.tabRect(2).right() <= bar.width() and all(
+            bar.tabRect(i).width() >= bar.tabSizeHint(i).width() for i in range(3)
+        ), [bar.tabRect(i) for i in range(3)]
         assert all(panel.boxes[n].title() == "" for n in ("orders", "alerts", "picks"))  # the tab says it once
         for i, name in enumerate(("orders", "alerts", "picks")):  # each at the full width: whole where it fits
             tabs.setCurrentIndex(i)

@@ -146,13 +146,13 @@ POSITION_COLUMNS: tuple[Column, ...] = (
     Column("qty", str(QT_TRANSLATE_NOOP("DashboardModel", "Quantity")), RIGHT, lambda r: f"{r.qty:,}"),
     Column("sellable", str(QT_TRANSLATE_NOOP("DashboardModel", "Sellable")), RIGHT, lambda r: f"{r.sellable:,}"),
     Column("avg_cost", str(QT_TRANSLATE_NOOP("DashboardModel", "Avg cost")), RIGHT, lambda r: money(r.avg_cost)),
-    Column("cost", str(QT_TRANSLATE_NOOP("DashboardModel", "Cost")), RIGHT, lambda r: money(r.cost)),
     Column("price", str(QT_TRANSLATE_NOOP("DashboardModel", "Price")), RIGHT, lambda r: money(r.price)),
-    Column("market_value", str(QT_TRANSLATE_NOOP("DashboardModel", "Market value")), RIGHT, _value),
     Column("pnl", str(QT_TRANSLATE_NOOP("DashboardModel", "P&L")), RIGHT, lambda r: signed(r.pnl), lambda r: r.pnl),
     Column("pnl_pct", str(QT_TRANSLATE_NOOP("DashboardModel", "P&L %")), RIGHT, lambda r: signed(r.pnl_pct, "%"),
            lambda r: r.pnl_pct),
-)  # fmt: skip
+    Column("market_value", str(QT_TRANSLATE_NOOP("DashboardModel", "Market value")), RIGHT, _value),
+    Column("cost", str(QT_TRANSLATE_NOOP("DashboardModel", "Cost")), RIGHT, lambda r: money(r.cost)),
+)  # fmt: skip  # a broker's order: cost and price, then the P&L, in view in a dashboard about 600 px wide
 ORDER_COLUMNS: tuple[Column, ...] = (
     Column("account", str(QT_TRANSLATE_NOOP("DashboardModel", "Account")), LEFT, lambda r: r.account),
     Column("symbol", str(QT_TRANSLATE_NOOP("DashboardModel", "Symbol")), LEFT, lambda r: r.symbol),

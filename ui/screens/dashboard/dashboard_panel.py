@@ -89,6 +89,7 @@ class DashboardPanel(QWidget):
         self.views: dict[str, QTableView] = {}
         self.boxes: dict[str, QGroupBox] = {}
         self.titles: dict[str, str] = {}
+        self.tab_titles: dict[str, str] = {}
         self.watch_note = QLabel(self)
         self.watch_note.setWordWrap(True)
         # The open orders, zone alerts and scan side by side cut their columns in a panel narrower than their
@@ -167,9 +168,11 @@ class DashboardPanel(QWidget):
             self.boxes[name].setTitle("" if self.tabbed and name in LOWER else title)
         for name in LOWER:
             at = self.lower_tabs.indexOf(self.boxes[name])
-            if at >= 0:
+            if at >= 0:  # a tab says the short title and the count; its tip the whole title
                 count = str(models[name].rowCount())
-                self.lower_tabs.setTabText(at, self.tr("%1 (%2)").replace("%1", self.titles[name]).replace("%2", count))
+                short = self.tab_titles[name]
+                self.lower_tabs.setTabText(at, self.tr("%1 (%2)").replace("%1", short).replace("%2", count))
+                self.lower_tabs.setTabToolTip(at, self.titles[name])
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
@@ -182,6 +185,7 @@ class DashboardPanel(QWidget):
                   "picks": self.tr("Scan shortlist"), "accounts": self.tr("Cash and equity"),
                   "positions": self.tr("Positions")}  # fmt: skip
         self.titles = titles
+        self.tab_titles = {"orders": titles["orders"], "alerts": self.tr("Zone alerts"), "picks": titles["picks"]}
         self._show_titles()
         for model in (self.accounts, self.positions, self.orders, self.alerts, self.picks):
             model.retranslate()

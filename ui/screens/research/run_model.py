@@ -334,8 +334,17 @@ class RunModel(QAbstractTableModel):
             if known is not None and (known.executing() or known.status == "error"):
                 continue
             base = known or RunRow(item.run_id, item.symbol, item.model)
-            self.upsert(replace(base, status=item.status, stage=item.stage, reason=item.reason, started=item.started,
-                                report_id=item.report_id or base.report_id, action=item.action or base.action))
+            self.upsert(
+                replace(
+                    base,
+                    status=item.status,
+                    stage=item.stage,
+                    reason=item.reason,
+                    started=item.started,
+                    report_id=item.report_id or base.report_id,
+                    action=item.action or base.action,
+                )
+            )
 
     def tick(self) -> None:
         """Refresh the elapsed column of executing runs (called once a second)."""
