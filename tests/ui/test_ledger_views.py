@@ -157,3 +157,17 @@ def test_the_ledgers_values_are_shown_in_chinese_in_the_chinese_interface(qtbot:
     finally:
         translations.install("en")
         translations.uninstall()
+
+
+def test_a_positions_pnl_is_in_view_in_the_panels_width_at_1366x768(qtbot: QtBot, panel: LedgerPanel) -> None:
+    """Found in the real window at 1366x768 in English: the positions' unrealised P&L stood past the panel's edge,
+    after the cost, the last close and the market value. Cost and price come first, then the P&L, as a broker shows
+    them."""
+    panel.resize(590, 500)  # the ledger's width in the window at 1366x768
+    table = panel.tables["positions"]
+    qtbot.waitUntil(lambda: table.model().rowCount() == 1, timeout=TIMEOUT)
+    qtbot.wait(50)
+    keys = [c.key for c in panel.models["positions"].columns]
+    assert keys[:6] == ["symbol", "qty", "sellable", "avg_cost", "price", "unrealized"], keys
+    header, column = table.horizontalHeader(), keys.index("unrealized")
+    assert header.sectionViewportPosition(column) + header.sectionSize(column) <= table.viewport().width()

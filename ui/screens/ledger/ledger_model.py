@@ -118,12 +118,12 @@ POSITION_COLUMNS: tuple[Column[Position], ...] = (
     Column("qty", str(QT_TRANSLATE_NOOP("LedgerModel", "Quantity")), lambda p: f"{p.qty:,}", RIGHT),
     Column("sellable", str(QT_TRANSLATE_NOOP("LedgerModel", "Sellable")), lambda p: f"{p.sellable:,}", RIGHT),
     Column("avg_cost", str(QT_TRANSLATE_NOOP("LedgerModel", "Average cost")), lambda p: price(p.avg_cost), RIGHT),
-    Column("cost", str(QT_TRANSLATE_NOOP("LedgerModel", "Cost")), lambda p: money(p.cost), RIGHT),
     Column("price", str(QT_TRANSLATE_NOOP("LedgerModel", "Last close")), lambda p: price(p.price), RIGHT),
-    Column("value", str(QT_TRANSLATE_NOOP("LedgerModel", "Market value")), lambda p: money(p.market_value), RIGHT),
-    Column(
+    Column(  # a broker's order: cost and price, then the P&L (it was past the panel's edge at 1366x768)
         "unrealized", str(QT_TRANSLATE_NOOP("LedgerModel", "Unrealised P&L")), lambda p: money(p.unrealized_pnl), RIGHT
     ),
+    Column("value", str(QT_TRANSLATE_NOOP("LedgerModel", "Market value")), lambda p: money(p.market_value), RIGHT),
+    Column("cost", str(QT_TRANSLATE_NOOP("LedgerModel", "Cost")), lambda p: money(p.cost), RIGHT),
     Column("realized", str(QT_TRANSLATE_NOOP("LedgerModel", "Realised P&L")), lambda p: money(p.realized_pnl), RIGHT),
     Column("fees", str(QT_TRANSLATE_NOOP("LedgerModel", "Fees")), lambda p: money(p.fees), RIGHT),
     Column("dividends", str(QT_TRANSLATE_NOOP("LedgerModel", "Dividends")), lambda p: money(p.dividends), RIGHT),
