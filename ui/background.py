@@ -134,9 +134,9 @@ class EngineOp:
     """One engine call in the background. `success`, `failure` and `progress` run on the GUI thread."""
 
     live: ClassVar[set[EngineOp]] = set()
-    # Ops whose worker has finished with them, released on the GUI thread (`release_returned`): an op holds its callbacks
-    # and so their widgets, and a widget whose last reference went on a worker thread was destroyed there (Qt:
-    # "Timers cannot be stopped from another thread", then a crash, when the GUI thread had delivered first).
+    # Ops whose worker has finished with them, released on the GUI thread (`release_returned`): an op holds its
+    # callbacks and so their widgets, and a widget whose last reference went on a worker thread was destroyed there
+    # (Qt: "Timers cannot be stopped from another thread", then a crash, when the GUI thread had delivered first).
     returned: ClassVar[list[EngineOp]] = []
     _lock: ClassVar[threading.Lock] = threading.Lock()
 
