@@ -2251,6 +2251,10 @@
         <translation>按最新复核结论筛选</translation>
     </message>
     <message>
+        <source>Choose a report in the list to read it here.</source>
+        <translation>在列表中选择一份报告，在这里阅读。</translation>
+    </message>
+    <message>
         <source>Compare</source>
         <translation>对比</translation>
     </message>

@@ -52,6 +52,25 @@ def test_the_browser_lists_and_renders_reports(qtbot: QtBot, panel: ReportsPanel
     assert not panel.compare_button.isEnabled(), "the only report on a symbol has nothing to compare with"
 
 
+def test_the_empty_reader_says_what_to_do_in_the_interface_language(qtbot: QtBot, panel: ReportsPanel) -> None:
+    """Seen in the real window: before a report was chosen the reader was a blank page."""
+    from ui.i18n.language import Translations
+
+    assert panel.view.toPlainText() == ""
+    assert panel.view.placeholderText() == "Choose a report in the list to read it here."
+    translations = Translations()
+    try:
+        translations.install("zh_CN")
+        panel.retranslate()  # as the window does on a switch
+        assert panel.view.placeholderText() == "在列表中选择一份报告，在这里阅读。"
+    finally:
+        translations.install("en")
+        translations.uninstall()
+    panel.retranslate()
+    select(qtbot, panel, HK)
+    assert panel.view.toPlainText()  # a report shown: the hint is gone with the empty page
+
+
 def test_full_text_search_and_filters(qtbot: QtBot, panel: ReportsPanel) -> None:
     panel.search_edit.setText("02971")  # the symbol appears only in the HK report's text, not in any title
     assert [r.symbol for r in panel.visible_rows()] == [HK]

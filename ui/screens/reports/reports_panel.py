@@ -161,6 +161,7 @@ class ReportsPanel(QWidget):
         """Set every text in the current language in place (the list keeps its rows, selection, filter and column
         widths; the open report stays as it was written)."""
         self.search_edit.setPlaceholderText(self.tr("Search titles and text"))
+        self.view.setPlaceholderText(self.tr("Choose a report in the list to read it here."))  # the empty reader
         self.symbol_edit.setPlaceholderText(self.tr("Symbol"))
         self.action_combo.setItemText(0, self.tr("All actions"))
         for index in range(1, self.action_combo.count()):
