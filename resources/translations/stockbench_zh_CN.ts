@@ -500,10 +500,6 @@
 <context>
     <name>DashboardPanel</name>
     <message>
-        <source>%1 (%2)</source>
-        <translation>%1（%2）</translation>
-    </message>
-    <message>
         <source>Open orders</source>
         <translation>未完成委托</translation>
     </message>
@@ -522,10 +518,6 @@
     <message>
         <source>Positions</source>
         <translation>持仓</translation>
-    </message>
-    <message>
-        <source>Zone alerts</source>
-        <translation>区间提醒</translation>
     </message>
     <message>
         <source>Checking zones and scanning…</source>
@@ -2727,10 +2719,6 @@
     <message>
         <source>Status</source>
         <translation>状态</translation>
-    </message>
-    <message>
-        <source>Stage</source>
-        <translation type="vanished">阶段</translation>
     </message>
     <message>
         <source>Sub-task</source>

@@ -11,7 +11,6 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QTableView
 from pytestqt.qtbot import QtBot
 
 from stockbench.clock import MARKET_TZ
@@ -20,7 +19,6 @@ from stockbench.ledger.validation import FillDraft
 from stockbench.research.summary import ReportSummary
 from stockbench.workbench import Workbench
 from ui.context import AppContext
-from ui.i18n.language import Translations
 from ui.screens.dashboard.dashboard_actions import order_decisions
 from ui.screens.dashboard.dashboard_model import OrderRow
 from ui.screens.dashboard.dashboard_panel import DashboardPanel
@@ -186,63 +184,3 @@ def test_the_scan_s_reasons_are_joined_as_the_language_writes_them(demo_home: Pa
     several = [p.reasons for p in picks if len(re.findall(r"（[+-]\d+）", p.reasons)) >= 2]  # two reasons' points
     assert several, picks  # the demo's 605903.SH has two reasons
     assert all("；" in why and "; " not in why for why in several), several
-
-
-def _columns_whole(view: QTableView) -> bool:
-    """Every column of `view` seen whole without scrolling sideways: each column's titles and cells (as the view
-    sizes them) end inside the viewport (a stretched last column may run past it by a scroll bar's width), the last
-    one at least as far as the room it is counted at (its longer texts end in an ellipsis)."""
-    header, needs = view.horizontalHeader(), DashboardPanel.column_needs(view)
-    return view.horizontalScrollBar().value() == 0 and all(
-        header.sectionViewportPosition(c) + need <= view.viewport().width() for c, need in enumerate(needs)
-    )
-
-
-@pytest.mark.parametrize("language", ["zh_CN", "en"])
-def test_the_lower_tables_are_tabs_at_full_width_where_side_by_side_would_cut_them(
-    researched_ctx: AppContext, qtbot: QtBot, shown_errors: list[tuple[str, str]], language: str
-) -> None:
-    """Found in the real window at 1366x768: the open orders, zone alerts and scan shortlist stood side by side in a
-    dashboard about 600 px wide, the alerts showing code, name and date (its states past the edge), the scan its code
-    and half a name. Where their columns do not fit side by side they are tabs, each at the panel's full width with
-    every column in sight, titled with its count; where they fit, side by side as before, none cut."""
-    translations = Translations()
-    assert translations.install(language)
-    try:
-        panel = _panel(researched_ctx, qtbot, shown_errors)
-        panel.resize(600, 700)
-        panel.show()
-        qtbot.waitSignal(panel.watch_refreshed, timeout=WAIT_MS).wait()
-        qtbot.waitUntil(lambda: bool(panel.orders.rows), timeout=WAIT_MS)
-        qtbot.waitUntil(lambda: panel.tabbed)
-        tabs = panel.lower_tabs
-        assert panel.lower_stack.currentWidget() is tabs and tabs.count() == 3
-        counts = [len(panel.orders.rows), len(panel.alerts.rows), len(panel.picks.rows)]
-        opening, closing = ("（", "）") if language == "zh_CN" else (" (", ")")
-        names = ("orders", "alerts", "picks")
-        shorts = {"orders": panel.titles["orders"], "alerts": "区间提醒" if language == "zh_CN" else "Zone alerts",
-                  "picks": panel.titles["picks"]}  # fmt: skip
-        expected = [f"{shorts[n]}{opening}{c}{closing}" for n, c in zip(names, counts, strict=True)]
-        assert [tabs.tabText(i) for i in range(3)] == expected
-        assert [tabs.tabToolTip(i) for i in range(3)] == [panel.titles[n] for n in names]  # the whole title
-        bar = tabs.tabBar()  # every tab's title seen whole, none behind the bar's scroll buttons
-        assert bar.tabRect(2).right() <= bar.width() and all(
-            bar.tabRect(i).width() >= bar.tabSizeHint(i).width() for i in range(3)
-        ), [bar.tabRect(i) for i in range(3)]
-        assert all(panel.boxes[n].title() == "" for n in ("orders", "alerts", "picks"))  # the tab says it once
-        for i, name in enumerate(("orders", "alerts", "picks")):  # each at the full width: whole where it fits
-            tabs.setCurrentIndex(i)
-            qtbot.wait(50)
-            assert panel.boxes[name].width() >= tabs.width() - 10, (name, panel.boxes[name].width(), tabs.width())
-            assert _columns_whole(panel.views[name]), (name, panel.views[name].viewport().width())
-        panel.resize(1900, 700)  # room for all three: side by side again, titled on their boxes
-        qtbot.waitUntil(lambda: not panel.tabbed)
-        assert panel.lower_stack.currentWidget() is panel.lower_split and tabs.count() == 0
-        qtbot.wait(50)
-        for name in ("orders", "alerts", "picks"):
-            assert panel.boxes[name].isVisible() and panel.boxes[name].title() == panel.titles[name]
-            view = panel.views[name]
-            qtbot.waitUntil(lambda v=view: _columns_whole(v), timeout=2000)  # type: ignore[misc]
-    finally:
-        translations.install("en")
-        translations.uninstall()

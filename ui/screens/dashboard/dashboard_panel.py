@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
@@ -17,9 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QSplitter,
-    QStackedWidget,
     QTableView,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -43,8 +40,6 @@ from ui.screens.dashboard.dashboard_model import (
 )
 
 RELOAD_MS = 400
-LOWER = ("orders", "alerts", "picks")  # side by side where their columns fit, else tabs at the panel's full width
-LAST_COLUMN_DIGITS = 20  # a last column's room when its texts need more (see DashboardPanel.column_needs)
 
 
 class DashboardPanel(QWidget):
@@ -88,95 +83,20 @@ class DashboardPanel(QWidget):
     def _build(self) -> None:
         self.views: dict[str, QTableView] = {}
         self.boxes: dict[str, QGroupBox] = {}
-        self.titles: dict[str, str] = {}
-        self.tab_titles: dict[str, str] = {}
         self.watch_note = QLabel(self)
         self.watch_note.setWordWrap(True)
-        # The open orders, zone alerts and scan side by side cut their columns in a panel narrower than their
-        # columns (at 1366x768 the alerts showed code, name and date; the scan code and half a name): there they
-        # are tabs, each table at the panel's full width, each tab titled with its count.
-        self.lower_split = QSplitter(Qt.Orientation.Horizontal, self)
-        self.lower_tabs = QTabWidget(self)
-        self.lower_tabs.setObjectName("dashboardLowerTabs")
-        self.lower_stack = QStackedWidget(self)
-        self.lower_stack.addWidget(self.lower_split)
-        self.lower_stack.addWidget(self.lower_tabs)
-        self.tabbed = False
+        bottom = QSplitter(Qt.Orientation.Horizontal, self)
         for name, model in (("orders", self.orders), ("alerts", self.alerts), ("picks", self.picks)):
-            self.lower_split.addWidget(self._section(name, model))
-            model.modelReset.connect(self._arrange)
+            bottom.addWidget(self._section(name, model))
         column = QSplitter(Qt.Orientation.Vertical, self)
         column.addWidget(self._section("accounts", self.accounts))
         column.addWidget(self._section("positions", self.positions))
-        column.addWidget(self.lower_stack)
+        column.addWidget(bottom)
         column.setSizes([120, 260, 320])
         layout = QVBoxLayout(self)
         layout.addWidget(column, 1)
         layout.addWidget(self.watch_note)
         self.retranslate()
-
-    @staticmethod
-    def column_needs(view: QTableView) -> list[int]:
-        """The width each column of `view` needs (its title's and its cells', as the view measures them); the last at
-        most the room of LAST_COLUMN_DIGITS digits or its title: it takes the width left over, and longer texts (the
-        scan's reasons) end in an ellipsis, read whole in the cell's tooltip."""
-        header = view.horizontalHeader()
-        titles = [header.sectionSizeFromContents(c).width() for c in range(header.count())]
-        needs = [max(title, view.sizeHintForColumn(c)) for c, title in enumerate(titles)]
-        room = view.fontMetrics().horizontalAdvance("0" * LAST_COLUMN_DIGITS)
-        needs[-1] = min(needs[-1], max(room, titles[-1]))
-        return needs
-
-    def natural_width(self, name: str) -> int:
-        """The width `name`'s section needs to show its columns (`column_needs`), with its frame, its box's margins
-        and room for a vertical scroll bar."""
-        view = self.views[name]
-        box, inner = self.boxes[name].contentsMargins(), self.boxes[name].layout()
-        padding = inner.contentsMargins().left() + inner.contentsMargins().right() if inner is not None else 0
-        frame = 2 * view.frameWidth() + box.left() + box.right() + padding
-        return sum(self.column_needs(view)) + frame + view.verticalScrollBar().sizeHint().width()
-
-    def _arrange(self) -> None:
-        """Side by side when the three sections' columns fit the panel's width, else tabs; the tabs' titles say how
-        many rows each holds."""
-        handles = self.lower_split.handleWidth() * (len(LOWER) - 1)
-        natural = [self.natural_width(n) for n in LOWER]
-        room = self.lower_stack.width() - handles
-        tabbed = sum(natural) > room
-        if tabbed != self.tabbed:
-            self.tabbed = tabbed
-            current = self.lower_tabs.currentIndex()
-            for name in LOWER:
-                box = self.boxes[name]
-                if tabbed:
-                    self.lower_tabs.addTab(box, "")
-                else:
-                    self.lower_tabs.removeTab(self.lower_tabs.indexOf(box))
-                    self.lower_split.addWidget(box)
-                    box.show()
-            self.lower_tabs.setCurrentIndex(max(current, 0))
-            self.lower_stack.setCurrentWidget(self.lower_tabs if tabbed else self.lower_split)
-        sizes = self.lower_split.sizes()
-        if not tabbed and any(size < need for size, need in zip(sizes, natural, strict=True)):
-            spare = (room - sum(natural)) // len(LOWER)  # each gets its columns' width and a share of the rest
-            self.lower_split.setSizes([need + spare for need in natural])
-        self._show_titles()
-
-    def _show_titles(self) -> None:
-        models = {"orders": self.orders, "alerts": self.alerts, "picks": self.picks}
-        for name, title in self.titles.items():
-            self.boxes[name].setTitle("" if self.tabbed and name in LOWER else title)
-        for name in LOWER:
-            at = self.lower_tabs.indexOf(self.boxes[name])
-            if at >= 0:  # a tab says the short title and the count; its tip the whole title
-                count = str(models[name].rowCount())
-                short = self.tab_titles[name]
-                self.lower_tabs.setTabText(at, self.tr("%1 (%2)").replace("%1", short).replace("%2", count))
-                self.lower_tabs.setTabToolTip(at, self.titles[name])
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
-        super().resizeEvent(event)
-        self._arrange()
 
     def retranslate(self) -> None:
         """Set every text in the current language in place (the tables keep their rows and column widths)."""
@@ -184,9 +104,8 @@ class DashboardPanel(QWidget):
                   "alerts": self.tr("Zone alerts (last close against the close before)"),
                   "picks": self.tr("Scan shortlist"), "accounts": self.tr("Cash and equity"),
                   "positions": self.tr("Positions")}  # fmt: skip
-        self.titles = titles
-        self.tab_titles = {"orders": titles["orders"], "alerts": self.tr("Zone alerts"), "picks": titles["picks"]}
-        self._show_titles()
+        for name, title in titles.items():
+            self.boxes[name].setTitle(title)
         for model in (self.accounts, self.positions, self.orders, self.alerts, self.picks):
             model.retranslate()
         if self._watch is not None:
