@@ -59,8 +59,10 @@ def test_a_429_waits_as_long_as_retry_after_says(lab: Lab) -> None:
 
 def test_a_timeout_is_retried(lab: Lab) -> None:
     lab.add_model()
-    lab.model.on("decide", lambda seen, reply: replace(reply, delay=3.0))  # past the 1 s attempt deadline
-    run_id = published(lab, policy=replace(FAST, attempt_deadline_s=1.0))
+    lab.model.on("decide", lambda seen, reply: replace(reply, delay=8.0))  # past the 3 s attempt deadline
+    # 3 s, not 1: in CI under load the retry itself once took over a second and timed out too; the stall limit is
+    # set past the deadline, so the deadline is what ends the first attempt
+    run_id = published(lab, policy=replace(FAST, attempt_deadline_s=3.0, stall_s=5.0))
     found = attempts(lab, run_id, "decide/model/1")
     assert steps(found) == [("scripted", True, "timeout", "retry"), ("scripted", True, "ok", "done")]
     assert found[0]["outcome"] == "network_error"
