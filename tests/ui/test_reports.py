@@ -4,6 +4,8 @@ compare, verify, export to Markdown and PDF, and the review dialog."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -35,6 +37,22 @@ def panel(reports_panel: ReportsPanel) -> ReportsPanel:
     return reports_panel
 
 
+@contextmanager
+def in_chinese(panel: ReportsPanel) -> Iterator[None]:
+    """The interface switched to Chinese and `panel` retranslated, as the window does; English again afterwards."""
+    from ui.i18n.language import Translations
+
+    translations = Translations()
+    try:
+        translations.install("zh_CN")
+        panel.retranslate()
+        yield
+    finally:
+        translations.install("en")
+        translations.uninstall()
+    panel.retranslate()
+
+
 def select(qtbot: QtBot, panel: ReportsPanel, symbol: str, nth: int = 0) -> ReportRow:
     row = [r for r in panel.model.rows() if r.symbol == symbol][nth]
     with qtbot.waitSignal(panel.report_shown, timeout=TIMEOUT):
@@ -54,19 +72,11 @@ def test_the_browser_lists_and_renders_reports(qtbot: QtBot, panel: ReportsPanel
 
 def test_the_empty_reader_says_what_to_do_in_the_interface_language(qtbot: QtBot, panel: ReportsPanel) -> None:
     """Seen in the real window: before a report was chosen the reader was a blank page."""
-    from ui.i18n.language import Translations
 
     assert panel.view.toPlainText() == ""
     assert panel.view.placeholderText() == "Choose a report in the list to read it here."
-    translations = Translations()
-    try:
-        translations.install("zh_CN")
-        panel.retranslate()  # as the window does on a switch
+    with in_chinese(panel):
         assert panel.view.placeholderText() == "在列表中选择一份报告，在这里阅读。"
-    finally:
-        translations.install("en")
-        translations.uninstall()
-    panel.retranslate()
     select(qtbot, panel, HK)
     assert panel.view.toPlainText()  # a report shown: the hint is gone with the empty page
 
@@ -356,7 +366,6 @@ def test_the_evidence_pane_is_folded_until_a_click_asks_for_evidence(qtbot: QtBo
     """At 1366x768 the evidence pane's empty hint took a quarter of the reader's height: it is folded away until a
     click shows evidence (the hint is said on the status line), opens from its heading, and folds again when
     another report is chosen."""
-    from ui.i18n.language import Translations
     from ui.screens.reports.report_view import evidence_hint
 
     panel.resize(600, 640)
@@ -372,15 +381,8 @@ def test_the_evidence_pane_is_folded_until_a_click_asks_for_evidence(qtbot: QtBo
     assert not panel.evidence_folded() and panel.view.height() < folded
     assert panel.evidence_view.verticalScrollBar().value() == 0
     assert panel.evidence_view.toPlainText().startswith("Where ")
-    translations = Translations()
-    try:
-        translations.install("zh_CN")
-        panel.retranslate()  # as the window does on a switch
+    with in_chinese(panel):
         assert panel.status_label.text() == "点击证据编号、论断中的数字或引文，查看其来源。"
-    finally:
-        translations.install("en")
-        translations.uninstall()
-    panel.retranslate()
     select(qtbot, panel, HK)
     assert panel.evidence_folded() and panel.evidence_view.toPlainText() == ""
     assert panel.status_label.text() == evidence_hint()
