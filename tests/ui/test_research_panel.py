@@ -311,3 +311,28 @@ def test_every_stage_a_run_reports_has_a_name_in_both_languages(qtbot: QtBot) ->
         chinese.install("en")
         chinese.uninstall()
     assert stage_name(QUICK) == "Quick review" and all(stage_name(s) != s for s in stages)
+
+
+def test_only_a_run_under_way_or_held_says_a_stage(qtbot: QtBot) -> None:
+    """One rule for the status cell, its tip and the title above the timeline: a published run is done (its last
+    stage read "Publishing" as if it still were) and a planned or queued one has not begun; a running, paused,
+    stopped or failed run says the stage it is at."""
+    from ui.screens.research.run_model import RunModel
+
+    rows = [
+        RunRow("r1", SYMBOL, status="published", stage="publish", reason=""),
+        RunRow("r2", SYMBOL, status="queued", stage="prepare"),
+        RunRow("r3", SYMBOL, status="paused", stage="scene", reason="model unavailable"),
+        RunRow("r4", SYMBOL, status="failed", stage="compute"),
+    ]
+    assert [r.shown_stage() for r in rows] == ["", "", "scene", "compute"]
+    model = RunModel()
+    for row in rows:
+        model.upsert(row)
+    at = {r.run_id: i for i, r in enumerate(model.rows())}
+    status = next(c for c in range(model.columnCount()) if model.headerData(c, Qt.Orientation.Horizontal) == "Status")
+    cell = {k: model.index(i, status).data() for k, i in at.items()}
+    tip = {k: model.index(i, status).data(Qt.ItemDataRole.ToolTipRole) for k, i in at.items()}
+    assert cell["r1"] == "Published" and cell["r2"] == "Queued" and tip["r1"] is None and tip["r2"] is None
+    assert cell["r3"].endswith(stage_name("scene")) and tip["r3"] == f"{stage_title('scene')}\nmodel unavailable"
+    assert cell["r4"].endswith(stage_name("compute")) and tip["r4"] == stage_title("compute")

@@ -534,7 +534,7 @@ class ResearchPanel(QWidget):
             for button in (self.continue_button, self.stop_button, self.report_button):
                 button.setEnabled(False)
             return
-        stage = stage_title(row.stage) if row.stage and row.status != "published" else ""  # done: no stage to be at
+        stage = stage_title(row.shown_stage()) if row.shown_stage() else ""
         self.stage_label.setText(f"{row.symbol} · {status_title(row.status)}" + (f" · {stage}" if stage else ""))
         self.subtask_label.setText(subtask_title(row.subtask) if row.subtask else "")
         self.stats_label.setText(self._stats_text(row))

@@ -118,6 +118,9 @@ class TimelineEntry:
     text: str  # a stage key for "stage", otherwise a title or reason as the engine gave it
 
 
+_STAGELESS = frozenset({"published", "planned", "queued"})
+
+
 @dataclass(frozen=True)
 class RunRow:
     """One run as the panel shows it."""
@@ -147,6 +150,12 @@ class RunRow:
 
     def executing(self) -> bool:
         return self.running_since is not None
+
+    def shown_stage(self) -> str:
+        """The stage key this run is at (or paused, stopped or failed at), or "" when it has none to be at: a
+        published run is done (its last stage read "Publishing" as if it still were), a planned or queued one has
+        not begun. The status cell, its tip and the panel's title above the timeline all say this one."""
+        return "" if self.status in _STAGELESS else self.stage
 
     def with_entry(self, kind: TimelineKind, text: str) -> RunRow:
         return replace(self, timeline=(*self.timeline, TimelineEntry(kind, text)))
@@ -186,10 +195,10 @@ class Column:
 def _status_cell(row: RunRow) -> str:
     """Where a run stands: its status, with the stage it is at (or paused, stopped or failed at) while it has one to
     be at; a published run's status alone (a column of its own read "Publishing" there, as if it still were)."""
-    status = status_title(row.status)
-    if not row.stage or row.status in {"published", "planned", "queued"}:
+    status, stage = status_title(row.status), row.shown_stage()
+    if not stage:
         return status
-    return QCoreApplication.translate("RunModel", "%1 · %2").replace("%1", status).replace("%2", stage_name(row.stage))
+    return QCoreApplication.translate("RunModel", "%1 · %2").replace("%1", status).replace("%2", stage_name(stage))
 
 
 # What a run is, where it stands (its status and stage in one cell: a running run has no action yet, a published
@@ -265,8 +274,8 @@ class RunModel(QAbstractTableModel):
             return column.value(row)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(column.align | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and column.key == "status" and (row.reason or row.stage):
-            stage = stage_title(row.stage) if row.stage and row.status != "published" else ""
+        if role == Qt.ItemDataRole.ToolTipRole and column.key == "status" and (row.reason or row.shown_stage()):
+            stage = stage_title(row.shown_stage()) if row.shown_stage() else ""
             return "\n".join(t for t in (stage, row.reason) if t) or None  # the stage's whole title, and why
         if role == Qt.ItemDataRole.ToolTipRole and column.key == "model" and row.model:
             return model_title(row.model)  # a long model name is read whole here when its cell is cut
