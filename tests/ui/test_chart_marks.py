@@ -70,6 +70,32 @@ def test_the_zone_labels_are_drawn_over_the_candles(qtbot: QtBot) -> None:
     assert all(band.zValue() < chart.candles.zValue() for band in chart.zone_bands)  # the bands stay beneath
 
 
+def test_an_open_orders_label_is_read_over_the_candles_in_either_theme(qtbot: QtBot) -> None:
+    """Found in the real window (the demo, 1366x768): "Buy 100 @ 353.50" drew straight over the candles inside
+    the buy zone's band, hard to read; it now has the zone labels' backing, and follows a theme switch."""
+    from dataclasses import replace
+
+    from ui.charts.chart_data import OrderLine
+
+    data = synthetic()
+    assert data.zones is not None
+    price = data.zones.buy_high.quantize(Decimal("0.01"))  # in the band, among the candles in view
+    chart = chart_on(qtbot, replace(data, orders=(OrderLine("o1", "buy", 100, price),)))
+    (line,) = chart.order_lines
+    label = line.label
+    assert label.toPlainText() == f"Buy 100 @ {price}"
+    assert line.zValue() > chart.candles.zValue() and label.parentItem() is line  # drawn over the candles
+    assert label.fill.color().alpha() > 200 and label.fill.color().lightness() > 200
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    apply_theme(app, "dark")
+    try:
+        chart.apply_theme()
+        assert label.fill.color().alpha() > 200 and label.fill.color().lightness() < 80
+    finally:
+        apply_theme(app, "light")
+
+
 def labels_in_plot(chart: StockChartWidget) -> list[QRectF]:
     """The zone labels' rectangles in the scene, each checked to lie inside the price plot."""
     chart.graphics.grab()

@@ -162,6 +162,35 @@ def test_status_bar_says_when_data_is_current(window: MainWindow, qtbot: QtBot, 
     assert window.status.fields["workspace"].text() == "Demo market: demo"
 
 
+@pytest.mark.usefixtures("no_screens")
+def test_a_status_message_is_read_whole_and_the_fields_come_back(
+    window: MainWindow, qtbot: QtBot, demo_home: Path
+) -> None:
+    """Found in the real window at 1366x768: seven permanent fields left a message about 200 px ("The last session
+    on this workspac"). The workspace, clock, markets and data fields give way to a message for its seconds (a
+    refresh during it does not draw them over its words); the sources' light and the running research stay."""
+    from ui.widgets.status_bar import COVERABLE_FIELDS, KEPT_FIELDS
+
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    attach(window, qtbot, demo_home)
+    fields = window.status.fields
+    qtbot.waitUntil(lambda: "up to date" in fields["data"].text(), timeout=15_000)
+    assert all(fields[name].isVisible() for name in (*COVERABLE_FIELDS, *KEPT_FIELDS))
+    said = "The last session on this workspace (process 4242 on host, since 2026-12-07 14:46:21) ended without " \
+           "closing it; the workspace was taken over and opened normally."  # fmt: skip
+    window.statusBar().showMessage(said, 20_000)
+    window.status.refresh_phases()
+    window.status.retranslate()  # a refresh while the message is shown
+    assert [name for name in COVERABLE_FIELDS if fields[name].isVisible()] == []
+    assert all(fields[name].isVisible() for name in KEPT_FIELDS)
+    room = min(fields[name].geometry().left() for name in KEPT_FIELDS)
+    assert window.statusBar().fontMetrics().horizontalAdvance(said) < room, "the message is read whole"
+    window.statusBar().clearMessage()
+    assert all(fields[name].isVisible() for name in (*COVERABLE_FIELDS, *KEPT_FIELDS))
+
+
 class FakeWatchlist(QWidget):
     screen_name = "watchlist"
     analyze_requested = Signal(str)

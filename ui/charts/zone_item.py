@@ -42,17 +42,31 @@ class ZoneBandItem(pg.LinearRegionItem):  # type: ignore[misc]
 class PriceLineItem(pg.InfiniteLine):  # type: ignore[misc]
     """A horizontal line at an exact price: the stop, or an open order."""
 
-    def __init__(self, price: Decimal, color: QColor, label: str | None = None, *, dashed: bool = True) -> None:
-        """`label` None: the line alone (the stop's label is one of the zone labels, ui.charts.zone_labels)."""
+    def __init__(
+        self, price: Decimal, color: QColor, label: str | None = None, *, dashed: bool = True,
+        backing: QColor | None = None,
+    ) -> None:  # fmt: skip
+        """`label` None: the line alone (the stop's label is one of the zone labels, ui.charts.zone_labels).
+        `backing`: the label's fill, so its words are read over the candles and the zone band it crosses (an open
+        order's price sits in or near a zone, where the words drew straight over the candles)."""
         style = Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine
+        options: dict[str, object] = {"position": 0.98, "color": color, "anchors": [(1, 1), (1, 1)]}
+        if backing is not None:
+            options["fill"] = pg.mkBrush(backing)
         super().__init__(
             pos=float(price),
             angle=0,
             pen=_line_pen(color, style),
             movable=False,
             label=label,
-            labelOpts={"position": 0.98, "color": color, "anchors": [(1, 1), (1, 1)]},
+            labelOpts=options,
         )
         self.price = price
         # above the candles (z 0), so its label is read over them; the zone bands stay beneath (z -10)
         self.setZValue(PRICE_LINE_Z)
+
+    def set_backing(self, backing: QColor) -> None:
+        """Follow a theme switch: the label's fill takes the chart's new background."""
+        if self.label is not None:
+            self.label.fill = pg.mkBrush(backing)
+            self.label.update()

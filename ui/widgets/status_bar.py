@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
 from stockbench.clock import AS_OF_LOCAL_TIME, MARKET_TZ, Market, market_words
@@ -142,8 +142,17 @@ class ResearchTracker(QObject):
             self.changed.emit(len(self.running))
 
 
+# Fields a message may cover for its few seconds (Qt hides a status bar's normal widgets while it shows a message),
+# and the ones always in view. All seven permanent left a message about 200 px at 1366x768: "The last session on
+# this workspac" of a sentence saying the workspace had been taken over. The clock, the markets and the data's date
+# come back when the message ends; the sources' light and the running research never leave.
+COVERABLE_FIELDS: tuple[str, ...] = ("workspace", "clock", "CN", "HK", "data")
+KEPT_FIELDS: tuple[str, ...] = ("sources", "research")
+
+
 class StatusBar(QStatusBar):
-    """Permanent fields on the right; transient messages on the left."""
+    """The workspace, clock, market and data fields on the left, which a transient message covers while it is
+    shown; the sources' light and the running research on the right, always in view."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -155,12 +164,15 @@ class StatusBar(QStatusBar):
         self.freshness: Freshness | None = None
         self.light: SourceLight | None = None
         self.fields: dict[str, QLabel] = {}
-        for name in ("workspace", "clock", "CN", "HK", "data", "sources", "research"):
+        for name in (*COVERABLE_FIELDS, *KEPT_FIELDS):
             label = QLabel(self)
             label.setObjectName(f"status_{name}")
             label.setContentsMargins(6, 0, 6, 0)
             self.fields[name] = label
-            self.addPermanentWidget(label)
+            if name in KEPT_FIELDS:
+                self.addPermanentWidget(label)
+            else:
+                self.addWidget(label)
         self._phase_timer = self._timer(PHASE_REFRESH_MS, self.refresh_phases)
         self._data_timer = self._timer(FRESHNESS_REFRESH_MS, self.refresh_freshness)
         self._render()
@@ -223,16 +235,26 @@ class StatusBar(QStatusBar):
         for market in PHASE_MARKETS:
             found = next((p for p in self.phases if p.market == market), None)
             self.fields[market].setText(self._phase_line(market, found))
-            self.fields[market].setVisible(ctx is not None)
+            self._show_field(market, ctx is not None)
         self.fields["data"].setText(self._freshness_text())
-        self.fields["data"].setVisible(ctx is not None)
+        self._show_field("data", ctx is not None)
         self._render_light()
-        self.fields["sources"].setVisible(ctx is not None)
+        self._show_field("sources", ctx is not None)
         count = len(self.tracker.running)
         self.fields["research"].setText(
             self.tr("Research: %n running", "", count) if count else self.tr("Research: idle")
         )
-        self.fields["research"].setVisible(ctx is not None)
+        self._show_field("research", ctx is not None)
+
+    def _show_field(self, name: str, visible: bool) -> None:
+        """Show or hide a field; a field a message covers stays covered until the message ends, when Qt shows it
+        again (a refresh during the message drew the markets and the data's date over the message's words)."""
+        label = self.fields[name]
+        if visible and name in COVERABLE_FIELDS and self.currentMessage():
+            label.hide()
+            label.setAttribute(Qt.WidgetAttribute.WA_WState_ExplicitShowHide, False)  # as QStatusBar hides them
+        else:
+            label.setVisible(visible)
 
     def _render_light(self) -> None:
         field, light = self.fields["sources"], self.light
