@@ -504,8 +504,8 @@
         <translation>未完成委托</translation>
     </message>
     <message>
-        <source>Zone alerts (last close against the close before)</source>
-        <translation>区间提醒（最新收盘价对比前一收盘价）</translation>
+        <source>Zone alerts</source>
+        <translation>区间提醒</translation>
     </message>
     <message>
         <source>Scan shortlist</source>
@@ -518,6 +518,10 @@
     <message>
         <source>Positions</source>
         <translation>持仓</translation>
+    </message>
+    <message>
+        <source>Each alert compares the last close with the close before it</source>
+        <translation>每条提醒以最新收盘价对比前一收盘价</translation>
     </message>
     <message>
         <source>Checking zones and scanning…</source>

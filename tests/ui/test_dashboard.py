@@ -102,6 +102,13 @@ def test_books_appear_after_a_deposit_and_a_fill_through_the_ledger(
     assert position.pnl == value - cost
     assert panel.text("positions", 0, "pnl") == f"{value - cost:+,.2f}"
     assert panel.orders.rows == []
+    # one account: its name on every row says nothing, and the column took the open orders' room
+    account = [c.key for c in panel.positions.columns].index("account")
+    assert panel.views["positions"].isColumnHidden(account) and panel.views["orders"].isColumnHidden(0)
+    ctx.bench.ledger.add_account("second", "CNY")
+    ctx.bench.ledger.cash("second", "deposit", Decimal("5000"), at=datetime(2026, 11, 3, 9, 0, tzinfo=CN))
+    qtbot.waitUntil(lambda: len(panel.accounts.rows) == 2, timeout=WAIT_MS)
+    assert not panel.views["positions"].isColumnHidden(account) and not panel.views["orders"].isColumnHidden(0)
 
 
 def test_open_orders_carry_the_latest_reports_decision(
@@ -135,6 +142,9 @@ def test_zone_alerts_and_the_scan_of_the_watchlist(
     assert all(symbol in {SYMBOL, "003907.SZ"} for symbol, _, _ in alerts)
     assert {p.symbol for p in panel.picks.rows} <= {SYMBOL, "003907.SZ"} and panel.picks.rows
     assert "2026-11-27" in panel.watch_note.text()
+    # the alerts' basis is in the box's tip: in its title it made the box's least width and cut the tables beside it
+    assert panel.boxes["alerts"].title() == "Zone alerts"
+    assert panel.boxes["alerts"].toolTip() == "Each alert compares the last close with the close before it"
 
 
 def test_order_decisions_come_from_the_typed_summary_never_from_the_report_text() -> None:

@@ -93,6 +93,7 @@ class DashboardPanel(QWidget):
         column.addWidget(self._section("positions", self.positions))
         column.addWidget(bottom)
         column.setSizes([120, 260, 320])
+        self._show_accounts_column(False)  # until the books say there is more than one
         layout = QVBoxLayout(self)
         layout.addWidget(column, 1)
         layout.addWidget(self.watch_note)
@@ -101,11 +102,14 @@ class DashboardPanel(QWidget):
     def retranslate(self) -> None:
         """Set every text in the current language in place (the tables keep their rows and column widths)."""
         titles = {"orders": self.tr("Open orders"),
-                  "alerts": self.tr("Zone alerts (last close against the close before)"),
+                  "alerts": self.tr("Zone alerts"),
                   "picks": self.tr("Scan shortlist"), "accounts": self.tr("Cash and equity"),
                   "positions": self.tr("Positions")}  # fmt: skip
         for name, title in titles.items():
             self.boxes[name].setTitle(title)
+        # the alerts' basis in their tip: in the title it made the box's least width ("Zone alerts (last close
+        # against the close before)"), and the open orders and the scan beside it were cut to a column and a half
+        self.boxes["alerts"].setToolTip(self.tr("Each alert compares the last close with the close before it"))
         for model in (self.accounts, self.positions, self.orders, self.alerts, self.picks):
             model.retranslate()
         if self._watch is not None:
@@ -162,7 +166,17 @@ class DashboardPanel(QWidget):
         self.accounts.set_rows(found.accounts)
         self.positions.set_rows(found.positions)
         self.orders.set_rows(found.orders)
+        self._show_accounts_column(len(found.accounts) > 1)
         self.books_refreshed.emit()
+
+    def _show_accounts_column(self, shown: bool) -> None:
+        """The positions' and orders' account column only when the books hold more than one account: with one, it
+        said the same name on every row and took the open orders' room at 1366x768 (a dashboard about 600 px wide
+        showed "Account" and half the symbol)."""
+        for name, model in (("positions", self.positions), ("orders", self.orders)):
+            at = next(i for i, c in enumerate(model.columns) if c.key == "account")
+            if self.views[name].isColumnHidden(at) == shown:  # only a change: a view not in front is left alone
+                self.views[name].setColumnHidden(at, not shown)
 
     def _watch_shown(self, generation: int, found: Watch) -> None:
         if generation != self._generation["watch"]:
