@@ -269,7 +269,8 @@ class OfflineModel(BasePort):
     @staticmethod
     def _paths(zones: ZonesFact | None, action: str, language: Language) -> list[dict[str, Any]]:
         """The plan's paths for `action`: under avoid the buy zone is a reason to research again, never to buy,
-        and with nothing held there is nothing to sell."""
+        and with nothing held there is nothing to sell (avoid has no sell path; wait's sell zone says not to chase
+        and its stop that the plan's support failed)."""
         if zones is None:
             return [{"trigger": say("path.no_zones", language), "action": say("path.stay_out", language)}]
         entering = "path.in_buy" if zones.position == "in_buy" else "path.enter_buy"  # already inside: no "enters"
@@ -280,11 +281,12 @@ class OfflineModel(BasePort):
         paths = [{"trigger": buy, "action": say(on_buy, language)}]
         if action == "avoid":
             return paths
+        held = action != "wait"  # wait is a move of watching: nothing is held, so nothing is sold at either level
         sell = say("path.enter_sell", language, low=zones.sell.low, high=zones.sell.high)
-        paths.append({"trigger": sell, "action": say("path.sell_in_steps", language)})
+        paths.append({"trigger": sell, "action": say("path.sell_in_steps" if held else "path.no_chase", language)})
         if zones.stop.price is not None:
             stop = say("path.close_below_stop", language, stop=zones.stop.price)
-            paths.append({"trigger": stop, "action": say("path.stop_out", language)})
+            paths.append({"trigger": stop, "action": say("path.stop_out" if held else "path.support_fails", language)})
         return paths
 
     def _report(self, facts: RunFacts, spec: dict[str, Any], last: dict[str, Any]) -> Answer:

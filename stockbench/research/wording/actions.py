@@ -138,6 +138,15 @@ WORDS: dict[str, Entry] = {
         en="Assess again; no position until the program's baseline changes its call",
     ),
     "path.stay_out": Entry(zh="维持观望", en="Keep waiting"),
+    # under wait nothing is held (the state table: wait is a move of watching), so the sell zone and the stop have
+    # nothing to sell: "Sell in steps" and "Exit at the stop" were written there for a reader with no position
+    "path.no_chase": Entry(
+        zh="无持仓可卖；不追高，不在买入区间上方建仓", en="Nothing held to sell; do not chase above the buy zone"
+    ),
+    "path.support_fails": Entry(
+        zh="计划的支撑失效：无持仓，任何买入前先重新分析",
+        en="The plan's support fails: nothing held; analyse again before any buy",
+    ),
 }
 
 

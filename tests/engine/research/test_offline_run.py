@@ -130,6 +130,13 @@ def test_every_board_publishes_with_every_gate_passing(bench: Workbench, symbol:
         names = {p["symbol"]: p["name"] for p in context["peers"]}
         named = "、".join(f"{p} {names[p]}" for p in report["summary"]["context"]["peers"])
         assert f"同业：{named}" in scene
+    # the paths fit the position: a wait holds nothing, so neither its sell zone nor its stop sells ("分批卖出" and
+    # "止损离场" were written for a reader with no position); only an avoid has no path past its buy zone
+    actions = [p["action"] for p in report["summary"]["paths"]]
+    if report["summary"]["action"] == "wait":
+        assert actions[1:] == ["无持仓可卖；不追高，不在买入区间上方建仓",
+                               "计划的支撑失效：无持仓，任何买入前先重新分析"]  # fmt: skip
+    assert "分批卖出" not in actions or report["summary"]["action"] not in ("wait", "avoid"), actions
 
 
 def test_an_account_with_a_position_and_open_orders_then_a_second_analysis(bench: Workbench) -> None:

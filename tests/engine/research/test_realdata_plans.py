@@ -371,6 +371,19 @@ def test_an_avoid_never_waits_for_its_buy_zone(study: Study) -> None:
             assert "alone changes nothing" in said["what_would_change_my_mind"], said
 
 
+def test_a_wait_sells_nothing(study: Study) -> None:
+    """300750 as of 2021-02-18, a wait with nothing held, read "The price enters the sell zone 414.16-435.83 → Sell in
+    steps" and "A close below the stop 352.66 → Exit at the stop": wait is a move of watching, so nothing is sold."""
+    waits = [r for r in study.reports if r.summary.action == "wait"]
+    assert len(waits) >= 5
+    for report in waits:
+        actions = [path.action for path in report.summary.paths]
+        assert "分批卖出" not in actions and "止损离场" not in actions, (report.name, actions)
+        assert "无持仓可卖；不追高，不在买入区间上方建仓" in actions, (report.name, actions)
+        if report.summary.zones is not None and report.summary.zones.stop is not None:
+            assert "计划的支撑失效：无持仓，任何买入前先重新分析" in actions, (report.name, actions)
+
+
 def test_relative_strength_is_said_with_its_benchmark_and_figures(study: Study) -> None:
     """Relative strength was computed (300750 `inline`) but never said: the context section names the benchmark (a
     built index labelled as built) with the stock's and the benchmark's returns over the state's windows."""
