@@ -3788,6 +3788,7 @@ _EVIDENCE_FIELDS: dict[str, Words] = {
     "report_id": _w("report", "报告编号"), "since": _w("since then", "此后走势"),
     "call": _w("the call then", "当时的操作"),
     "close_now": _w("close now", "现收盘价"), "close_then": _w("close then", "当时收盘价"),
+    "close_now_scaled": _w("close now on the report's scale", "按上次报告尺度的现收盘价"),
     "first_day": _w("first reached on", "首次触及日期"), "from_day": _w("from", "起始日"), "to_day": _w("to", "截止日"),
     "grade": _w("grade", "评定"), "high_day": _w("high's day", "最高价日期"),
     "high_pct": _w("high (%)", "最高涨幅（%）"),

@@ -63,6 +63,10 @@ class Since:
     close_then: Decimal
     close_now: Decimal
     return_pct: Decimal
+    # the last close on the previous report's price scale (the close then grown by the adjusted return), beside the
+    # high and low it is compared with: the raw close next to old-scale extremes read as if it stood below a high
+    # it had in fact passed, when a dividend came in between (300750: close 397.00 against a high of 425.62)
+    close_now_scaled: Decimal | None = None
     high: Decimal | None = None
     high_day: date | None = None
     high_pct: Decimal | None = None
@@ -89,6 +93,7 @@ class Since:
             "sessions": self.sessions,
             "close_then": text(self.close_then),
             "close_now": text(self.close_now),
+            "close_now_scaled": text(self.close_now_scaled),
             "return_pct": text(self.return_pct),
             "high": text(self.high),
             "high_day": text(self.high_day),
@@ -214,7 +219,8 @@ def since_report(
     call = CALLS.get(action, "none")
     to_day = sessions[-1].day if sessions else day
     change = ((growth - 1) * 100).quantize(_CENT, ROUND_HALF_UP)
-    result = Since(day, to_day, len(sessions), then, now, change, call=call)
+    scaled = round_to_tick(history.instrument, then * growth, to_day)
+    result = Since(day, to_day, len(sessions), then, now, change, close_now_scaled=scaled, call=call)
     if not sessions:
         return replace(result, grade="too_early")
     high = max(sessions, key=lambda s: (s.high, -s.day.toordinal()))

@@ -84,8 +84,11 @@ def _what_happened(reading: Reading, previous: PreviousReport, since: Since) -> 
     if since.sessions == 0 or since.high is None or since.low is None:
         return reading.say("continuity.same_session", day=since.from_day.isoformat(), close=price(since.close_now))
     move = reading.say("continuity.rose" if since.return_pct > 0 else "continuity.fell", pct=pct(since.return_pct))
-    path = reading.say("continuity.path", sessions=since.sessions, day=since.to_day.isoformat(),
-                       close=price(since.close_now), move=move, high=price(since.high),
+    scaled = since.close_now_scaled
+    rescaled = scaled is not None and scaled != since.close_now  # a dividend or split came in between
+    path = reading.say("continuity.path_rescaled" if rescaled else "continuity.path", sessions=since.sessions,
+                       day=since.to_day.isoformat(), close=price(since.close_now), move=move,
+                       scaled=price(scaled) if scaled is not None else "-", high=price(since.high),
                        high_day=since.high_day.isoformat() if since.high_day else "-", low=price(since.low),
                        low_day=since.low_day.isoformat() if since.low_day else "-")  # fmt: skip
     touches = _touches(reading, previous, since)

@@ -615,6 +615,12 @@ _OFFLINE: dict[str, Entry] = {
         "{sessions} sessions to {day}: close {close}, {move} (adjusted); high {high} on {high_day}, low {low} on "
         "{low_day}, on the previous report's price scale",
     ),
+    "offline.continuity.path_rescaled": Entry(
+        "此后 {sessions} 个交易日至 {day}，收盘 {close}，{move}（复权）；按上次报告时的价格尺度，收盘 {scaled}，"
+        "期间最高 {high}（{high_day}）、最低 {low}（{low_day}）",
+        "{sessions} sessions to {day}: close {close}, {move} (adjusted); on the previous report's price scale, close "
+        "{scaled}, high {high} on {high_day}, low {low} on {low_day}",
+    ),
     "offline.continuity.buy_touched": Entry(
         "旧买入区间 {low}-{high} 于 {day} 首次触及", "the old buy zone {low}-{high} was first reached on {day}"
     ),

@@ -384,6 +384,30 @@ def test_a_wait_sells_nothing(study: Study) -> None:
             assert "计划的支撑失效：无持仓，任何买入前先重新分析" in actions, (report.name, actions)
 
 
+def test_continuity_says_the_close_on_the_scale_of_the_old_highs_and_lows(study: Study) -> None:
+    """300750 as of 2021-02-18 read "close 397.00, up 243.16% in all (adjusted); high 425.62 ... on the previous
+    report's price scale": the raw close beside old-scale extremes, as if it stood under a high it had passed once
+    the dividend in between is counted. Where a dividend came in between, the close on the old scale is said too, and
+    it is the close then grown by the adjusted return."""
+    rescaled = []
+    for report in study.reports:
+        prepare = report.facts.prepare
+        since = prepare.previous_report.since if prepare and prepare.previous_report else None
+        if since is None or since.sessions == 0:
+            continue
+        assert since.close_now_scaled is not None, report.name
+        growth = (since.return_pct / 100 + 1) * since.close_then
+        assert abs(since.close_now_scaled - growth) <= since.close_then * Decimal("0.0001") + Decimal("0.01")
+        said = f"按上次报告时的价格尺度，收盘 {since.close_now_scaled:.2f}，期间最高 {since.high:.2f}"
+        if since.close_now_scaled != since.close_now:
+            rescaled.append(report.name)
+            assert said in report.markdown and f"收盘 {since.close_now:.2f}，" in report.markdown, report.name
+        else:
+            assert "按上次报告时的价格尺度，收盘" not in report.markdown, report.name
+            assert "均按上次报告时的价格尺度" in report.markdown, report.name
+    assert "300750.SZ as of 2021-02-18" in rescaled, rescaled
+
+
 def test_relative_strength_is_said_with_its_benchmark_and_figures(study: Study) -> None:
     """Relative strength was computed (300750 `inline`) but never said: the context section names the benchmark (a
     built index labelled as built) with the stock's and the benchmark's returns over the state's windows."""
