@@ -3834,6 +3834,16 @@ _EVIDENCE_VALUES: dict[str, Words] = {
     "amount": _w("turnover", "成交额"), "unavailable": _w("unavailable", "不可用"),
     "right": _w("right", "正确"), "wrong": _w("wrong", "错误"), "open": _w("not settled", "尚无定论"),
     "too_early": _w("too early to grade", "尚无走势可评"),
+    # the continuity record's call, events and notes (stockbench/research/continuity.py)
+    "long": _w("long", "看多"), "bearish": _w("bearish", "看空"),
+    "buy_zone": _w("the buy zone reached", "触及买入区间"),
+    "sell_zone": _w("the sell zone reached", "触及卖出区间"),
+    "stop_touched": _w("the stop touched intraday", "盘中触及止损"),
+    "stop_closed": _w("a close under the stop", "收盘跌破止损"),
+    "stopped_after_entry": _w("stopped out after the entry", "买入后止损"),
+    "entry_missed": _w("the entry never came", "买点未到"),
+    "target_before_entry": _w("the target before the entry", "买入前已到目标"),
+    "reversed_later": _w("reversed later", "此后反转"),
 }  # fmt: skip
 PROBLEMS |= {  # a broker file the fill import cannot read (ui/dialogs/fill_import_dialog.py)
     "import_unreadable": (_w("{file} cannot be read: {why}", "无法读取 {file}：{why_zh}"),

@@ -16,7 +16,9 @@ plan's entry), against the zone's top. Neither level reached is `open`; no sessi
 follow the grade where they apply: `stopped_after_entry` (the buy zone was reached, and a close at or below the
 stop came after it: a buy made there was stopped out), `entry_missed` (a buy made above its buy zone, which
 the price never came back to: the plan's buy would not have filled) and `target_before_entry` (the sell zone came
-before the buy zone was reached: the direction was right, the buy had not filled yet).
+before the buy zone was reached: the direction was right, the buy had not filled yet) and `reversed_later` (a
+bearish call graded right whose price later rose above the old sell zone: right only until then; 000001's avoid of
+2020-03-20 was right three days later and the stock then rose 97% in the year).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
 Call = Literal["long", "bearish", "wait", "none"]
 Grade = Literal["right", "wrong", "open", "too_early"]
 Event = Literal["buy_zone", "sell_zone", "above_sell", "stop_touched", "stop_closed"]
-Note = Literal["stopped_after_entry", "entry_missed", "target_before_entry"]
+Note = Literal["stopped_after_entry", "entry_missed", "target_before_entry", "reversed_later"]
 EVENTS: tuple[Event, ...] = ("buy_zone", "sell_zone", "above_sell", "stop_touched", "stop_closed")
 CALLS: dict[str, Call] = {"buy": "long", "add": "long", "hold": "long", "reduce": "bearish", "sell": "bearish",
                           "avoid": "bearish", "wait": "wait"}  # fmt: skip
@@ -203,7 +205,11 @@ def graded(action: str, then: Decimal, zones: ZoneLevels | None, sessions: Seque
     else:
         event, verdict = grade(call, then, zones, touched)
         day = touched.get(event) if event else None
-    return Graded(event, day, verdict, notes(then, zones, touched, pending=pending))
+    found = notes(then, zones, touched, pending=pending)
+    risen = touched.get("above_sell")
+    if call == "bearish" and verdict == "right" and day is not None and risen is not None and risen > day:
+        found = (*found, "reversed_later")
+    return Graded(event, day, verdict, found)
 
 
 def since_report(

@@ -697,6 +697,11 @@ _OFFLINE: dict[str, Entry] = {
         "价格没有回到旧买入区间 {buy_low}-{buy_high}：计划中的买单不会成交",
         "the price never came back to the old buy zone {buy_low}-{buy_high}: the plan's buy would not have filled",
     ),
+    "offline.note.reversed_later": Entry(
+        "但此后价格于 {day} 升破旧卖出区间上沿 {sell_high}，至今{move}：该判断只在此前成立",
+        "but the price later rose over the old sell zone's top {sell_high} on {day}, {move} since the report: the "
+        "call held only until then",
+    ),
     "offline.note.target_before_entry": Entry(
         "旧卖出区间 {sell_low}-{sell_high} 在买单成交前（{day}）已到达：方向正确，但计划的买单当时未成交",
         "the old sell zone {sell_low}-{sell_high} was reached on {day}, before the buy filled: the direction was "

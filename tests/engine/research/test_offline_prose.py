@@ -155,7 +155,9 @@ def test_an_old_avoid_that_missed_a_rise_is_said_so() -> None:
         ("buy", [(106, 100, 105), (101, 97, 98)], "right", ("entry_missed",)),  # right, but never filled
         ("buy", [(106, 100, 105), (91, 89, 90), (93, 90, 92)], "open", ("target_before_entry",)),
         ("wait", [(93, 91, 92), (110, 100, 109)], "right", ()),  # the entry came first
-        ("avoid", [(95, 88, 89), (109, 100, 109)], "right", ()),  # the fall came first
+        ("avoid", [(95, 88, 89), (109, 100, 109)], "right", ("reversed_later",)),  # the fall first, then a rise
+        ("avoid", [(95, 88, 89), (104, 100, 103)], "right", ()),  # the fall first, no rise over the sell zone after
+        ("sell", [(109, 100, 109), (95, 88, 89)], "wrong", ()),  # the rise first: wrong, nothing to add
     ],
 )
 def test_a_call_is_graded_by_which_of_its_levels_came_first(

@@ -408,6 +408,25 @@ def test_continuity_says_the_close_on_the_scale_of_the_old_highs_and_lows(study:
     assert "300750.SZ as of 2021-02-18" in rescaled, rescaled
 
 
+def test_an_avoid_right_at_first_and_reversed_later_says_both(study: Study) -> None:
+    """000001's avoid of 2020-03-20 was graded "right" (it fell into the old buy zone three days later) while the
+    stock then rose over the old sell zone and 97% in the year: the grade stays the first decisive level's, and a
+    bearish call's later rise over the old sell zone is said beside it, with its day."""
+    reversed_later = {}
+    for report in study.reports:
+        prepare = report.facts.prepare
+        since = prepare.previous_report.since if prepare and prepare.previous_report else None
+        if since is None or since.call != "bearish" or since.grade != "right":
+            continue
+        risen = since.day_of("above_sell")
+        later = risen is not None and since.first_day is not None and risen > since.first_day
+        assert ("reversed_later" in since.notes) == later, report.name
+        assert ("该判断只在此前成立" in report.markdown) == later, report.name
+        if later:
+            reversed_later[report.name] = risen
+    assert "000001.SZ as of 2021-02-18" in reversed_later, reversed_later
+
+
 def test_relative_strength_is_said_with_its_benchmark_and_figures(study: Study) -> None:
     """Relative strength was computed (300750 `inline`) but never said: the context section names the benchmark (a
     built index labelled as built) with the stock's and the benchmark's returns over the state's windows."""
