@@ -3841,6 +3841,7 @@ _EVIDENCE_VALUES: dict[str, Words] = {
     "stop_touched": _w("the stop touched intraday", "盘中触及止损"),
     "stop_closed": _w("a close under the stop", "收盘跌破止损"),
     "stopped_after_entry": _w("stopped out after the entry", "买入后止损"),
+    "target_after_entry": _w("the target after the entry, before the stop", "买入后先到目标"),
     "entry_missed": _w("the entry never came", "买点未到"),
     "target_before_entry": _w("the target before the entry", "买入前已到目标"),
     "reversed_later": _w("reversed later", "此后反转"),

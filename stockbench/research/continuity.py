@@ -14,9 +14,12 @@ old plan's own levels, so it needs no threshold of its own:
 A buy made above its buy zone is a buy in that zone: it is graded from the session its zone was reached (the
 plan's entry), against the zone's top. Neither level reached is `open`; no session since is `too_early`. Notes
 follow the grade where they apply: `stopped_after_entry` (the buy zone was reached, and a close at or below the
-stop came after it: a buy made there was stopped out), `entry_missed` (a buy made above its buy zone, which
-the price never came back to: the plan's buy would not have filled) and `target_before_entry` (the sell zone came
-before the buy zone was reached: the direction was right, the buy had not filled yet) and `reversed_later` (a
+stop came after it, with no sell zone in between: a buy made there was stopped out), `target_after_entry` (the
+same, but the sell zone came between: a buy made there sold in steps before the stop; 601318's wait of 2021-02-18
+was told "stopped out" though its sell zone came four sessions after the entry), `entry_missed` (a buy made above
+its buy zone, which the price never came back to: the plan's buy would not have filled), `target_before_entry` (the
+sell zone came before the buy zone was reached: the direction was right, the buy had not filled yet) and
+`reversed_later` (a
 bearish call graded right whose price later rose above the old sell zone: right only until then; 000001's avoid of
 2020-03-20 was right three days later and the stock then rose 97% in the year).
 """
@@ -38,7 +41,7 @@ if TYPE_CHECKING:
 Call = Literal["long", "bearish", "wait", "none"]
 Grade = Literal["right", "wrong", "open", "too_early"]
 Event = Literal["buy_zone", "sell_zone", "above_sell", "stop_touched", "stop_closed"]
-Note = Literal["stopped_after_entry", "entry_missed", "target_before_entry", "reversed_later"]
+Note = Literal["stopped_after_entry", "target_after_entry", "entry_missed", "target_before_entry", "reversed_later"]
 EVENTS: tuple[Event, ...] = ("buy_zone", "sell_zone", "above_sell", "stop_touched", "stop_closed")
 CALLS: dict[str, Call] = {"buy": "long", "add": "long", "hold": "long", "reduce": "bearish", "sell": "bearish",
                           "avoid": "bearish", "wait": "wait"}  # fmt: skip
@@ -205,7 +208,8 @@ def graded(action: str, then: Decimal, zones: ZoneLevels | None, sessions: Seque
     else:
         event, verdict = grade(call, then, zones, touched)
         day = touched.get(event) if event else None
-    found = notes(then, zones, touched, pending=pending)
+    from_entry = _first([s for s in sessions if s.day >= entry], zones) if entry is not None else None
+    found = notes(then, zones, touched, pending=pending, after_entry=from_entry)
     risen = touched.get("above_sell")
     if call == "bearish" and verdict == "right" and day is not None and risen is not None and risen > day:
         found = (*found, "reversed_later")
@@ -250,16 +254,20 @@ def since_report(
 
 
 def notes(
-    then: Decimal, zones: ZoneLevels | None, touched: dict[str, date | None], *, pending: bool = False
-) -> tuple[Note, ...]:
-    """What a buy on the plan would have met: stopped out after the entry, an entry that never came, or (for a
-    pending buy) the target reached before the entry."""
+    then: Decimal, zones: ZoneLevels | None, touched: dict[str, date | None], *, pending: bool = False,
+    after_entry: dict[str, date | None] | None = None,
+) -> tuple[Note, ...]:  # fmt: skip
+    """What a buy on the plan would have met: stopped out after the entry, or its target before the stop (the sell
+    zone from the entry on, `after_entry`, before a close under the stop: a buy there sold in steps first), an entry
+    that never came, or (for a pending buy) the target reached before the entry."""
     if zones is None:
         return ()
     entry, stop, target = touched.get("buy_zone"), touched.get("stop_closed"), touched.get("sell_zone")
     found: list[Note] = []
     if entry is not None and stop is not None and stop >= entry:
-        found.append("stopped_after_entry")
+        sold = (after_entry or {}).get("sell_zone")
+        # a tie (the sell zone and a close under the stop on one session) goes to the stop, the conservative reading
+        found.append("target_after_entry" if sold is not None and sold < stop else "stopped_after_entry")
     if pending and entry is None:
         found.append("entry_missed")
     if pending and target is not None and entry is not None and target < entry:

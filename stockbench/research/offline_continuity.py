@@ -127,7 +127,8 @@ def _what_changed(reading: Reading, previous: PreviousReport, since: Since) -> s
     key = f"grade.{since.grade}" if since.grade in {"open", "too_early"} else f"grade.{since.call}.{since.first}"
     graded = reading.say(key if has(f"offline.{key}") else f"grade.{since.grade}", **values)
     days = {"stopped_after_entry": since.day_of("stop_closed"), "target_before_entry": since.day_of("sell_zone"),
-            "reversed_later": since.day_of("above_sell")}  # fmt: skip
+            "reversed_later": since.day_of("above_sell"),
+            "target_after_entry": since.day_of("stop_closed")}  # fmt: skip
     for note in since.notes:
         if note == "stopped_after_entry" and since.first == "stop_closed":
             continue  # the grade already says so

@@ -697,6 +697,12 @@ _OFFLINE: dict[str, Entry] = {
         "价格没有回到旧买入区间 {buy_low}-{buy_high}：计划中的买单不会成交",
         "the price never came back to the old buy zone {buy_low}-{buy_high}: the plan's buy would not have filled",
     ),
+    "offline.note.target_after_entry": Entry(
+        "且在 {day} 收盘跌破旧止损 {stop} 之前已到达旧卖出区间 {sell_low}-{sell_high}："
+        "在旧买入区间 {buy_low}-{buy_high} 买入的仓位会先按计划分批卖出",
+        "and the old sell zone {sell_low}-{sell_high} came before the close under the old stop {stop} on {day}: a buy "
+        "in the old buy zone {buy_low}-{buy_high} would have sold in steps first",
+    ),
     "offline.note.reversed_later": Entry(
         "但此后价格于 {day} 升破旧卖出区间上沿 {sell_high}，至今{move}：该判断只在此前成立",
         "but the price later rose over the old sell zone's top {sell_high} on {day}, {move} since the report: the "

@@ -155,6 +155,9 @@ def test_an_old_avoid_that_missed_a_rise_is_said_so() -> None:
         ("buy", [(106, 100, 105), (101, 97, 98)], "right", ("entry_missed",)),  # right, but never filled
         ("buy", [(106, 100, 105), (91, 89, 90), (93, 90, 92)], "open", ("target_before_entry",)),
         ("wait", [(93, 91, 92), (110, 100, 109)], "right", ()),  # the entry came first
+        # the entry, the sell zone, then a close under the stop: a buy there sold first (it read "stopped out")
+        ("wait", [(93, 91, 92), (106, 104, 105), (99, 84, 84.5)], "right", ("target_after_entry",)),
+        ("wait", [(93, 91, 92), (106, 84, 84.5)], "right", ("stopped_after_entry",)),  # one session: the stop's
         ("avoid", [(95, 88, 89), (109, 100, 109)], "right", ("reversed_later",)),  # the fall first, then a rise
         ("avoid", [(95, 88, 89), (104, 100, 103)], "right", ()),  # the fall first, no rise over the sell zone after
         ("sell", [(109, 100, 109), (95, 88, 89)], "wrong", ()),  # the rise first: wrong, nothing to add

@@ -427,6 +427,21 @@ def test_an_avoid_right_at_first_and_reversed_later_says_both(study: Study) -> N
     assert "000001.SZ as of 2021-02-18" in reversed_later, reversed_later
 
 
+def test_a_buy_that_reached_its_sell_zone_before_the_stop_is_not_said_stopped_out(study: Study) -> None:
+    """601318's wait of 2021-02-18: the buy zone came on 2021-02-19, the sell zone on 02-25, a close under the stop
+    only on 04-09; the report said a buy in the zone "would have been stopped out". It sold in steps first."""
+    found = {}
+    for report in study.reports:
+        prepare = report.facts.prepare
+        since = prepare.previous_report.since if prepare and prepare.previous_report else None
+        if since is not None:
+            found[report.name] = (since.notes, report.markdown)
+    notes, markdown = found["601318.SH as of 2021-12-31"]
+    assert "target_after_entry" in notes and "stopped_after_entry" not in notes, notes
+    assert "且在 2021-04-09 收盘跌破旧止损 78.31 之前已到达旧卖出区间 86.50-88.87" in markdown
+    assert "会止损离场" not in markdown.split("## 连续性")[1]
+
+
 def test_relative_strength_is_said_with_its_benchmark_and_figures(study: Study) -> None:
     """Relative strength was computed (300750 `inline`) but never said: the context section names the benchmark (a
     built index labelled as built) with the stock's and the benchmark's returns over the state's windows."""
