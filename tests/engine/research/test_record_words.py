@@ -96,3 +96,19 @@ def test_a_record_of_another_shape_is_left_as_written() -> None:
     said = record_words(odd, "zh", "not a symbol")
     assert said["gates"][0]["reason"] and said["refused"]["add"][0]["message"] == "as written"
     assert said["at"] == odd["at"]
+
+
+def test_the_continuity_records_codes_have_words_in_both_languages() -> None:
+    """The evidence pane says a record's codes in words: the previous report's call, the event that decided its
+    grade, the grade and its notes (reversed_later and target_after_entry among them) were shown as stored codes."""
+    import re
+    from typing import get_args
+
+    from stockbench.messages import value_word
+    from stockbench.research.continuity import Call, Event, Grade, Note
+
+    codes = [c for kind in (Call, Event, Grade, Note) for c in get_args(kind) if c != "none"]
+    assert {"reversed_later", "target_after_entry", "bearish", "stop_closed"} <= set(codes)
+    unsaid = [c for c in codes if not re.search("[\u4e00-\u9fff]", value_word("evidence_value", c, "zh"))]
+    assert unsaid == []
+    assert [c for c in codes if "_" in c and value_word("evidence_value", c, "en") == c] == []  # no code in English
