@@ -19,9 +19,8 @@ same, but the sell zone came between: a buy made there sold in steps before the 
 was told "stopped out" though its sell zone came four sessions after the entry), `entry_missed` (a buy made above
 its buy zone, which the price never came back to: the plan's buy would not have filled), `target_before_entry` (the
 sell zone came before the buy zone was reached: the direction was right, the buy had not filled yet) and
-`reversed_later` (a
-bearish call graded right whose price later rose above the old sell zone: right only until then; 000001's avoid of
-2020-03-20 was right three days later and the stock then rose 97% in the year).
+`reversed_later` (a bearish call graded right whose price later rose above the old sell zone: right only until then;
+000001's avoid of 2020-03-20 was right three days later and the stock then rose 97% in the year).
 """
 
 from __future__ import annotations
@@ -201,14 +200,13 @@ def graded(action: str, then: Decimal, zones: ZoneLevels | None, sessions: Seque
     touched = _first(sessions, zones)
     entry = touched.get("buy_zone")
     pending = action == "buy" and zones is not None and then > zones.buy_high
-    if pending and zones is not None and entry is not None:
-        after = _first([s for s in sessions if s.day >= entry], zones)
-        event, verdict = grade(call, zones.buy_high, zones, after)
-        day = after.get(event) if event else None
+    from_entry = _first([s for s in sessions if s.day >= entry], zones) if entry is not None else None
+    if pending and zones is not None and from_entry is not None:
+        event, verdict = grade(call, zones.buy_high, zones, from_entry)
+        day = from_entry.get(event) if event else None
     else:
         event, verdict = grade(call, then, zones, touched)
         day = touched.get(event) if event else None
-    from_entry = _first([s for s in sessions if s.day >= entry], zones) if entry is not None else None
     found = notes(then, zones, touched, pending=pending, after_entry=from_entry)
     risen = touched.get("above_sell")
     if call == "bearish" and verdict == "right" and day is not None and risen is not None and risen > day:

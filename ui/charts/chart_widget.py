@@ -19,7 +19,7 @@ from ui.charts.chart_data import AVERAGES, ChartData, ReportMark, ZoneLevels, pr
 from ui.charts.crosshair import Crosshair
 from ui.charts.palette import DEFAULT_SCHEME, CandleScheme, chart_colors
 from ui.charts.zone_item import PRICE_LINE_Z, PriceLineItem, ZoneBandItem
-from ui.charts.zone_labels import BACKING_ALPHA, ZoneLabel, ZoneLabels
+from ui.charts.zone_labels import ZoneLabel, ZoneLabels, label_backing
 from ui.i18n.action_words import action_word
 from ui.i18n.language import engine_language
 
@@ -188,7 +188,7 @@ class StockChartWidget(QWidget):
         self.graphics.setBackground(background)
         self.zone_labels.set_background(background)
         for line in self.order_lines:
-            line.set_backing(self._label_backing())
+            line.set_backing(label_backing(background))
         text = self._text_color()
         for plot in (self.price_plot, self.volume_plot):
             for name in ("right", "bottom"):
@@ -299,18 +299,13 @@ class StockChartWidget(QWidget):
         """A band's colour for its label's words and border: the band's hue, opaque."""
         return QColor(band.red(), band.green(), band.blue())
 
-    def _label_backing(self) -> QColor:
-        """A price line's label backing: the chart's background, all but opaque, as the zone labels have."""
-        backing = QColor(self.palette().color(QPalette.ColorRole.Base))
-        backing.setAlpha(BACKING_ALPHA)
-        return backing
-
     def _set_orders(self, data: ChartData) -> None:
         self._remove(self.order_lines)
         for order in data.orders:
             side = self.tr("Buy") if order.side == "buy" else self.tr("Sell")
             text = f"{side} {order.qty:,} @ {price_text(order.price)}"
-            line = PriceLineItem(order.price, self.colors.order, text, backing=self._label_backing())
+            backing = label_backing(self.palette().color(QPalette.ColorRole.Base))
+            line = PriceLineItem(order.price, self.colors.order, text, backing=backing)
             self.order_lines.append(line)
             self.price_plot.addItem(line, ignoreBounds=True)
 

@@ -59,6 +59,13 @@ class ZoneLabel:
     high: float
 
 
+def label_backing(background: QColor) -> QColor:
+    """A label's backing on the chart (the zone labels', an open order's): its background, all but opaque."""
+    backing = QColor(background)
+    backing.setAlpha(BACKING_ALPHA)
+    return backing
+
+
 class ZoneLabels:
     """The zone labels of one price plot, placed again whenever its view changes."""
 
@@ -99,9 +106,7 @@ class ZoneLabels:
         self.labels = []
 
     def _backing(self) -> QColor:
-        backing = QColor(self.background)
-        backing.setAlpha(BACKING_ALPHA)
-        return backing
+        return label_backing(self.background)
 
     def place(self) -> None:
         """Each label at the plot's left edge beside its prices (the middle of the part of its band in view), inside

@@ -274,9 +274,10 @@ class RunModel(QAbstractTableModel):
             return column.value(row)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(column.align | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and column.key == "status" and (row.reason or row.shown_stage()):
-            stage = stage_title(row.shown_stage()) if row.shown_stage() else ""
-            return "\n".join(t for t in (stage, row.reason) if t) or None  # the stage's whole title, and why
+        if role == Qt.ItemDataRole.ToolTipRole and column.key == "status":
+            stage = row.shown_stage()
+            said = (stage_title(stage) if stage else "", row.reason)  # the stage's whole title, and why
+            return "\n".join(t for t in said if t) or None
         if role == Qt.ItemDataRole.ToolTipRole and column.key == "model" and row.model:
             return model_title(row.model)  # a long model name is read whole here when its cell is cut
         if role == Qt.ItemDataRole.ToolTipRole and column.key == "subtask" and row.subtask:
