@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 ORGANIZATION = "StockWorkbench"
 FIRST_PAINT_WAIT_MS = 1000
-GIL_SWITCH_S = 0.001
+GIL_SWITCH_S = 0.0005
 SMOKE_QUIT_ENV = "STOCKBENCH_SMOKE_QUIT"
 SmokeMode = Literal["off", "painted", "attached"]
 _IMPORTED_AT = time.perf_counter()  # the fallback origin where the process's start time cannot be read
@@ -55,8 +55,11 @@ def app_icon() -> QIcon:
 
 def create_app(argv: Sequence[str] | None = None) -> QApplication:
     """The process's QApplication (created once) with the app's identity set."""
-    # The GUI thread gives up the GIL inside most Qt calls and must win it back from engine threads each time;
-    # a shorter switch interval bounds that wait (bench/ui_stall.py measures the effect on stalls).
+    # The GUI thread gives up the GIL inside most Qt calls, and Qt takes it again for every Python method it calls
+    # (an item's boundingRect and paint: some seventy per chart frame); each time it must win it back from an engine
+    # thread. A shorter switch interval bounds that wait. bench/ui_stall.py, the largest stall while research runs
+    # and the chart pans: 49-53 ms at 1 ms, 36-38 ms at 0.5 ms. Two engine threads that both compute pay a few
+    # percent more in switches.
     sys.setswitchinterval(GIL_SWITCH_S)
     # Qt's own file dialogs on every system: they speak the interface language (a native one speaks the
     # system's), and on Linux the "native" one is the Qt widget dialog anyway.

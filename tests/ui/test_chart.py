@@ -11,6 +11,7 @@ from decimal import Decimal
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QColor, QImage
 from pytestqt.qtbot import QtBot
 
@@ -147,6 +148,49 @@ def test_ten_years_of_daily_bars_render_merged_to_the_pixel_width(qtbot: QtBot) 
     chart.show_last(60)
     chart.graphics.grab()
     assert chart.candles.last_paint.bucket == 1 and chart.candles.last_paint.drawn <= 64
+
+
+class _Paints(QObject):
+    """Counts the paint events of a widget."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        self.count += event.type() == QEvent.Type.Paint
+        return False
+
+
+def test_a_pan_fits_price_and_volume_to_the_bars_in_view_and_paints_once(qtbot: QtBot) -> None:
+    """pyqtgraph found the bars in view only while painting, and the y range fitted to them asked for a second paint
+    of every pan or zoom step (the first on the old scale; bench/ui_stall.py: twice the painting while research
+    runs). The chart has them found as x moves, so the one paint fits them."""
+    bars = synthetic_bars(600)
+    chart = StockChartWidget()
+    qtbot.addWidget(chart)
+    chart.resize(1000, 600)
+    chart.show()
+    qtbot.waitExposed(chart)
+    data = ChartData("SYN", "synthetic", bars, averages_of(bars.close))
+    chart.set_data(data, visible=60)
+    qtbot.wait(50)
+    paints = _Paints()
+    chart.graphics.viewport().installEventFilter(paints)
+    scales = set()
+    for step in (-1.0, -5.0, -5.0, 3.0, -10.0, -5.0):  # a drag's steps: each moves the lowest low or highest high
+        paints.count = 0
+        chart.price_plot.vb.translateBy(x=step)
+        qtbot.wait(100)
+        assert paints.count == 1  # one paint, and it shows the bars in view on their own scale:
+        (x0, x1), (y0, y1) = chart.price_plot.vb.viewRange()
+        shown = slice(max(0, int(np.ceil(x0))), int(np.floor(x1)) + 1)
+        lines = [bars.low[shown], bars.high[shown], *(line[shown] for line in data.averages.values())]
+        low, high = min(float(np.nanmin(v)) for v in lines), max(float(np.nanmax(v)) for v in lines)
+        assert y0 <= low and y1 >= high and (y1 - y0) < 1.3 * (high - low)
+        assert chart.volume_plot.vb.viewRange()[1][1] >= float(bars.volume[shown].max())
+        scales.add((round(y0, 6), round(y1, 6)))
+    assert len(scales) == 6  # every step changed the price scale
 
 
 @pytest.mark.parametrize(

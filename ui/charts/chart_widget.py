@@ -58,6 +58,16 @@ def report_markers(reports: Sequence[ReportMark]) -> list[ReportMarker]:
     return markers
 
 
+def _fit_y_now(view: pg.ViewBox, _x_range: object) -> None:
+    """Fit `view`'s y range to what x now shows, as x moves. pyqtgraph finds what is in view only while painting
+    (the averages, clipped to the view, take their new extent there) and the fit set there asks for a second
+    paint of every pan or zoom step, the first on the old scale (bench/ui_stall.py: twice the painting while
+    research runs)."""
+    view.updateMatrix()  # the items clipped to the view take the part now in view
+    view.updateAutoRange()
+    view.updateMatrix()  # and the new y scale now: set while painting, it too asked for another paint
+
+
 class IndexDateAxis(pg.AxisItem):  # type: ignore[misc]
     """A bottom axis over bar indices that labels each tick with its bar's date."""
 
@@ -158,10 +168,15 @@ class StockChartWidget(QWidget):
         self.price_plot.hideAxis("left")
         self.volume_plot.setXLink(self.price_plot)
         for plot in (self.price_plot, self.volume_plot):
+            for axis in plot.axes.values():
+                # No axis shows a unit label, so no SI prefix to choose: with it on, every range change of every
+                # axis (hidden ones too) lays out the label's rich text again, four times a pan step.
+                axis["item"].enableAutoSIPrefix(False)
             plot.setMenuEnabled(False)
             plot.vb.setMouseEnabled(x=True, y=False)
             plot.vb.setAutoVisible(y=True)
             plot.vb.enableAutoRange(axis="y")
+            plot.vb.sigXRangeChanged.connect(_fit_y_now)
         self.volume_plot.hideAxis("left")
         self.volume_plot.showAxis("right")
         self.candles = CandlestickItem(self.colors.up, self.colors.down)
