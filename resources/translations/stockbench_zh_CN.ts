@@ -528,6 +528,11 @@
         <translation>正在检查区间并扫描…</translation>
     </message>
     <message>
+        <source>%1 (%2)</source>
+        <comment>a tab: a table&apos;s title and its row count</comment>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
         <source>the watchlist</source>
         <translation>自选股</translation>
     </message>

@@ -147,6 +147,40 @@ def test_zone_alerts_and_the_scan_of_the_watchlist(
     assert panel.boxes["alerts"].toolTip() == "Each alert compares the last close with the close before it"
 
 
+def test_the_lower_tables_sit_side_by_side_where_their_columns_fit_else_in_tabs(
+    researched_ctx: AppContext, qtbot: QtBot, shown_errors: list[tuple[str, str]]
+) -> None:
+    """At 1366x768 with the side docks open the dashboard is about 600 px wide: the open orders, zone alerts and scan
+    side by side showed two or three columns each over a scroll bar."""
+    panel = _panel(researched_ctx, qtbot, shown_errors)
+    panel.resize(600, 700)
+    with qtbot.waitSignals([panel.books_refreshed, panel.watch_refreshed], timeout=WAIT_MS):
+        panel.show()
+    lower = ["orders", "alerts", "picks"]
+    counts = [len(m.rows) for m in (panel.orders, panel.alerts, panel.picks)]
+    assert all(counts)  # something in each, so a cut column would show
+    views = [panel.views[name] for name in lower]
+
+    def fits() -> bool:
+        return all(view.horizontalScrollBar().maximum() == 0 for view in views)
+
+    assert panel.lower_stack.currentWidget() is panel.lower_tabs
+    tabs = [panel.lower_tabs.tabText(i) for i in range(panel.lower_tabs.count())]
+    assert tabs == [f"Open orders ({counts[0]})", f"Zone alerts ({counts[1]})", f"Scan shortlist ({counts[2]})"]
+    assert all(panel.boxes[name].title() == "" for name in lower)  # the tab says it
+    for index in range(3):
+        panel.lower_tabs.setCurrentIndex(index)
+        qtbot.waitUntil(lambda i=index: views[i].horizontalScrollBar().maximum() == 0, timeout=2000)
+    panel.resize(2400, 700)
+    qtbot.waitUntil(lambda: panel.lower_stack.currentWidget() is panel.lower_split, timeout=2000)
+    assert [panel.boxes[name].title() for name in lower] == ["Open orders", "Zone alerts", "Scan shortlist"]
+    assert all(view.isVisible() for view in views)
+    qtbot.waitUntil(fits, timeout=2000)  # the three side by side, every column whole
+    panel.resize(600, 700)
+    qtbot.waitUntil(lambda: panel.lower_stack.currentWidget() is panel.lower_tabs, timeout=2000)
+    assert [panel.views[name] for name in lower] == views and panel.lower_tabs.count() == 3
+
+
 def test_order_decisions_come_from_the_typed_summary_never_from_the_report_text() -> None:
     """Reports published before summaries listed their decisions are back-filled by migration 0010 (see
     test_report_seals.py); the dashboard reads only the typed summary."""

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
@@ -16,7 +17,10 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QSplitter,
+    QStackedWidget,
+    QStyle,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -40,6 +44,7 @@ from ui.screens.dashboard.dashboard_model import (
 )
 
 RELOAD_MS = 400
+LOWER = ("orders", "alerts", "picks")  # side by side where their columns fit, else tabs
 
 
 class DashboardPanel(QWidget):
@@ -85,13 +90,20 @@ class DashboardPanel(QWidget):
         self.boxes: dict[str, QGroupBox] = {}
         self.watch_note = QLabel(self)
         self.watch_note.setWordWrap(True)
-        bottom = QSplitter(Qt.Orientation.Horizontal, self)
+        self.lower_split = QSplitter(Qt.Orientation.Horizontal, self)
         for name, model in (("orders", self.orders), ("alerts", self.alerts), ("picks", self.picks)):
-            bottom.addWidget(self._section(name, model))
+            self.lower_split.addWidget(self._section(name, model))
+        self.lower_tabs = QTabWidget(self)
+        self.lower_tabs.setDocumentMode(True)
+        self.lower_stack = QStackedWidget(self)
+        self.lower_stack.addWidget(self.lower_split)
+        self.lower_stack.addWidget(self.lower_tabs)
+        # one least size in either arrangement (the side-by-side one's): a switch never moves the window's docks
+        self.lower_stack.setMinimumSize(self.lower_split.minimumSizeHint())
         column = QSplitter(Qt.Orientation.Vertical, self)
         column.addWidget(self._section("accounts", self.accounts))
         column.addWidget(self._section("positions", self.positions))
-        column.addWidget(bottom)
+        column.addWidget(self.lower_stack)
         column.setSizes([120, 260, 320])
         self._show_accounts_column(False)  # until the books say there is more than one
         layout = QVBoxLayout(self)
@@ -105,8 +117,8 @@ class DashboardPanel(QWidget):
                   "alerts": self.tr("Zone alerts"),
                   "picks": self.tr("Scan shortlist"), "accounts": self.tr("Cash and equity"),
                   "positions": self.tr("Positions")}  # fmt: skip
-        for name, title in titles.items():
-            self.boxes[name].setTitle(title)
+        self._titles = titles
+        self._title_sections()
         # the alerts' basis in their tip: in the title it made the box's least width ("Zone alerts (last close
         # against the close before)"), and the open orders and the scan beside it were cut to a column and a half
         self.boxes["alerts"].setToolTip(self.tr("Each alert compares the last close with the close before it"))
@@ -116,6 +128,65 @@ class DashboardPanel(QWidget):
             self._show_watch_note(self._watch)
         elif self.watch_note.text():
             self.watch_note.setText(self.tr("Checking zones and scanning…"))
+
+    def _title_sections(self) -> None:
+        """Each box its title; in tabs, the tab says the title and the rows behind it, and the box none."""
+        tabbed = self.lower_stack.currentWidget() is self.lower_tabs
+        for name, title in self._titles.items():
+            inside = tabbed and name in LOWER
+            self.boxes[name].setTitle("" if inside else title)
+            self.boxes[name].setFlat(inside)
+            if inside:
+                rows = self.views[name].model().rowCount()
+                label = self.tr("%1 (%2)", "a tab: a table's title and its row count")
+                self.lower_tabs.setTabText(self.lower_tabs.indexOf(self.boxes[name]),
+                                           label.replace("%1", title).replace("%2", str(rows)))  # fmt: skip
+
+    def _fit_lower(self) -> None:
+        """The open orders, zone alerts and scan side by side where their columns fit, else as tabs: at 1366x768
+        with the side docks open the dashboard is about 600 px wide, and side by side each showed two or three
+        columns over a scroll bar. Decided again as the panel's width or the tables' columns change."""
+        if not self.isVisible():
+            return  # a hidden panel has no width to go by: decided when shown
+        handle = self.lower_split.handleWidth()
+        wanted = sum(self._natural_width(name) for name in LOWER) + handle * (len(LOWER) - 1)
+        tabbed = self.lower_stack.width() < wanted
+        if tabbed != (self.lower_stack.currentWidget() is self.lower_tabs):
+            boxes = [self.boxes[name] for name in LOWER]
+            if tabbed:
+                for box in boxes:
+                    self.lower_tabs.addTab(box, "")
+                self.lower_stack.setCurrentWidget(self.lower_tabs)
+            else:
+                self.lower_tabs.clear()  # the pages stay: the splitter takes them back
+                for box in boxes:
+                    self.lower_split.addWidget(box)
+                    box.show()
+                share = self.lower_stack.width() // len(boxes)
+                self.lower_split.setSizes([share] * len(boxes))
+                self.lower_stack.setCurrentWidget(self.lower_split)
+        self._title_sections()
+
+    def _natural_width(self, name: str) -> int:
+        """The width `name`'s box needs to show every column without scrolling sideways."""
+        view, box = self.views[name], self.boxes[name]
+        header = view.horizontalHeader()
+        columns = sum(max(header.sectionSizeHint(i), view.sizeHintForColumn(i))
+                      for i in range(header.count()) if not header.isSectionHidden(i))  # fmt: skip
+        layout = box.layout()
+        assert layout is not None  # every box is built with its layout (`_section`)
+        margins = layout.contentsMargins()
+        frame = box.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth)
+        scroll = view.verticalScrollBar().sizeHint().width()
+        return columns + 2 * view.frameWidth() + scroll + margins.left() + margins.right() + 2 * frame
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fit_lower()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        self._fit_lower()
 
     def _section(self, name: str, model: RecordModel) -> QGroupBox:
         box = QGroupBox(self)
@@ -167,6 +238,7 @@ class DashboardPanel(QWidget):
         self.positions.set_rows(found.positions)
         self.orders.set_rows(found.orders)
         self._show_accounts_column(len(found.accounts) > 1)
+        self._fit_lower()
         self.books_refreshed.emit()
 
     def _show_accounts_column(self, shown: bool) -> None:
@@ -185,6 +257,7 @@ class DashboardPanel(QWidget):
         self.picks.set_rows(found.shortlist)
         self._watch = found
         self._show_watch_note(found)
+        self._fit_lower()
         self.watch_refreshed.emit()
 
     def _show_watch_note(self, found: Watch) -> None:
