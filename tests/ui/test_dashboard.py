@@ -181,6 +181,32 @@ def test_the_lower_tables_sit_side_by_side_where_their_columns_fit_else_in_tabs(
     assert [panel.views[name] for name in lower] == views and panel.lower_tabs.count() == 3
 
 
+def test_the_dashboard_fits_its_dock_without_scrolling(
+    researched_ctx: AppContext, qtbot: QtBot, shown_errors: list[tuple[str, str]]
+) -> None:
+    """The scan's word-wrapped note sat in the panel's own layout, which then had a height-for-width: the dock's
+    scroll area sized the panel to its preferred height, not the dock's, and at 1366x768 it scrolled by 230 px."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMainWindow, QScrollArea
+
+    from ui.screen_docks import ScreenDocks
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    panel = _panel(researched_ctx, qtbot, shown_errors)
+    dock = ScreenDocks(window, researched_ctx.settings).add("dashboard", "Dashboard", panel)
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+    window.resize(640, 640)
+    with qtbot.waitSignals([panel.books_refreshed, panel.watch_refreshed], timeout=WAIT_MS):
+        window.show()
+    holder = dock.widget()
+    assert isinstance(holder, QScrollArea)
+    qtbot.waitUntil(lambda: panel.height() == holder.viewport().height(), timeout=2000)
+    assert holder.verticalScrollBar().maximum() == 0
+    assert panel.watch_note.isVisible() and "2026-11-27" in panel.watch_note.text()
+    holder.takeWidget()  # the panel is closed by its own fixture, not with the window
+
+
 def test_order_decisions_come_from_the_typed_summary_never_from_the_report_text() -> None:
     """Reports published before summaries listed their decisions are back-filled by migration 0010 (see
     test_report_seals.py); the dashboard reads only the typed summary."""

@@ -100,15 +100,22 @@ class DashboardPanel(QWidget):
         self.lower_stack.addWidget(self.lower_tabs)
         # one least size in either arrangement (the side-by-side one's): a switch never moves the window's docks
         self.lower_stack.setMinimumSize(self.lower_split.minimumSizeHint())
+        # The scan's note goes under the tables it speaks of, inside the splitter: a word-wrapped label in the
+        # panel's own layout gave that layout a height-for-width, and the dock's scroll area then sized the panel
+        # to its preferred height instead of the dock's (at 1366x768 it scrolled by about 230 px).
+        lower_part = QWidget(self)
+        lower_layout = QVBoxLayout(lower_part)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.addWidget(self.lower_stack, 1)
+        lower_layout.addWidget(self.watch_note)
         column = QSplitter(Qt.Orientation.Vertical, self)
         column.addWidget(self._section("accounts", self.accounts))
         column.addWidget(self._section("positions", self.positions))
-        column.addWidget(self.lower_stack)
+        column.addWidget(lower_part)
         column.setSizes([120, 260, 320])
         self._show_accounts_column(False)  # until the books say there is more than one
         layout = QVBoxLayout(self)
         layout.addWidget(column, 1)
-        layout.addWidget(self.watch_note)
         self.retranslate()
 
     def retranslate(self) -> None:
