@@ -401,6 +401,14 @@
         <translation>撤销</translation>
     </message>
     <message>
+        <source>Not in it</source>
+        <translation>未涉及</translation>
+    </message>
+    <message>
+        <source>The latest report on this symbol (%1) decides nothing for this order: it was placed after that report, or in another account. Analyze again for a call.</source>
+        <translation>该代码的最新报告（%1）未对此委托作出判断：委托下在该报告之后，或属于另一账户。请重新分析以得到判断。</translation>
+    </message>
+    <message>
         <source>Account</source>
         <translation>账户</translation>
     </message>
@@ -445,6 +453,10 @@
         <translation>成本</translation>
     </message>
     <message>
+        <source>Report&apos;s call</source>
+        <translation>报告意见</translation>
+    </message>
+    <message>
         <source>Price</source>
         <translation>价格</translation>
     </message>
@@ -463,10 +475,6 @@
     <message>
         <source>Status</source>
         <translation>状态</translation>
-    </message>
-    <message>
-        <source>Latest report</source>
-        <translation>最新报告</translation>
     </message>
     <message>
         <source>Report date</source>

@@ -11,6 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from stockbench.clock import MARKET_TZ
@@ -124,6 +125,17 @@ def test_open_orders_carry_the_latest_reports_decision(
     row = panel.orders.rows.index(decided["buy"])
     assert panel.text("orders", row, "decision") == "KEEP"
     assert panel.text("orders", row, "qty") == "0/100"
+    # an order placed after that report: the report decides nothing for it, and the column says so (it said "—"
+    # beside the report's date, as if there were no report)
+    bench.ledger.add_order(Order("", "main", SYMBOL, "buy", 100, Decimal("340.00"), datetime(2026, 11, 30, 9, 40,
+                                                                                              tzinfo=CN)))  # fmt: skip
+    qtbot.waitUntil(lambda: len(panel.orders.rows) == 3, timeout=WAIT_MS)
+    late = next(i for i, r in enumerate(panel.orders.rows) if r.price == Decimal("340.00"))
+    assert panel.orders.rows[late].decision is None and panel.orders.rows[late].report_id == report.report_id
+    assert panel.text("orders", late, "decision") == "Not in it"
+    tip = panel.orders.data(panel.orders.index(late, 0), Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith(f"The latest report on this symbol ({panel.orders.rows[late].report_date}) decides nothing")
+    assert panel.orders.headerData(6, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole) == "Report's call"
 
 
 def test_zone_alerts_and_the_scan_of_the_watchlist(
@@ -170,14 +182,14 @@ def test_the_lower_tables_sit_side_by_side_where_their_columns_fit_else_in_tabs(
     assert all(panel.boxes[name].title() == "" for name in lower)  # the tab says it
     for index in range(3):
         panel.lower_tabs.setCurrentIndex(index)
-        qtbot.waitUntil(lambda i=index: views[i].horizontalScrollBar().maximum() == 0, timeout=2000)
+        qtbot.waitUntil(lambda i=index: views[i].horizontalScrollBar().maximum() == 0, timeout=10_000)
     panel.resize(2400, 700)
-    qtbot.waitUntil(lambda: panel.lower_stack.currentWidget() is panel.lower_split, timeout=2000)
+    qtbot.waitUntil(lambda: panel.lower_stack.currentWidget() is panel.lower_split, timeout=10_000)
     assert [panel.boxes[name].title() for name in lower] == ["Open orders", "Zone alerts", "Scan shortlist"]
     assert all(view.isVisible() for view in views)
-    qtbot.waitUntil(fits, timeout=2000)  # the three side by side, every column whole
+    qtbot.waitUntil(fits, timeout=10_000)  # the three side by side, every column whole
     panel.resize(600, 700)
-    qtbot.waitUntil(lambda: panel.lower_stack.currentWidget() is panel.lower_tabs, timeout=2000)
+    qtbot.waitUntil(lambda: panel.lower_stack.currentWidget() is panel.lower_tabs, timeout=10_000)
     assert [panel.views[name] for name in lower] == views and panel.lower_tabs.count() == 3
 
 
@@ -201,7 +213,7 @@ def test_the_dashboard_fits_its_dock_without_scrolling(
         window.show()
     holder = dock.widget()
     assert isinstance(holder, QScrollArea)
-    qtbot.waitUntil(lambda: panel.height() == holder.viewport().height(), timeout=2000)
+    qtbot.waitUntil(lambda: panel.height() == holder.viewport().height(), timeout=10_000)
     assert holder.verticalScrollBar().maximum() == 0
     assert panel.watch_note.isVisible() and "2026-11-27" in panel.watch_note.text()
     holder.takeWidget()  # the panel is closed by its own fixture, not with the window

@@ -212,7 +212,7 @@ def test_every_screen_is_translated_in_place_and_the_layout_bytes_stay(
     assert window_words(window) == chinese
     qtbot.waitUntil(lambda: headers(window) == columns, timeout=5_000)
     # the docks' heights follow the status bar's and tab bars' after a relayout of their own: wait for it to settle
-    qtbot.waitUntil(lambda: state(window) == before, timeout=2_000)
+    qtbot.waitUntil(lambda: state(window) == before, timeout=10_000)
     settings.close()
 
 

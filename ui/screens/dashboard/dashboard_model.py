@@ -105,6 +105,25 @@ def word(key: str | None) -> str:
     return translate(WORDS.get(key, key)) if key else "—"
 
 
+def decision_word(row: OrderRow) -> str:
+    """What the latest report on the order's symbol decided for it; "not in it" where that report decides nothing
+    for the order (placed after it, or in another account), "—" where the symbol has no report. The column said
+    "—" in both cases, beside the report's date, as if there were no report."""
+    if row.decision is None and row.report_id is not None:
+        return translate(str(QT_TRANSLATE_NOOP("DashboardModel", "Not in it")))
+    return word(row.decision)
+
+
+def order_tip(row: OrderRow) -> str | None:
+    """The report's reason for its call, or why it made none."""
+    if row.decision is None and row.report_id is not None:
+        text = translate(str(QT_TRANSLATE_NOOP("DashboardModel", "The latest report on this symbol (%1) decides "
+                                               "nothing for this order: it was placed after that report, or in "
+                                               "another account. Analyze again for a call.")))  # fmt: skip
+        return text.replace("%1", row.report_date.isoformat() if row.report_date else "—")
+    return row.reason or None
+
+
 def zone_title(position: str) -> str:
     return translate(ZONE_TITLES.get(position, position))
 
@@ -160,7 +179,7 @@ ORDER_COLUMNS: tuple[Column, ...] = (
     Column("qty", str(QT_TRANSLATE_NOOP("DashboardModel", "Quantity")), RIGHT, lambda r: f"{r.filled:,}/{r.qty:,}"),
     Column("price", str(QT_TRANSLATE_NOOP("DashboardModel", "Price")), RIGHT, lambda r: money(r.price)),
     Column("status", str(QT_TRANSLATE_NOOP("DashboardModel", "Status")), CENTER, lambda r: word(r.status)),
-    Column("decision", str(QT_TRANSLATE_NOOP("DashboardModel", "Latest report")), CENTER, lambda r: word(r.decision)),
+    Column("decision", str(QT_TRANSLATE_NOOP("DashboardModel", "Report's call")), CENTER, decision_word),
     Column("report_date", str(QT_TRANSLATE_NOOP("DashboardModel", "Report date")), CENTER,
            lambda r: r.report_date.isoformat() if r.report_date else ""),
 )  # fmt: skip

@@ -41,6 +41,7 @@ from ui.screens.dashboard.dashboard_model import (
     AccountRow,
     OrderRow,
     RecordModel,
+    order_tip,
 )
 
 RELOAD_MS = 400
@@ -67,7 +68,7 @@ class DashboardPanel(QWidget):
         self.alerts = RecordModel(ALERT_COLUMNS, self)
         self.picks = RecordModel(PICK_COLUMNS, self)
         self.accounts.tooltip = self._account_tip
-        self.orders.tooltip = lambda row: row.reason or None
+        self.orders.tooltip = order_tip
         self.picks.tooltip = lambda row: row.reasons
         self._generation = {"books": 0, "watch": 0}
         self._watch: Watch | None = None  # the watch shown (its note is worded again on a language switch)
