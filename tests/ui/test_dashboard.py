@@ -193,6 +193,24 @@ def test_the_lower_tables_sit_side_by_side_where_their_columns_fit_else_in_tabs(
     assert [panel.views[name] for name in lower] == views and panel.lower_tabs.count() == 3
 
 
+def test_in_tabs_one_with_rows_is_in_front_until_the_user_picks_one(
+    ctx: AppContext, qtbot: QtBot, shown_errors: list[tuple[str, str]]
+) -> None:
+    panel = _panel(ctx, qtbot, shown_errors)
+    panel.resize(600, 700)
+    with qtbot.waitSignals([panel.books_refreshed, panel.watch_refreshed], timeout=WAIT_MS):
+        panel.show()
+    assert panel.lower_stack.currentWidget() is panel.lower_tabs
+    assert not panel.orders.rows and panel.picks.rows  # no books in the demo; its watchlist scanned
+    filled = 1 if panel.alerts.rows else 2
+    assert panel.lower_tabs.currentIndex() == filled  # not the empty open orders first
+    panel.lower_tabs.tabBarClicked.emit(0)  # the user picks the open orders
+    panel.lower_tabs.setCurrentIndex(0)
+    with qtbot.waitSignals([panel.books_refreshed, panel.watch_refreshed], timeout=WAIT_MS):
+        panel.refresh()
+    assert panel.lower_tabs.currentIndex() == 0
+
+
 def test_the_dashboard_fits_its_dock_without_scrolling(
     researched_ctx: AppContext, qtbot: QtBot, shown_errors: list[tuple[str, str]]
 ) -> None:

@@ -96,6 +96,8 @@ class DashboardPanel(QWidget):
             self.lower_split.addWidget(self._section(name, model))
         self.lower_tabs = QTabWidget(self)
         self.lower_tabs.setDocumentMode(True)
+        self._tab_chosen = False  # the user picked a tab: a reload no longer brings a filled one to the front
+        self.lower_tabs.tabBarClicked.connect(self._tab_clicked)
         self.lower_stack = QStackedWidget(self)
         self.lower_stack.addWidget(self.lower_split)
         self.lower_stack.addWidget(self.lower_tabs)
@@ -174,6 +176,19 @@ class DashboardPanel(QWidget):
                 self.lower_split.setSizes([share] * len(boxes))
                 self.lower_stack.setCurrentWidget(self.lower_split)
         self._title_sections()
+        self._front_a_filled_tab()
+
+    def _front_a_filled_tab(self) -> None:
+        """In tabs, one with rows in front (not an empty open-orders tab before alerts and a shortlist), until the
+        user picks a tab."""
+        if self._tab_chosen or self.lower_stack.currentWidget() is not self.lower_tabs:
+            return
+        rows = [self.views[name].model().rowCount() for name in LOWER]
+        if not rows[self.lower_tabs.currentIndex()]:
+            self.lower_tabs.setCurrentIndex(next((i for i, n in enumerate(rows) if n), 0))
+
+    def _tab_clicked(self, index: int) -> None:
+        self._tab_chosen = index >= 0
 
     def _natural_width(self, name: str) -> int:
         """The width `name`'s box needs to show every column without scrolling sideways."""
