@@ -11,7 +11,8 @@ import itertools
 import zlib
 from collections.abc import Iterable
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
 from ui.screens import SCREENS
@@ -20,6 +21,45 @@ STATE_SETTING, LAYOUT_VERSION = "window/state", 2
 # watchlist (its symbol, name, price, change and zone seen whole at 1366x768), main screens, research (its form and
 # run table need room)
 COLUMN_SHARES = (0.28, 0.45, 0.27)
+
+
+class ScreenHolder(QScrollArea):
+    """A dock's screen at the dock's size, scrolled only where the dock is smaller than the screen's least size (so
+    the window fits small displays). Qt's resizable scroll area sizes a screen whose layout has a height-for-width
+    (any word-wrapped label in it) to the screen's preferred height instead: the dashboard scrolled by about 230 px
+    and the track record by a little in docks that had room for them, at 1366x768."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+
+    def setWidget(self, widget: QWidget) -> None:  # noqa: N802 - Qt's name
+        super().setWidget(widget)  # which filters the screen's events through `eventFilter`
+        self.fit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.fit()  # the screen's least size may have changed
+        return super().eventFilter(watched, event)  # the scroll area's own: its scroll bars follow the screen's size
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.fit()
+
+    def fit(self) -> None:
+        """Size the screen to the room the dock gives it, never below its least size."""
+        screen = self.widget()
+        if screen is None:
+            return
+        least = screen.minimumSizeHint().expandedTo(screen.minimumSize())
+        room = self.maximumViewportSize()
+        width, height = max(room.width(), least.width()), max(room.height(), least.height())
+        if width > room.width():  # a scroll bar along the bottom takes its height from the room
+            height = max(room.height() - self.horizontalScrollBar().sizeHint().height(), least.height())
+        if height > room.height():  # and one along the side its width
+            width = max(room.width() - self.verticalScrollBar().sizeHint().width(), least.width())
+        if (screen.width(), screen.height()) != (width, height):
+            screen.resize(width, height)
 
 
 def layout_version(names: Iterable[str]) -> int:
@@ -41,9 +81,7 @@ class ScreenDocks:
         dock = QDockWidget(title, self.window)
         dock.setObjectName(f"dock_{name}")
         # A scroll area lets a dock shrink below its screen's minimum width, so the window fits small displays.
-        holder = QScrollArea(dock)
-        holder.setWidgetResizable(True)
-        holder.setFrameShape(QFrame.Shape.NoFrame)
+        holder = ScreenHolder(dock)
         holder.setWidget(panel)
         dock.setWidget(holder)
         self.panels[name], self.docks[name] = panel, dock
