@@ -58,8 +58,8 @@ def create_app(argv: Sequence[str] | None = None) -> QApplication:
     # The GUI thread gives up the GIL inside most Qt calls, and Qt takes it again for every Python method it calls
     # (an item's boundingRect and paint: some seventy per chart frame); each time it must win it back from an engine
     # thread. A shorter switch interval bounds that wait. bench/ui_stall.py, the largest stall while research runs
-    # and the chart pans: 49-53 ms at 1 ms, 36-38 ms at 0.5 ms. Two engine threads that both compute pay a few
-    # percent more in switches.
+    # and the chart pans (noisy from run to run): 49-53 ms at 1 ms, 36-57 ms at 0.5 ms (median 46 ms over 9 runs),
+    # 32-48 ms at 0.2 ms; two engine threads that both compute took 4%, 8% and 40% longer than at Python's 5 ms.
     sys.setswitchinterval(GIL_SWITCH_S)
     # Qt's own file dialogs on every system: they speak the interface language (a native one speaks the
     # system's), and on Linux the "native" one is the Qt widget dialog anyway.
