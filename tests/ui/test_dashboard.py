@@ -214,9 +214,9 @@ def test_in_tabs_one_with_rows_is_in_front_until_the_user_picks_one(
 def test_the_dashboard_fits_its_dock_without_scrolling(
     researched_ctx: AppContext, qtbot: QtBot, shown_errors: list[tuple[str, str]]
 ) -> None:
-    """The scan's word-wrapped note sat in the panel's own layout, which then had a height-for-width: the dock's
-    scroll area sized the panel to its preferred height, not the dock's, and at 1366x768 it scrolled by 230 px."""
-    from PySide6.QtCore import Qt
+    """The scan's word-wrapped note gives the panel's layout a height-for-width, and Qt's resizable scroll area (the
+    dock's holder before `ScreenHolder`) sized the panel to its preferred height, not the dock's: at 1366x768 it
+    scrolled by 230 px."""
     from PySide6.QtWidgets import QMainWindow, QScrollArea
 
     from ui.screen_docks import ScreenDocks

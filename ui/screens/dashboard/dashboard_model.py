@@ -58,6 +58,11 @@ class OrderRow:
     report_id: str | None = None
     report_date: date | None = None
 
+    @property
+    def not_in_report(self) -> bool:
+        """The symbol's latest report decides nothing for this order (placed after it, or in another account)."""
+        return self.decision is None and self.report_id is not None
+
 
 @dataclass(frozen=True)
 class AlertRow:
@@ -109,14 +114,14 @@ def decision_word(row: OrderRow) -> str:
     """What the latest report on the order's symbol decided for it; "not in it" where that report decides nothing
     for the order (placed after it, or in another account), "—" where the symbol has no report. The column said
     "—" in both cases, beside the report's date, as if there were no report."""
-    if row.decision is None and row.report_id is not None:
+    if row.not_in_report:
         return translate(str(QT_TRANSLATE_NOOP("DashboardModel", "Not in it")))
     return word(row.decision)
 
 
 def order_tip(row: OrderRow) -> str | None:
     """The report's reason for its call, or why it made none."""
-    if row.decision is None and row.report_id is not None:
+    if row.not_in_report:
         text = translate(str(QT_TRANSLATE_NOOP("DashboardModel", "The latest report on this symbol (%1) decides "
                                                "nothing for this order: it was placed after that report, or in "
                                                "another account. Analyze again for a call.")))  # fmt: skip

@@ -43,6 +43,7 @@ from ui.screens.dashboard.dashboard_model import (
     RecordModel,
     order_tip,
 )
+from ui.widgets.column_width import column_width
 
 RELOAD_MS = 400
 LOWER = ("orders", "alerts", "picks")  # side by side where their columns fit, else tabs
@@ -103,22 +104,16 @@ class DashboardPanel(QWidget):
         self.lower_stack.addWidget(self.lower_tabs)
         # one least size in either arrangement (the side-by-side one's): a switch never moves the window's docks
         self.lower_stack.setMinimumSize(self.lower_split.minimumSizeHint())
-        # The scan's note goes under the tables it speaks of, inside the splitter: a word-wrapped label in the
-        # panel's own layout gave that layout a height-for-width, and the dock's scroll area then sized the panel
-        # to its preferred height instead of the dock's (at 1366x768 it scrolled by about 230 px).
-        lower_part = QWidget(self)
-        lower_layout = QVBoxLayout(lower_part)
-        lower_layout.setContentsMargins(0, 0, 0, 0)
-        lower_layout.addWidget(self.lower_stack, 1)
-        lower_layout.addWidget(self.watch_note)
+        self._lower_wanted: int | None = None  # their width side by side; measured again when rows or words change
         column = QSplitter(Qt.Orientation.Vertical, self)
         column.addWidget(self._section("accounts", self.accounts))
         column.addWidget(self._section("positions", self.positions))
-        column.addWidget(lower_part)
+        column.addWidget(self.lower_stack)
         column.setSizes([120, 260, 320])
         self._show_accounts_column(False)  # until the books say there is more than one
         layout = QVBoxLayout(self)
         layout.addWidget(column, 1)
+        layout.addWidget(self.watch_note)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -128,6 +123,7 @@ class DashboardPanel(QWidget):
                   "picks": self.tr("Scan shortlist"), "accounts": self.tr("Cash and equity"),
                   "positions": self.tr("Positions")}  # fmt: skip
         self._titles = titles
+        self._lower_wanted = None  # the column titles' widths changed
         self._title_sections()
         # the alerts' basis in their tip: in the title it made the box's least width ("Zone alerts (last close
         # against the close before)"), and the open orders and the scan beside it were cut to a column and a half
@@ -149,8 +145,10 @@ class DashboardPanel(QWidget):
             if inside:
                 rows = self.views[name].model().rowCount()
                 label = self.tr("%1 (%2)", "a tab: a table's title and its row count")
-                self.lower_tabs.setTabText(self.lower_tabs.indexOf(self.boxes[name]),
-                                           label.replace("%1", title).replace("%2", str(rows)))  # fmt: skip
+                text = label.replace("%1", title).replace("%2", str(rows))
+                at = self.lower_tabs.indexOf(self.boxes[name])
+                if self.lower_tabs.tabText(at) != text:  # a resize comes here too: the tab bar is laid out on a change
+                    self.lower_tabs.setTabText(at, text)
 
     def _fit_lower(self) -> None:
         """The open orders, zone alerts and scan side by side where their columns fit, else as tabs: at 1366x768
@@ -158,9 +156,10 @@ class DashboardPanel(QWidget):
         columns over a scroll bar. Decided again as the panel's width or the tables' columns change."""
         if not self.isVisible():
             return  # a hidden panel has no width to go by: decided when shown
-        handle = self.lower_split.handleWidth()
-        wanted = sum(self._natural_width(name) for name in LOWER) + handle * (len(LOWER) - 1)
-        tabbed = self.lower_stack.width() < wanted
+        if self._lower_wanted is None:  # not on every resize: the columns are measured over every row
+            handle = self.lower_split.handleWidth()
+            self._lower_wanted = sum(self._natural_width(name) for name in LOWER) + handle * (len(LOWER) - 1)
+        tabbed = self.lower_stack.width() < self._lower_wanted
         if tabbed != (self.lower_stack.currentWidget() is self.lower_tabs):
             boxes = [self.boxes[name] for name in LOWER]
             if tabbed:
@@ -194,8 +193,7 @@ class DashboardPanel(QWidget):
         """The width `name`'s box needs to show every column without scrolling sideways."""
         view, box = self.views[name], self.boxes[name]
         header = view.horizontalHeader()
-        columns = sum(max(header.sectionSizeHint(i), view.sizeHintForColumn(i))
-                      for i in range(header.count()) if not header.isSectionHidden(i))  # fmt: skip
+        columns = sum(column_width(view, i) for i in range(header.count()) if not header.isSectionHidden(i))
         layout = box.layout()
         assert layout is not None  # every box is built with its layout (`_section`)
         margins = layout.contentsMargins()
@@ -261,6 +259,7 @@ class DashboardPanel(QWidget):
         self.positions.set_rows(found.positions)
         self.orders.set_rows(found.orders)
         self._show_accounts_column(len(found.accounts) > 1)
+        self._lower_wanted = None
         self._fit_lower()
         self.books_refreshed.emit()
 
@@ -280,6 +279,7 @@ class DashboardPanel(QWidget):
         self.picks.set_rows(found.shortlist)
         self._watch = found
         self._show_watch_note(found)
+        self._lower_wanted = None
         self._fit_lower()
         self.watch_refreshed.emit()
 

@@ -8,6 +8,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QTableView
 
 from ui.screens.watchlist.watchlist_model import COLUMN_KEYS
+from ui.widgets.column_width import column_width
 
 # Given up first when the dock is narrow, in this order.
 OPTIONAL = ("report_action", "report_date", "pnl", "holding")
@@ -36,17 +37,8 @@ class ColumnFit(QObject):
         return False
 
     def wanted(self, column: int) -> int:
-        """The width column `column` needs to show its title and every row whole (a hidden column is measured as
-        shown: Qt measures a hidden section as empty)."""
-        header = self.view.horizontalHeader()
-        hidden = header.isSectionHidden(column)
-        if hidden:
-            header.setSectionHidden(column, False)
-        try:
-            return max(header.sectionSizeHint(column), self.view.sizeHintForColumn(column))
-        finally:
-            if hidden:
-                header.setSectionHidden(column, True)
+        """The width column `column` needs to show its title and every row whole, shown or not."""
+        return column_width(self.view, column)
 
     def fit(self) -> None:
         """Show every column that fits, giving up the optional ones in their order."""
