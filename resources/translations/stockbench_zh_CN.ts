@@ -553,6 +553,11 @@
         <translation>已于 %3 扫描%2中的 %1 只证券。</translation>
     </message>
     <message>
+        <source>%1: %2</source>
+        <comment>a column&apos;s title and a row&apos;s value in it</comment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
         <source>%1 position(s) without a price are valued at cost</source>
         <translation>%1 个无价格的持仓按成本计值</translation>
     </message>

@@ -284,3 +284,39 @@ def test_the_scan_s_reasons_are_joined_as_the_language_writes_them(demo_home: Pa
     several = [p.reasons for p in picks if len(re.findall(r"（[+-]\d+）", p.reasons)) >= 2]  # two reasons' points
     assert several, picks  # the demo's 605903.SH has two reasons
     assert all("；" in why and "; " not in why for why in several), several
+
+
+def test_the_positions_keep_to_the_dashboards_width_and_tell_what_they_gave_up(
+    researched_ctx: AppContext, qtbot: QtBot, shown_errors: list[tuple[str, str]]
+) -> None:
+    """At 1366x768 with the side docks open the dashboard is about 600 px wide, and the positions' ten columns
+    scrolled sideways by about 100 px (the cost, then the market value, cut). Now the optional columns are given up
+    in their order, and their values are read in the row's tip; a wider dashboard shows them again."""
+    from ui.screens.dashboard.dashboard_model import POSITION_COLUMNS, POSITION_OPTIONAL
+
+    panel = _panel(researched_ctx, qtbot, shown_errors)
+    panel.resize(600, 700)
+    with qtbot.waitSignals([panel.books_refreshed, panel.watch_refreshed], timeout=WAIT_MS):
+        panel.show()
+    view, fit = panel.views["positions"], panel.position_fit
+    assert panel.positions.rows, "a holding, so the columns have values to measure"
+    qtbot.waitUntil(lambda: view.horizontalScrollBar().maximum() == 0 and bool(fit.hidden()), timeout=10_000)
+    given_up = fit.hidden()
+    assert set(given_up) == set(POSITION_OPTIONAL[: len(given_up)])  # in their order, the first ones first
+    keys = [c.key for c in POSITION_COLUMNS]
+    shown = [key for i, key in enumerate(keys) if not view.isColumnHidden(i)]
+    assert {"symbol", "name", "qty", "price", "pnl_pct", "market_value"} <= set(shown)
+    assert "account" not in shown and "account" not in given_up  # one account: its column is left out, not given up
+    header = view.horizontalHeader()
+    cut = [(key, header.sectionSize(keys.index(key)), fit.wanted(keys.index(key))) for key in shown
+           if header.sectionSize(keys.index(key)) < fit.wanted(keys.index(key))]  # fmt: skip
+    assert cut == []
+    row = panel.positions.rows[0]
+    tip = panel.positions.data(panel.positions.index(0, 0), Qt.ItemDataRole.ToolTipRole)
+    titles = {c.key: c.title for c in POSITION_COLUMNS}
+    assert tip == "\n".join(f"{titles[key]}: {panel.positions.text(0, key)}" for key in keys if key in given_up)
+    assert f"Cost: {row.cost:,.2f}" in tip.splitlines()
+    panel.resize(2400, 700)
+    qtbot.waitUntil(lambda: fit.hidden() == [], timeout=10_000)
+    assert [key for i, key in enumerate(keys) if view.isColumnHidden(i)] == ["account"]
+    assert panel.positions.data(panel.positions.index(0, 0), Qt.ItemDataRole.ToolTipRole) is None

@@ -452,3 +452,26 @@ def test_a_filled_in_fill_dialog_shows_its_fees_and_problems_whole(
     finally:
         window.shutdown()
     assert cut == [], f"{language}:\n" + "\n".join(cut)
+
+
+def test_the_dashboards_positions_are_seen_whole_at_1366x768(qtbot: QtBot, demo_home: Path, language: str) -> None:
+    """Found in the real window at 1366x768: the dashboard's positions (ten columns) scrolled sideways, the cost and
+    half the market value past the dock's edge; in English by about 150 px."""
+    from ui.screens.dashboard.dashboard_actions import demo_books
+
+    bench = Workbench.open(demo_home, kind="demo")
+    assert demo_books(bench) == 2  # two holdings, so every column has values
+    window = window_at(qtbot, SIZE, bench)
+    try:
+        dashboard = window.show_screen("dashboard")
+        assert dashboard is not None
+        view = dashboard.views["positions"]  # type: ignore[attr-defined]
+        qtbot.waitUntil(lambda: view.model().rowCount() == 2, timeout=20_000)
+        qtbot.wait(300)  # the column fit's burst of changes
+        header = view.horizontalHeader()
+        assert view.horizontalScrollBar().maximum() == 0, (language, header.length(), view.viewport().width())
+        keys = [c.key for c in view.model().columns]
+        shown = {keys[i] for i in range(header.count()) if not header.isSectionHidden(i)}
+        assert {"symbol", "name", "qty", "price", "pnl_pct", "market_value"} <= shown, language
+    finally:
+        window.shutdown()

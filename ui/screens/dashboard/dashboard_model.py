@@ -177,6 +177,10 @@ POSITION_COLUMNS: tuple[Column, ...] = (
     Column("market_value", str(QT_TRANSLATE_NOOP("DashboardModel", "Market value")), RIGHT, _value),
     Column("cost", str(QT_TRANSLATE_NOOP("DashboardModel", "Cost")), RIGHT, lambda r: money(r.cost)),
 )  # fmt: skip  # a broker's order: cost and price, then the P&L, in view in a dashboard about 600 px wide
+# Given up in this order where the dashboard is too narrow for every column (ui.widgets.column_fit; their values are
+# then in the row's tip): the cost (the quantity times the average cost), the sellable quantity (the quantity but on
+# the day of a buy, T+1), the average cost (the P&L % says it against the price), the P&L in money (its % stays).
+POSITION_OPTIONAL = ("cost", "sellable", "avg_cost", "pnl")
 ORDER_COLUMNS: tuple[Column, ...] = (
     Column("account", str(QT_TRANSLATE_NOOP("DashboardModel", "Account")), LEFT, lambda r: r.account),
     Column("symbol", str(QT_TRANSLATE_NOOP("DashboardModel", "Symbol")), LEFT, lambda r: r.symbol),

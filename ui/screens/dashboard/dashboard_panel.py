@@ -38,11 +38,15 @@ from ui.screens.dashboard.dashboard_model import (
     ORDER_COLUMNS,
     PICK_COLUMNS,
     POSITION_COLUMNS,
+    POSITION_OPTIONAL,
     AccountRow,
     OrderRow,
+    PositionRow,
     RecordModel,
     order_tip,
+    translate,
 )
+from ui.widgets.column_fit import ColumnFit
 from ui.widgets.column_width import column_width
 
 RELOAD_MS = 400
@@ -71,6 +75,7 @@ class DashboardPanel(QWidget):
         self.accounts.tooltip = self._account_tip
         self.orders.tooltip = order_tip
         self.picks.tooltip = lambda row: row.reasons
+        self.positions.tooltip = self._position_tip
         self._generation = {"books": 0, "watch": 0}
         self._watch: Watch | None = None  # the watch shown (its note is worded again on a language switch)
         self._build()
@@ -108,6 +113,8 @@ class DashboardPanel(QWidget):
         column = QSplitter(Qt.Orientation.Vertical, self)
         column.addWidget(self._section("accounts", self.accounts))
         column.addWidget(self._section("positions", self.positions))
+        keys = [c.key for c in POSITION_COLUMNS]  # every column that fits, no horizontal scroll bar
+        self.position_fit = ColumnFit(self.views["positions"], keys, POSITION_OPTIONAL)
         column.addWidget(self.lower_stack)
         column.setSizes([120, 260, 320])
         self._show_accounts_column(False)  # until the books say there is more than one
@@ -267,10 +274,10 @@ class DashboardPanel(QWidget):
         """The positions' and orders' account column only when the books hold more than one account: with one, it
         said the same name on every row and took the open orders' room at 1366x768 (a dashboard about 600 px wide
         showed "Account" and half the symbol)."""
-        for name, model in (("positions", self.positions), ("orders", self.orders)):
-            at = next(i for i, c in enumerate(model.columns) if c.key == "account")
-            if self.views[name].isColumnHidden(at) == shown:  # only a change: a view not in front is left alone
-                self.views[name].setColumnHidden(at, not shown)
+        self.position_fit.exclude(() if shown else ("account",))
+        at = next(i for i, c in enumerate(self.orders.columns) if c.key == "account")
+        if self.views["orders"].isColumnHidden(at) == shown:  # only a change: a view not in front is left alone
+            self.views["orders"].setColumnHidden(at, not shown)
 
     def _watch_shown(self, generation: int, found: Watch) -> None:
         if generation != self._generation["watch"]:
@@ -288,6 +295,16 @@ class DashboardPanel(QWidget):
         note = self.tr("Scanned %1 symbols of %2 on %3.").replace("%1", str(found.scanned)).replace("%2", universe)
         note = note.replace("%3", found.as_of.isoformat() if found.as_of else "—")
         self.watch_note.setText("\n".join([note, *found.problems[:3]]))
+
+    def _position_tip(self, row: PositionRow) -> str | None:
+        """The values of the columns given up for want of room, each with its title."""
+        given_up = set(self.position_fit.hidden())
+        lines = [
+            self.tr("%1: %2", "a column's title and a row's value in it").replace("%1", translate(c.title))
+            .replace("%2", c.text(row))
+            for c in POSITION_COLUMNS if c.key in given_up
+        ]  # fmt: skip
+        return "\n".join(lines) or None
 
     def _account_tip(self, row: AccountRow) -> str | None:
         if not row.unpriced:

@@ -135,6 +135,10 @@ COLUMNS: tuple[Column, ...] = (
     Column("report_action", str(QT_TRANSLATE_NOOP("WatchlistModel", "Action")), CENTER, _action),
 )  # fmt: skip
 COLUMN_KEYS = tuple(c.key for c in COLUMNS)
+# Given up first when the dock is narrow, in this order (ui.widgets.column_fit): what a row is and where its price
+# stands (symbol, name, last, change, zone) always; the holding, its P&L and the latest report while they fit too (at
+# 1366x768 the zone column hid behind a horizontal scroll bar).
+OPTIONAL_COLUMNS = ("report_action", "report_date", "pnl", "holding")
 
 
 class WatchlistModel(QAbstractTableModel):

@@ -34,10 +34,10 @@ from stockbench.workbench import Workbench
 from ui.charts.palette import candle_scheme, chart_colors
 from ui.context import AppContext
 from ui.screens.watchlist import watchlist_actions as actions
-from ui.screens.watchlist.column_fit import ColumnFit
 from ui.screens.watchlist.symbol_search import SymbolSearch
 from ui.screens.watchlist.watchlist_actions import RowFound, RowPrice, WatchlistView
-from ui.screens.watchlist.watchlist_model import WatchlistModel, WatchRow
+from ui.screens.watchlist.watchlist_model import COLUMN_KEYS, OPTIONAL_COLUMNS, WatchlistModel, WatchRow
+from ui.widgets.column_fit import ColumnFit
 
 RELOAD_MS = 300
 FILL_MS = 200  # prices and zones found in the background reach the table at most this often
@@ -106,7 +106,8 @@ class WatchlistPanel(QWidget):
         self.view.verticalHeader().hide()
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.view.horizontalHeader().setStretchLastSection(True)
-        self.columns = ColumnFit(self.view)  # the columns that fit the dock, no horizontal scroll bar
+        # the columns that fit the dock, no horizontal scroll bar
+        self.columns = ColumnFit(self.view, COLUMN_KEYS, OPTIONAL_COLUMNS)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._show_menu)
         self.view.doubleClicked.connect(lambda index: self.chart_requested.emit(self.model.rows[index.row()].symbol))

@@ -1,0 +1,75 @@
+"""A table's columns in the room its viewport gives: every column that fits shown, the optional ones given up in
+their order while the rest do not fit, so that no column hides behind a horizontal scroll bar. Widening the view
+brings them back. The watchlist (its zone column was cut at 1366x768) and the dashboard's positions (ten columns in
+a dashboard about 600 px wide) keep their columns with it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QTableView
+
+from ui.widgets.column_width import column_width
+
+FIT_MS = 30  # a burst of changes (rows, values, a resize) is fitted once
+
+
+class ColumnFit(QObject):
+    """Keeps the columns of `view` (keyed `keys`, in the model's order) to the width of its viewport, giving up the
+    `optional` ones in their order; the `excluded` ones (the owner's choice, e.g. an account column with one account)
+    stay hidden and take no room."""
+
+    def __init__(self, view: QTableView, keys: Sequence[str], optional: Sequence[str]) -> None:
+        super().__init__(view)
+        unknown = [key for key in optional if key not in keys]
+        if unknown:
+            raise ValueError(f"optional columns not in the table: {unknown}")
+        self.view = view
+        self.keys, self.optional = tuple(keys), tuple(optional)
+        self.excluded: frozenset[str] = frozenset()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(FIT_MS)
+        self._timer.timeout.connect(self.fit)
+        view.viewport().installEventFilter(self)
+        model = view.model()
+        for signal in (model.modelReset, model.dataChanged, model.rowsInserted, model.rowsRemoved,
+                       model.headerDataChanged, model.layoutChanged):  # fmt: skip
+            signal.connect(self._timer.start)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Resize:
+            self._timer.start()
+        return False
+
+    def wanted(self, column: int) -> int:
+        """The width column `column` needs to show its title and every row whole, shown or not."""
+        return column_width(self.view, column)
+
+    def exclude(self, keys: Iterable[str]) -> None:
+        """Hide `keys` whatever the room (the others fitted again at once)."""
+        excluded = frozenset(keys)
+        if excluded != self.excluded:
+            self.excluded = excluded
+            self.fit()
+
+    def fit(self) -> None:
+        """Show every column that fits, giving up the optional ones in their order."""
+        header, room = self.view.horizontalHeader(), self.view.viewport().width()
+        shown = [key for key in self.keys if key not in self.excluded]
+        needed = {key: self.wanted(index) for index, key in enumerate(self.keys) if key in shown}
+        for key in self.optional:
+            if sum(needed[k] for k in shown) <= room:
+                break
+            if key in shown:
+                shown.remove(key)
+        for index, key in enumerate(self.keys):
+            if header.isSectionHidden(index) == (key in shown):
+                header.setSectionHidden(index, key not in shown)
+
+    def hidden(self) -> list[str]:
+        """The keys of the columns given up now for want of room (not the excluded ones)."""
+        header = self.view.horizontalHeader()
+        return [key for index, key in enumerate(self.keys)
+                if header.isSectionHidden(index) and key not in self.excluded]  # fmt: skip
