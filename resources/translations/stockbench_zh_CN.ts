@@ -2759,6 +2759,11 @@
         <translation>费用</translation>
     </message>
     <message>
+        <source>%1: %2</source>
+        <comment>a column&apos;s title and a row&apos;s value in it</comment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
         <source>Model</source>
         <translation>模型</translation>
     </message>

@@ -48,6 +48,10 @@ def attach(window: MainWindow, qtbot: QtBot, home: Path) -> None:
     bench = Workbench.open(home, command="tests")
     with qtbot.waitSignal(window.workspace_attached, timeout=10_000):
         window.attach_bench(bench)
+    # the dashboard's scan arrives after its reload timer, and with it a tab with rows comes to the front (taken as
+    # the layout "before" a switch when it came late, the layout after it differed by that tab)
+    dashboard = window.panels["dashboard"]
+    qtbot.waitUntil(lambda: dashboard._watch is not None, timeout=20_000)  # type: ignore[attr-defined]
     settle(window, qtbot)  # the columns are sized once the docks are laid out
 
 
@@ -75,8 +79,9 @@ def headers(window: MainWindow) -> dict[str, list[int]]:
     for name, panel in window.panels.items():
         for number, view in enumerate(panel.findChildren(QAbstractItemView)):
             header = column_header(view)
-            if header is not None and header.count():
-                found[f"{name}/{number}"] = [header.sectionSize(i) for i in range(header.count())]
+            if header is not None and header.count():  # by name where it has one: the tab brought to the front
+                # comes last among its parent's children
+                found[f"{name}/{view.objectName() or number}"] = [header.sectionSize(i) for i in range(header.count())]
     return found
 
 

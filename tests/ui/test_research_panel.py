@@ -189,6 +189,21 @@ def test_two_runs_proceed_at_once_and_history_lists_them(qtbot: QtBot, ctx: AppC
                for i, r in enumerate(fresh.model.rows()))  # fmt: skip
 
 
+def test_a_run_from_the_history_shows_its_calls_cost_and_stages_when_selected(qtbot: QtBot, ctx: AppContext) -> None:
+    """Selecting a run from the history said "Elapsed 0:00 · model calls – · cost –" over an empty timeline, as if it
+    had taken no time and nothing were known of it; its journal knows its calls, its cost and its stages."""
+    outcome = ctx.bench.research.analyze(SYMBOL)  # published by another window (or a command) before this one opened
+    details = ctx.bench.research.run_details(outcome.run_id)
+    panel = panel_for(qtbot, ctx)
+    qtbot.waitUntil(lambda: panel.model.row(outcome.run_id) is not None, timeout=RUN_TIMEOUT)
+    panel.table.selectRow(panel.model.row_index(outcome.run_id))
+    qtbot.waitUntil(lambda: panel.timeline.count() > 0, timeout=RUN_TIMEOUT)
+    assert [panel.timeline.item(i).text() for i in range(panel.timeline.count())] == [
+        "▶ " + stage_title(stage) for stage in STAGES]  # fmt: skip
+    cost = f"{details.cost.quantize(Decimal('0.0001')).normalize():f}"
+    assert panel.stats_label.text() == f"Elapsed – · model calls {details.model_calls} · cost {cost}"
+
+
 def test_an_interrupted_run_in_the_history_can_be_continued(qtbot: QtBot, ctx: AppContext) -> None:
     run = ctx.bench.research.start(SYMBOL)  # recorded, never executed: as if the app had closed at once
     panel = panel_for(qtbot, ctx)

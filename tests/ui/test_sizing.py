@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSettings, QSize
+from PySide6.QtCore import QPoint, QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -138,19 +138,26 @@ def test_the_research_table_and_the_chart_legend_fit_in_english(qtbot: QtBot, re
     qtbot.wait(200)
     header, metrics, model = table.horizontalHeader(), table.fontMetrics(), table.model()
     margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1)  # Qt's own
+    shown = [column for column in range(header.count()) if not header.isSectionHidden(column)]
     cut = [
         f"{model.index(row, column).data()!r} in {header.sectionSize(column)} px"
-        for column in range(header.count())
+        for column in shown
         for row in range(model.rowCount())
         if metrics.horizontalAdvance(str(model.index(row, column).data() or "")) + margin > header.sectionSize(column)
     ]
     assert cut == [], cut
-    titles = [header.sectionSizeFromContents(c).width() > header.sectionSize(c) for c in range(header.count())]
+    titles = [header.sectionSizeFromContents(c).width() > header.sectionSize(c) for c in shown]
     assert not any(titles), titles
+    assert table.horizontalScrollBar().maximum() == 0  # the columns that do not fit are given up, not scrolled to
     in_view = table.viewport().width()
-    for key in ("symbol", "status", "action"):  # what a run is, where it stands (and at which stage), what it said
+    for key in ("symbol", "status", "action", "model"):  # what a run is, where it stands, what it said, who wrote it
         column = COLUMN_INDEX[key]
         assert header.sectionViewportPosition(column) + header.sectionSize(column) <= in_view, key
+    given_up = research.columns.hidden()  # type: ignore[attr-defined]
+    assert given_up and "run_id" in given_up
+    tip = str(model.index(0, COLUMN_INDEX["symbol"]).data(Qt.ItemDataRole.ToolTipRole))
+    run_id = str(model.index(0, COLUMN_INDEX["run_id"]).data())
+    assert f"Run: {run_id}" in tip.splitlines(), tip  # what was given up is read in the row's tip
     for label in (chart.info, chart.legend):
         assert label.sizeHint().width() <= label.width(), label.text()
     edits = [research.symbol_edit, research.question_edit, research.ceiling_edit]  # type: ignore[attr-defined]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QTableView
+from PySide6.QtWidgets import QHeaderView, QTableView
 
 from ui.widgets.column_width import column_width
 
@@ -28,6 +28,12 @@ class ColumnFit(QObject):
         self.view = view
         self.keys, self.optional = tuple(keys), tuple(optional)
         self.excluded: frozenset[str] = frozenset()
+        # The last column shown fills the room left, by its own resize mode: Qt's "stretch last section" gives the
+        # section that was last before a change back the size it had saved (its default 100 px), and the research
+        # table came out 15 px wider than its dock.
+        header = view.horizontalHeader()
+        self._stretch, self._mode = header.stretchLastSection(), header.sectionResizeMode(0)
+        header.setStretchLastSection(False)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(FIT_MS)
@@ -39,7 +45,7 @@ class ColumnFit(QObject):
             signal.connect(self._timer.start)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.Resize:
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
             self._timer.start()
         return False
 
@@ -58,15 +64,23 @@ class ColumnFit(QObject):
         """Show every column that fits, giving up the optional ones in their order."""
         header, room = self.view.horizontalHeader(), self.view.viewport().width()
         shown = [key for key in self.keys if key not in self.excluded]
-        needed = {key: self.wanted(index) for index, key in enumerate(self.keys) if key in shown}
-        for key in self.optional:
-            if sum(needed[k] for k in shown) <= room:
-                break
-            if key in shown:
-                shown.remove(key)
+        if not self.view.isVisible():  # no width to go by (a dock behind another): fitted when shown, until then
+            given_up = set(self.hidden()).intersection(self.optional)  # the exclusions alone change
+            shown = [key for key in shown if key not in given_up]
+        else:
+            needed = {key: self.wanted(index) for index, key in enumerate(self.keys) if key in shown}
+            for key in self.optional:
+                if sum(needed[k] for k in shown) <= room:
+                    break
+                if key in shown:
+                    shown.remove(key)
+        last = shown[-1] if shown and self._stretch else None
         for index, key in enumerate(self.keys):
             if header.isSectionHidden(index) == (key in shown):
                 header.setSectionHidden(index, key not in shown)
+            mode = QHeaderView.ResizeMode.Stretch if key == last else self._mode
+            if header.sectionResizeMode(index) != mode:
+                header.setSectionResizeMode(index, mode)
 
     def hidden(self) -> list[str]:
         """The keys of the columns given up now for want of room (not the excluded ones)."""

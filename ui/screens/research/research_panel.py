@@ -42,15 +42,19 @@ from ui.i18n.language import chosen_language, engine_language
 from ui.screens.research import research_actions as actions
 from ui.screens.research.plan_approval_dialog import PlanApprovalDialog
 from ui.screens.research.run_model import (
+    COLUMNS,
     ENDED,
+    OPTIONAL_COLUMNS,
     RunModel,
     RunRow,
     format_cost,
     format_elapsed,
+    journal_timeline,
     stage_title,
     status_title,
     subtask_title,
 )
+from ui.widgets.column_fit import ColumnFit
 
 TICK_MS = 1000
 DUE_POLL_MS = 30_000
@@ -178,6 +182,9 @@ class ResearchPanel(QWidget):
         self.table.setWordWrap(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
+        # the columns that fit the dock, no horizontal scroll bar (at 1366x768 the sub-task and the rest scrolled)
+        self.columns = ColumnFit(self.table, [c.key for c in COLUMNS], OPTIONAL_COLUMNS)
+        self.model.given_up = self.columns.hidden
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
         self.table.doubleClicked.connect(self._on_double_click)
         return self.table
@@ -427,7 +434,14 @@ class ResearchPanel(QWidget):
 
     def _on_details(self, run_id: str, details: RunDetails) -> None:
         self._details_pending.discard(run_id)
-        self.model.update(run_id, lambda r: replace(r, calls=details.model_calls, cost=details.cost))
+
+        def counted(row: RunRow) -> RunRow:
+            row = replace(row, calls=details.model_calls, cost=details.cost)
+            if not row.timeline and run_id not in self._executing:  # a run from the history: its journal's stages
+                row = replace(row, timeline=journal_timeline(details.actions))
+            return row
+
+        self.model.update(run_id, counted)
 
     def _tick(self) -> None:
         self.model.tick()
@@ -501,7 +515,10 @@ class ResearchPanel(QWidget):
             self.table.selectRow(at)
 
     def _on_selection(self, selected: QItemSelection, deselected: QItemSelection) -> None:
-        self._show_details(self.selected_row())
+        row = self.selected_row()
+        self._show_details(row)
+        if row is not None and row.calls is None and row.run_id not in self._executing:
+            self._load_details(row.run_id)  # a run from the history: its calls, cost and stages from its journal
 
     def _on_rows_changed(self, top: QModelIndex, bottom: QModelIndex) -> None:
         row = self.selected_row()
@@ -521,8 +538,10 @@ class ResearchPanel(QWidget):
     def _stats_text(self, row: RunRow) -> str:
         calls = "–" if row.calls is None else str(row.calls)
         cost = format_cost(row.cost) or "–"
+        # a run from the history was not timed here ("0:00" read as if it had taken no time)
+        elapsed = format_elapsed(row.elapsed_now()) if row.elapsed or row.running_since else "–"
         return self.tr("Elapsed {elapsed} · model calls {calls} · cost {cost}").format(
-            elapsed=format_elapsed(row.elapsed_now()), calls=calls, cost=cost
+            elapsed=elapsed, calls=calls, cost=cost
         )
 
     def _show_details(self, row: RunRow | None) -> None:

@@ -7,7 +7,7 @@ on this machine's monotonic clock while a run executes here, because the engine'
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
@@ -34,7 +34,7 @@ from stockbench.research.events import (
     StageStarted,
     SubtaskTitle,
 )
-from stockbench.research.outcomes import RunListing
+from stockbench.research.outcomes import RunAction, RunListing
 from ui.i18n.action_words import action_word
 from ui.models import reword
 from ui.screens.reports.reports_model import model_title
@@ -119,6 +119,14 @@ class TimelineEntry:
 
 
 _STAGELESS = frozenset({"published", "planned", "queued"})
+
+
+def journal_timeline(actions: Iterable[RunAction]) -> tuple[TimelineEntry, ...]:
+    """The stages a run finished, in order, read from its journal: the timeline of a run that did not execute in this
+    window (it lists the stages as they happen; a run from the history showed an empty box)."""
+    done = (a for a in actions if a.kind == "stage" and a.phase == "result" and a.outcome == "ok")
+    stages = [a.key.partition("/")[0] for a in done]
+    return tuple(TimelineEntry("stage", stage) for stage in dict.fromkeys(stages))
 
 
 @dataclass(frozen=True)
@@ -229,6 +237,9 @@ COLUMNS: tuple[Column, ...] = (
     Column("run_id", str(QT_TRANSLATE_NOOP("RunModel", "Run")), lambda r: r.run_id),
 )
 COLUMN_INDEX = {c.key: i for i, c in enumerate(COLUMNS)}
+# Given up in this order where the dock is too narrow for every column (ui.widgets.column_fit; the selected run's
+# box below says them all, and a row's tip says those given up): the run's id, its cost, calls, time and sub-task.
+OPTIONAL_COLUMNS = ("run_id", "cost", "calls", "elapsed", "subtask")
 
 
 def _on_event(row: RunRow, event: RunEvent) -> RunRow:
@@ -258,6 +269,7 @@ class RunModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[RunRow] = []
+        self.given_up: Callable[[], Sequence[str]] = tuple  # the keys of the columns the view gives up for room
 
     # ---- Qt model --------------------------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's signature
@@ -274,17 +286,35 @@ class RunModel(QAbstractTableModel):
             return column.value(row)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(column.align | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and column.key == "status":
-            stage = row.shown_stage()
-            said = (stage_title(stage) if stage else "", row.reason)  # the stage's whole title, and why
-            return "\n".join(t for t in said if t) or None
-        if role == Qt.ItemDataRole.ToolTipRole and column.key == "model" and row.model:
-            return model_title(row.model)  # a long model name is read whole here when its cell is cut
-        if role == Qt.ItemDataRole.ToolTipRole and column.key == "subtask" and row.subtask:
-            return subtask_title(row.subtask)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            tips = [self._cell_tip(row, column.key), *self._given_up_lines(row)]
+            return "\n".join(t for t in tips if t) or None
         if role == Qt.ItemDataRole.UserRole:
             return row.run_id
         return None
+
+    @staticmethod
+    def _cell_tip(row: RunRow, key: str) -> str:
+        if key == "status":
+            stage = row.shown_stage()
+            said = (stage_title(stage) if stage else "", row.reason)  # the stage's whole title, and why
+            return "\n".join(t for t in said if t)
+        if key == "model" and row.model:
+            return model_title(row.model)  # a long model name is read whole here when its cell is cut
+        if key == "subtask" and row.subtask:
+            return subtask_title(row.subtask)
+        return ""
+
+    def _given_up_lines(self, row: RunRow) -> list[str]:
+        """The row's values in the columns given up for want of room (`given_up`), each with its title."""
+        given_up, lines = set(self.given_up()), []
+        for column in COLUMNS:
+            value = column.value(row) if column.key in given_up else ""
+            if value:
+                title = QCoreApplication.translate("RunModel", column.title)
+                said = QCoreApplication.translate("RunModel", "%1: %2", "a column's title and a row's value in it")
+                lines.append(said.replace("%1", title).replace("%2", value))
+        return lines
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:

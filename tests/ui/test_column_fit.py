@@ -1,0 +1,74 @@
+"""The column fit (ui.widgets.column_fit) on a plain table: the optional columns given up in their order while the
+others do not fit, the last one shown filling the room left exactly, and the owner's exclusions kept while the view
+is not shown."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QHeaderView, QTableView
+from pytestqt.qtbot import QtBot
+
+from ui.widgets.column_fit import ColumnFit
+
+KEYS = ("symbol", "name", "price", "note", "extra")
+OPTIONAL = ("extra", "note")
+
+
+def _table(qtbot: QtBot, width: int, text: str = "some words") -> tuple[QTableView, QStandardItemModel, ColumnFit]:
+    model = QStandardItemModel(3, len(KEYS))
+    model.setHorizontalHeaderLabels(list(KEYS))
+    for row in range(3):
+        for column in range(len(KEYS)):
+            model.setItem(row, column, QStandardItem(f"{text} {row}{column}"))
+    view = QTableView()
+    view.setModel(model)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    view.horizontalHeader().setStretchLastSection(True)
+    fit = ColumnFit(view, KEYS, OPTIONAL)
+    qtbot.addWidget(view)
+    view.resize(width, 200)
+    view.show()
+    qtbot.waitExposed(view)
+    return view, model, fit
+
+
+def _needed(view: QTableView, fit: ColumnFit, keys: tuple[str, ...]) -> int:
+    return sum(fit.wanted(KEYS.index(key)) for key in keys)
+
+
+def test_the_optional_columns_give_way_in_their_order_and_the_last_fills_the_room(qtbot: QtBot) -> None:
+    view, model, fit = _table(qtbot, 2000)
+    header = view.horizontalHeader()
+    qtbot.waitUntil(lambda: header.length() == view.viewport().width(), timeout=5_000)
+    assert fit.hidden() == []
+    room = _needed(view, fit, ("symbol", "name", "price", "note")) + 10  # the extra column does not fit
+    view.resize(room + 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width(), 200)
+    qtbot.waitUntil(lambda: fit.hidden() == ["extra"], timeout=5_000)
+    qtbot.waitUntil(lambda: header.length() == view.viewport().width(), timeout=5_000)  # no sideways scrolling
+    view.resize(view.width() - 40, 200)
+    qtbot.waitUntil(lambda: fit.hidden() == ["note", "extra"], timeout=5_000)
+    assert header.length() == view.viewport().width()
+    for row in range(3):  # words twice as long (another language): still nothing past the edge
+        model.item(row, 1).setText(model.item(row, 1).text() * 2)
+    qtbot.waitUntil(lambda: header.length() == view.viewport().width(), timeout=5_000)
+    for row in range(3):
+        model.item(row, 1).setText(model.item(row, 1).text()[: len(model.item(row, 1).text()) // 2])
+    view.resize(2000, 200)
+    qtbot.waitUntil(lambda: fit.hidden() == [], timeout=5_000)
+    # the column last before (its saved 100 px came back with Qt's own stretch) and the last one fill the room
+    qtbot.waitUntil(lambda: header.length() == view.viewport().width(), timeout=5_000)
+    assert header.sectionResizeMode(KEYS.index("extra")) == QHeaderView.ResizeMode.Stretch
+    assert header.sectionResizeMode(KEYS.index("note")) == QHeaderView.ResizeMode.ResizeToContents
+
+
+def test_exclusions_hold_while_the_view_is_not_shown_and_what_was_given_up_stays_so(qtbot: QtBot) -> None:
+    view, _model, fit = _table(qtbot, 300)
+    qtbot.waitUntil(lambda: fit.hidden() == ["note", "extra"], timeout=5_000)
+    view.hide()
+    fit.exclude(["symbol"])
+    assert view.isColumnHidden(0) and fit.hidden() == ["note", "extra"]  # not fitted without a width to go by
+    fit.exclude([])
+    assert not view.isColumnHidden(0) and fit.hidden() == ["note", "extra"]
+    view.resize(2000, 200)
+    view.show()
+    qtbot.waitUntil(lambda: fit.hidden() == [], timeout=5_000)  # fitted when shown
