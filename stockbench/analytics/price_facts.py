@@ -21,6 +21,8 @@ import polars as pl
 from stockbench.data.adjust import adjusted
 from stockbench.errors import NotFound
 from stockbench.market.instruments import Instrument, SecurityType
+from stockbench.market.limits import limit_pct
+from stockbench.market.registry import is_st_name, is_unreformed_name, special_treatment
 from stockbench.market.tables import RuleTables
 from stockbench.market.ticks import fixed_tick, quantize_half_up, round_to_tick
 from stockbench.messages import user_error
@@ -59,6 +61,8 @@ class PriceFacts:
     total_mcap: Decimal | None
     ma20_distance_pct: Decimal | None = None  # close / ma20 - 1, in percent (forward-adjusted closes)
     change_20_pct: Decimal | None = None  # close / the close 20 sessions earlier - 1, in percent (forward-adjusted)
+    special_treatment: str | None = None  # *ST or ST by the name the stock carried on the session, else None
+    limit_pct: Decimal | None = None  # the ordinary daily price limit, in percent (None: none, or unknown)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: Decimals as exact strings, dates ISO; with the windows they were measured over."""
@@ -93,9 +97,13 @@ def _turnover(row: dict[str, Any]) -> Decimal | None:
     return _pct(Decimal(row["volume"]) * close / cap)
 
 
-def price_facts(instrument: Instrument, raw: pl.DataFrame, tables: RuleTables | None = None) -> PriceFacts:
+def price_facts(
+    instrument: Instrument, raw: pl.DataFrame, tables: RuleTables | None = None, name: str | None = None
+) -> PriceFacts:
     """The price facts of `instrument` on the last bar of `raw` (its unadjusted bars of one source up to the
-    as-of session, as the cache reads them: Decimal prices, volume, amount, turnover_pct, float_mcap, total_mcap)."""
+    as-of session, as the cache reads them: Decimal prices, volume, amount, turnover_pct, float_mcap, total_mcap).
+    `name`: the name it carried on that session, which says whether it was under special treatment (and so its
+    price limit); unknown, neither is said (an A-share's limit as an ordinary stock's would be a guess)."""
     if raw.is_empty():
         raise user_error(NotFound, "no_bars", symbol=instrument.symbol)
     ordered = raw.sort("day")
@@ -139,7 +147,17 @@ def price_facts(instrument: Instrument, raw: pl.DataFrame, tables: RuleTables | 
         total_mcap=last.get("total_mcap"),
         ma20_distance_pct=_pct(close / ma20 - 1) if ma20 else None,
         change_20_pct=_pct(close / earlier - 1) if earlier else None,
+        special_treatment=special_treatment(name),
+        limit_pct=_limit(instrument, day, name, tables),
     )
+
+
+def _limit(instrument: Instrument, day: date, name: str | None, tables: RuleTables | None) -> Decimal | None:
+    """The session's ordinary daily limit in percent, for a stock whose name on the session is known."""
+    if name is None or instrument.security_type is not SecurityType.STOCK or not instrument.is_a_share:
+        return None
+    found = limit_pct(instrument, day, st=is_st_name(name), unreformed=is_unreformed_name(name), tables=tables)
+    return _pct(found[0]) if found is not None else None
 
 
 def _step(instrument: Instrument, tables: RuleTables | None) -> Decimal:

@@ -27,7 +27,7 @@ from stockbench.analytics.states import classify, state_column
 from stockbench.analytics.zones import ZoneParams, candidate_levels, position_expr, with_sessions_back, zone_levels
 from stockbench.config import resources_dir
 from stockbench.errors import InternalError, InvalidInput
-from stockbench.market.registry import is_st_name, strip_day_prefix
+from stockbench.market.registry import special_treatment
 from stockbench.messages import Note, anchor_words, check_words, note, user_error, value_word
 
 ZONE_TABLES_FILE = "zone_tables.toml"
@@ -124,13 +124,6 @@ class ScanResult:
             "st_left_out": list(self.st_left_out),
             "tables": list(self.tables),
         }
-
-
-def special_treatment(name: str | None) -> str | None:
-    """The flag *ST or ST when the name marks special treatment (S*ST counts as *ST, SST as ST), else None."""
-    if name is None or not is_st_name(name):
-        return None
-    return "*ST" if "*" in strip_day_prefix(name).lstrip()[:4] else "ST"
 
 
 def as_of_window(frame: pl.DataFrame, as_of: date, sessions: int, calendar_days: int) -> pl.DataFrame:

@@ -42,6 +42,7 @@ from stockbench.messages import Note, error_words, note, user_error
 from stockbench.store.database import Database
 
 if TYPE_CHECKING:
+    from stockbench.analytics.price_facts import PriceFacts
     from stockbench.data.service import DataService
     from stockbench.ledger.book import Ledger
 
@@ -99,6 +100,18 @@ class Analytics:
         financials = _stack([(h.instrument.symbol, cache.financials(h.instrument.symbol)) for h in found])
         bench = self.history(benchmark, as_of).adjusted if benchmark else None
         return peer_table(pl.concat(frames), as_of, valuation=valuation, financials=financials, benchmark=bench)
+
+    def price_facts(self, symbol: str, as_of: date | None = None) -> PriceFacts:
+        """`symbol`'s price facts on its last session on or before `as_of` (stockbench.analytics.price_facts), with
+        its special treatment and daily limit by the name it carried that session."""
+        return self._price_facts(self.history(symbol, as_of))
+
+    def _price_facts(self, found: History) -> PriceFacts:
+        from stockbench.analytics.price_facts import price_facts
+
+        day = found.raw.get_column("day")[-1] if found.raw.height else None
+        name = self._market.registry.name_on(found.instrument.symbol, day) if day is not None else None
+        return price_facts(found.instrument, found.raw, self._market.tables, name=name)
 
     # ---- zones ----------------------------------------------------------------------------------------------------
     def zones(self, symbol: str, as_of: date | None = None, price: Decimal | None = None) -> Zones:
@@ -382,11 +395,10 @@ class Analytics:
         research reads (the price facts' distances, return and turnover; the volatility state), judged by the same
         checks (analytics.baseline.setup_checks): unknown inputs are unknown, never a pass."""
         from stockbench.analytics.baseline import Heat, setup_of
-        from stockbench.analytics.price_facts import price_facts
         from stockbench.analytics.states import add_states, states_on
 
         found = self.history(symbol, as_of)
-        facts = price_facts(found.instrument, found.raw)
+        facts = self._price_facts(found)
         frame = add_states(add_indicators(found.adjusted), self.rules)
         volatility = states_on(frame, facts.day, found.instrument.symbol, self.rules)["volatility"]["state"]
         heat = Heat.of(volatility, facts.as_dict())

@@ -36,6 +36,14 @@ def is_st_name(name: str | None) -> bool:
     return bool(name and _ST_NAME.match(strip_day_prefix(name)))
 
 
+def special_treatment(name: str | None) -> str | None:
+    """The flag *ST (delisting risk warning) or ST (other risk warning) when the name marks special treatment
+    (S*ST counts as *ST, SST as ST), else None."""
+    if name is None or not is_st_name(name):
+        return None
+    return "*ST" if "*" in strip_day_prefix(name).lstrip()[:4] else "ST"
+
+
 def is_unreformed_name(name: str | None) -> bool:
     """True when the name marks shares not yet through the split-share reform (S佳通, S*ST前锋)."""
     return bool(name and _UNREFORMED.match(strip_day_prefix(name)))

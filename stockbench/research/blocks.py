@@ -475,6 +475,8 @@ class PriceFactsFact:
     total_mcap: Decimal | None = None
     ma20_distance_pct: Decimal | None = None
     change_20_pct: Decimal | None = None
+    special_treatment: str | None = None  # *ST or ST (the name on the session), else None
+    limit_pct: Decimal | None = None  # the session's ordinary daily price limit, in percent
     evidence_id: str = ""
 
 

@@ -212,6 +212,10 @@ def price_line(price: PriceFactsFact | None, language: Language) -> str | None:
     if price is None:
         return None
     parts = [say("context.price", language, day=price.day, close=price.close, change_pct=_signed(price.change_pct))]
+    if price.special_treatment is not None and price.limit_pct is not None:
+        parts.append(say("context.price.special", language, flag=price.special_treatment,
+                         meaning=say(f"context.special.{price.special_treatment}", language),
+                         limit=format(price.limit_pct.normalize(), "f")))  # fmt: skip
     if price.high_52w is not None and price.low_52w is not None:
         position = price.range_position_pct if price.range_position_pct is not None else "-"
         parts.append(say("context.price.range", language, low=price.low_52w, high=price.high_52w, position=position,

@@ -287,6 +287,18 @@ def _drawdown(reading: Reading) -> Finding | None:
     return _finding(reading, "below_high", 35, ("indicators",), close=price(close), high=price(high))
 
 
+def _special_treatment(reading: Reading) -> Finding | None:
+    """A stock under special treatment on the session (its name *ST or ST): the weightiest risk there is for a
+    delisting warning, and its daily price limit beside it (an ST stock at 5% moves, and exits, slower)."""
+    facts = reading.price
+    if facts is None or facts.special_treatment is None or facts.limit_pct is None:
+        return None
+    delisting = facts.special_treatment == "*ST"
+    code, weight = ("special_delisting", 95) if delisting else ("special_other", 85)
+    limit = format(facts.limit_pct.normalize(), "f")
+    return _finding(reading, code, weight, ("price",), flag=facts.special_treatment, limit=limit)
+
+
 def _volatility(reading: Reading, side: str) -> Finding | None:
     rank, atr = reading.volatility_inputs.get("atr_pct_rank"), reading.zones.atr14 if reading.zones else None
     wanted = {"high": 40, "extreme": 50} if side == "bear" else {"low": 20}
@@ -327,6 +339,7 @@ def findings(reading: Reading, side: str) -> list[Finding]:
         _trend_finding(reading, side),
         _zone_finding(reading, side),
         _long_average(reading, side),
+        _special_treatment(reading) if side == "bear" else None,
         _drawdown(reading) if side == "bear" else None,
         _extension(reading) if side == "bear" else None,
         _volatility(reading, side),

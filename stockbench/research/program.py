@@ -66,11 +66,8 @@ def _indicators(frame: pl.DataFrame) -> dict[str, Any]:
 
 def _price_facts(analytics: Analytics, symbol: str) -> dict[str, Any]:
     """Close, change, the 52-week range, drawdown, distance to ma250, caps and turnover (analytics.price_facts)."""
-    from stockbench.analytics.price_facts import price_facts
-
     try:
-        found = analytics.history(symbol)
-        return price_facts(found.instrument, found.raw).as_dict()
+        return analytics.price_facts(symbol).as_dict()
     except UserError as error:
         return {"available": False, "reason": error.message}
 

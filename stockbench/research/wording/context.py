@@ -51,6 +51,11 @@ WORDS: dict[str, Entry] = {
         zh="距20日均线 {distance}%，近20个交易日涨跌 {change}%",
         en="{distance}% from the 20-day MA, {change}% over 20 sessions",
     ),
+    "context.price.special": Entry(
+        zh="{flag}：{meaning}，日涨跌幅限制 {limit}%", en="{flag}: {meaning}, daily price limit {limit}%"
+    ),
+    "context.special.*ST": Entry(zh="退市风险警示", en="delisting risk warning"),
+    "context.special.ST": Entry(zh="其他风险警示", en="other risk warning"),
     "context.price.caps": Entry(zh="总市值 {total}，流通市值 {float}", en="market cap {total}, float cap {float}"),
     "context.price.turnover": Entry(zh="成交额 {amount}，换手率 {rate}%", en="traded {amount}, turnover {rate}%"),
     "context.price.amount": Entry(zh="成交额 {amount}", en="traded {amount}"),

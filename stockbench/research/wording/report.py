@@ -390,6 +390,17 @@ _OFFLINE: dict[str, Entry] = {
         "overheating limit of {limit}%: a return to the long average would take a larger fall",
     ),
     "offline.label.ma250_extended": Entry("偏离250日均线过远", "the stretch above the 250-day MA"),
+    "offline.finding.special_delisting": Entry(
+        "{flag}（退市风险警示）：公司面临终止上市的风险；日涨跌幅限制 {limit}%",
+        "{flag} (a delisting risk warning): the company faces delisting; its daily price limit is {limit}%",
+    ),
+    "offline.label.special_delisting": Entry("退市风险警示（{flag}）", "the delisting risk warning ({flag})"),
+    "offline.finding.special_other": Entry(
+        "{flag}（其他风险警示）：交易所认定公司财务或经营存在异常；日涨跌幅限制 {limit}%",
+        "{flag} (another risk warning): the exchange flags abnormal finances or operations; its daily price limit"
+        " is {limit}%",
+    ),
+    "offline.label.special_other": Entry("其他风险警示（{flag}）", "the {flag} risk warning"),
     "offline.finding.drawdown_pct": Entry(
         "收盘较一年内最高价 {high} 已回撤 {drawdown}%", "The close is {drawdown}% below the one-year high {high}"
     ),

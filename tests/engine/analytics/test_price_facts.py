@@ -54,3 +54,19 @@ def test_moutai_on_its_reversal_day(shared_data: Path) -> None:
     earlier = forward_adjust(unadjusted).get_column("close").to_list()[-21]
     assert float(found.change_20_pct) == pytest.approx((indicators["close"] / earlier - 1) * 100, abs=0.01)
     assert found.as_dict()["short_sessions"] == 20
+
+
+def test_600078_under_its_delisting_risk_warning(shared_data: Path, tmp_path: Path) -> None:
+    """*ST澄星 as of 2021-06-30: the name it carried that session says *ST (since 2021-05-06), and with it the main
+    board's 5% limit for special treatment; on its last session as 澄星股份, an ordinary stock's 10%."""
+    from stockbench.workbench import Workbench
+
+    with Workbench.open(tmp_path / "workspace", clock=ReplayClock.as_of(date(2021, 6, 30))) as bench:
+        assert bench.data.import_file(shared_data / "ashare_full" / "sh600078.csv").rejected == 0
+        facts = bench.analytics.price_facts("600078.SH")
+        names = bench.market.registry
+        assert names.name_on("600078.SH", facts.day) == "*ST澄星"
+        assert (facts.special_treatment, facts.limit_pct) == ("*ST", Decimal("5.00"))
+        before = bench.analytics.price_facts("600078.SH", date(2021, 4, 30))  # its last session as 澄星股份
+        assert names.name_on("600078.SH", before.day) == "澄星股份"
+        assert (before.special_treatment, before.limit_pct) == (None, Decimal("10.00"))

@@ -87,7 +87,7 @@ def test_include_st_flags_them_and_ties_go_by_components(home: Path, capsys: pyt
     ],
 )
 def test_special_treatment_of_a_name(name: str, flag: str | None) -> None:
-    from stockbench.analytics.scan import special_treatment
+    from stockbench.market.registry import special_treatment
 
     assert special_treatment(name) == flag
 

@@ -17,7 +17,8 @@ import pytest
 
 from stockbench.cli.main import run
 from stockbench.market.instruments import identify
-from stockbench.research.blocks import PreviousReport, parse
+from stockbench.research.blocks import PreviousReport, RunFacts, parse
+from stockbench.research.context import price_line
 from stockbench.research.continuity import Session, graded, since_report
 from stockbench.research.offline_continuity import continuity
 from stockbench.research.offline_prose import Reading, pct, price
@@ -274,3 +275,48 @@ def test_the_stretch_above_ma250_is_a_risk_only_beyond_the_baseline_s_overheatin
     text = hot["ma250_extended"].text
     assert "56.27%" in text and "50%" in text
     assert ("过热上限" in text) if language == "zh" else ("overheating limit" in text)
+
+
+MEANING_EN = {"*ST": "delisting risk warning", "ST": "other risk warning"}
+
+
+@pytest.mark.parametrize(
+    ("symbol", "flag", "meaning", "finding"),
+    [("605905.SH", "*ST", "退市风险警示", "公司面临终止上市的风险"),
+     ("003904.SZ", "ST", "其他风险警示", "交易所认定公司财务或经营存在异常")],
+)  # fmt: skip
+def test_a_stock_under_special_treatment_says_so_first_among_its_risks(
+    bench: Workbench, symbol: str, flag: str, meaning: str, finding: str
+) -> None:
+    """*ST600078 as of 2021-06-30 (the real file) read as any stock 55% off its high: its delisting risk warning
+    and its 5% limit were said nowhere. The demo's 605905.SH has been *ST since 2024-04-30 and 003904.SZ ST since
+    2022-05-05, both main board, so 10% since 2026-07-06."""
+    outcome = bench.research.analyze(symbol).as_dict()
+    report = assert_published_and_clean(bench, outcome)  # the limit is a value of the price facts it cites
+    facts = accepted(bench, outcome["run_id"])
+    first = facts["risks"][0]
+    assert first["text"].startswith(f"{flag}（{meaning}）：{finding}；日涨跌幅限制 10%"), first
+    stored = bench.research.journal.stored(outcome["run_id"], "preprocess/facts", "result")
+    price_facts = RunFacts.of({"analytics": json.loads(stored or "{}")}).analytics.price  # type: ignore[union-attr]
+    assert price_facts is not None and (price_facts.special_treatment, price_facts.limit_pct) == (flag, 10)
+    assert price_facts.evidence_id in first["evidence"]
+    assert f"；{flag}：{meaning}，日涨跌幅限制 10%；" in report["markdown"]  # in the price line of the context
+    if flag == "*ST":  # the weightiest risk there is: the verdict's strongest case for selling too
+        assert facts["debate_verdict"]["strongest_case_for_selling"]["text"] == first["text"]
+    english = price_line(price_facts, "en")
+    assert english is not None and f"; {flag}: {MEANING_EN[flag]}, daily price limit 10%; " in english
+
+
+def test_the_limit_is_the_one_in_force_on_the_as_of_session_and_a_plain_stock_has_none(demo_home: Path) -> None:
+    from stockbench.clock import ReplayClock
+
+    with Workbench.open(demo_home, clock=ReplayClock.as_of(date(2026, 6, 30))) as bench:
+        facts = bench.analytics.price_facts("605905.SH")
+        assert (facts.special_treatment, facts.limit_pct) == ("*ST", Decimal("5.00"))  # main-board ST: 5% until 07-03
+        plain = bench.analytics.price_facts(DEMO_SYMBOL)
+        assert (plain.special_treatment, plain.limit_pct) == (None, Decimal("10.00"))
+        outcome = bench.research.analyze(DEMO_SYMBOL).as_dict()
+        report = assert_published_and_clean(bench, outcome)
+        assert "风险警示" not in report["markdown"] and "risk warning" not in report["markdown"]
+    with Workbench.open(demo_home, clock=ReplayClock.as_of(date(2024, 4, 26))) as bench:  # before it turned *ST
+        assert bench.analytics.price_facts("605905.SH").special_treatment == "ST"
