@@ -3675,6 +3675,7 @@ _EVIDENCE_FIELDS: dict[str, Words] = {
     "ma250_distance_pct": _w("distance to the 250-day MA (%)", "距250日均线（%）"),
     "float_mcap": _w("float market cap", "流通市值"), "total_mcap": _w("total market cap", "总市值"),
     "special_treatment": _w("risk warning (ST)", "风险警示（ST）"),
+    "correlation": _w("correlation of daily returns", "日收益相关系数"),
     "values": _w("values", "数值"), "value": _w("value", "数值"), "percentile": _w("percentile", "分位数"),
     "days": _w("days", "天数"), "status": _w("status", "状态"), "reason": _w("reason", "原因"),
     "pe_ttm": _w("P/E TTM", "市盈率TTM"), "pb_mrq": _w("P/B", "市净率"), "ps_ttm": _w("P/S TTM", "市销率TTM"),

@@ -125,17 +125,21 @@ SIZE_BASES = ("float_mcap", "total_mcap", "amount")
 
 @dataclass(frozen=True, slots=True)
 class Peer:
-    """A peer chosen by rule: its size on its latest bar and how far that is from the subject's (|ln ratio|)."""
+    """A peer chosen by rule: its size on its latest bar and how far that is from the subject's (|ln ratio|); with
+    the correlation rule, the correlation of its daily returns with the subject's and over how many sessions."""
 
     symbol: str
     day: date
     size: Decimal
     distance: float
+    correlation: float | None = None
+    sessions: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class PeerChoice:
-    """The rule's answer: the group it searched, the size basis, the subject's size, and the peers in order."""
+    """The rule's answer: the group it searched, what it ranked by (the size basis: float_mcap, total_mcap, amount;
+    or `CORRELATION`), the subject's size, and the peers in order."""
 
     subject: str
     group: str
@@ -149,8 +153,40 @@ class PeerChoice:
         return [p.symbol for p in self.peers]
 
 
-def choose_peers(universe: pl.DataFrame, subject: str, table: Table | None = None) -> PeerChoice:
-    """The peers of `subject` by rule (see the `peers` table): same group, nearest size, ties by code.
+CORRELATION = "correlation"  # the basis of a choice ranked by the correlation of daily returns
+
+
+def return_correlations(returns: pl.DataFrame, subject: str, table: Table | None = None) -> pl.DataFrame:
+    """The correlation of each stock's daily returns with `subject`'s over the subject's last `choose_corr_sessions`
+    sessions of `returns` (symbol, day, ret: close / the exchange's reference price - 1, so an ex-date is no fall),
+    each return less the mean of every stock's in `returns` that day (the market's part), for the stocks with at
+    least `choose_corr_min_sessions` of those sessions and some movement in them.
+
+    Columns: symbol, correlation, sessions; empty when the subject has fewer than the minimum sessions."""
+    table = table or load_zone_tables()["peers"]
+    least = table.integer("choose_corr_min_sessions")
+    usable = returns.with_columns(pl.col("ret").cast(pl.Float64)).filter(pl.col("ret").is_finite())
+    # less the day's mean over every stock given: what is left moves with the industry, not with the market (every
+    # stock of a board correlates 0.3-0.5 with every other through the market alone)
+    usable = usable.with_columns(ret=pl.col("ret") - pl.col("ret").mean().over("day"))
+    own = (usable.filter(pl.col("symbol") == subject).sort("day").tail(table.integer("choose_corr_sessions"))
+           .select("day", own=pl.col("ret")))  # fmt: skip
+    empty = pl.DataFrame(schema={"symbol": pl.String, "correlation": pl.Float64, "sessions": pl.UInt32})
+    if own.height < least:
+        return empty
+    paired = usable.filter(pl.col("symbol") != subject).join(own, on="day")
+    found = paired.group_by("symbol").agg(
+        correlation=pl.corr(pl.col("ret").cast(pl.Float64), pl.col("own")), sessions=pl.len()
+    )
+    return found.filter((pl.col("sessions") >= least) & pl.col("correlation").is_finite()).sort("symbol")
+
+
+def choose_peers(
+    universe: pl.DataFrame, subject: str, table: Table | None = None, correlations: pl.DataFrame | None = None
+) -> PeerChoice:
+    """The peers of `subject` by rule (see the `peers` table): same group, nearest size, ties by code; with
+    `correlations` (`return_correlations`: symbol, correlation, sessions), the group's stocks whose daily returns
+    correlate most with the subject's instead (the size rule when none of the group has one).
 
     `universe`: one row per stock, its latest bar (symbol, board, day, amount, float_mcap, total_mcap, and a name
     column when special-treatment names are to be left out); `group` is the column "group" when present, else
@@ -169,10 +205,15 @@ def choose_peers(universe: pl.DataFrame, subject: str, table: Table | None = Non
     if bool(table["choose_exclude_st"]) and "name" in pool.columns:
         flagged = pl.Series([is_st_name(n) for n in pool.get_column("name").to_list()], dtype=pl.Boolean)
         pool = pool.filter(~flagged)
-    ranked = pool.with_columns(_distance=(pl.col(basis).cast(pl.Float64) / float(size)).log().abs()).sort(
-        "_distance", "symbol"
-    )
-    chosen = ranked.head(table.integer("choose_count"))
+    sized = pool.with_columns(_distance=(pl.col(basis).cast(pl.Float64) / float(size)).log().abs())
+    related = None if correlations is None else sized.join(correlations, on="symbol", how="inner")
+    count = table.integer("choose_count")
+    if related is not None and not related.is_empty():
+        chosen = related.sort(["correlation", "symbol"], descending=[True, False]).head(count)
+        peers = tuple(Peer(s, d, Decimal(v), float(x), float(c), int(n)) for s, d, v, x, c, n in chosen.select(
+            "symbol", "day", basis, "_distance", "correlation", "sessions").iter_rows())  # fmt: skip
+        return PeerChoice(subject, str(row["group"]), CORRELATION, size, pool.height, peers, table.cite())
+    chosen = sized.sort("_distance", "symbol").head(count)
     peers = tuple(Peer(s, d, Decimal(v), float(x)) for s, d, v, x in chosen.select("symbol", "day", basis,
                                                                                  "_distance").iter_rows())  # fmt: skip
     return PeerChoice(subject, str(row["group"]), basis, size, pool.height, peers, table.cite())

@@ -174,6 +174,8 @@ class PeerFact:
     name: str | None = None
     size: Decimal | None = None  # on the peer's latest bar, by the choice's size basis
     day: str | None = None
+    correlation: Decimal | None = None  # of its daily returns with the subject's (the correlation rule), two places
+    sessions: int | None = None  # the sessions that correlation was measured over
 
 
 @dataclass(frozen=True)
@@ -188,7 +190,7 @@ class ContextFact:
     peer_basis: str = "none"
     peers: tuple[PeerFact, ...] = ()
     peer_group: str | None = None
-    peer_size_basis: str | None = None  # float_mcap | total_mcap | amount
+    peer_size_basis: str | None = None  # float_mcap | total_mcap | amount, or correlation (ranked by it)
     subject_size: Decimal | None = None
     peer_candidates: int = 0
     evidence_id: str = ""

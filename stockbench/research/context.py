@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -33,11 +34,12 @@ from stockbench.research.wording import Language, has, say
 from stockbench.store.database import Database
 
 if TYPE_CHECKING:
-    from stockbench.analytics.peers import PeerChoice
+    from stockbench.analytics.peers import Peer, PeerChoice
     from stockbench.data.service import DataService
     from stockbench.market.registry import InstrumentRegistry
 
 _BUILDING = threading.Lock()
+CORRELATION = "correlation"  # a rule choice ranked by daily-return correlation (analytics.peers.CORRELATION)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +120,28 @@ def rule_peers(
     frame = universe.with_columns(
         group=group, name=pl.col("symbol").replace_strict(names, default=None, return_dtype=pl.String)
     )
-    return choose_peers(frame, instrument.symbol, table)
+    related = None if own else _correlations(data, frame, instrument, day, table)
+    return choose_peers(frame, instrument.symbol, table, related)
+
+
+def _correlations(data: DataService, frame: Any, instrument: Instrument, day: Any, table: Any) -> Any:
+    """The board's stocks' daily-return correlations with the subject's (analytics.peers.return_correlations), from
+    their stored bars over the last `choose_corr_sessions` sessions' worth of calendar days."""
+    import polars as pl
+
+    from stockbench.analytics.peers import return_correlations
+
+    board = frame.filter(pl.col("symbol") == instrument.symbol).get_column("board")
+    if board.is_empty():
+        return None
+    symbols = frame.filter(pl.col("board") == board[0]).get_column("symbol").to_list()
+    start = day - timedelta(days=table.integer("choose_corr_sessions") * 7 // 4 + 14)  # sessions to calendar days
+    bars = data.cache.bars_many(symbols, end=day, start=start)
+    parts = [b.select("day", ret=pl.col("close").cast(pl.Float64) / pl.col("prev_close").cast(pl.Float64) - 1)
+             .with_columns(symbol=pl.lit(s)) for s, b in bars.items() if b.height]  # fmt: skip
+    if not parts:
+        return None
+    return return_correlations(pl.concat(parts), instrument.symbol, table)
 
 
 def context_facts(
@@ -153,9 +176,19 @@ def context_facts(
         "peer_table": chosen.table,
         "peers": [
             {"symbol": p.symbol, "name": registry.instrument(p.symbol).name, "size": shown(p.size), "day": str(p.day)}
+            | _correlation(p)
             for p in chosen.peers
         ],
     }
+
+
+def _correlation(peer: Peer) -> dict[str, Any]:
+    """A peer's correlation as the report shows it (two places, so the words cite the value the block holds) and
+    the sessions it was measured over; nothing for a peer chosen by size."""
+    if peer.correlation is None:
+        return {}
+    value = Decimal(repr(peer.correlation)).quantize(Decimal("0.01"), ROUND_HALF_UP)
+    return {"correlation": shown(value), "sessions": peer.sessions}
 
 
 # ---- the words a report shows ------------------------------------------------------------------------------------
@@ -191,6 +224,15 @@ def rule_peers_line(peers: Sequence[str], context: ContextFact | None, language:
     if not set(peers) <= set(named):
         return None
     listed = say("report.list_separator", language).join(f"{s} {named[s] or ''}".strip() for s in peers)
+    if context.peer_size_basis == CORRELATION:  # the board's stocks whose daily returns move most like the subject's
+        facts = {p.symbol: p for p in context.peers}
+        listed = say("report.list_separator", language).join(
+            say("context.peers.correlated", language, peer=f"{s} {named[s] or ''}".strip(),
+                correlation=facts[s].correlation) for s in peers)  # fmt: skip
+        sessions = max((p.sessions or 0) for p in context.peers)
+        board = say(f"context.board.{context.peer_group}", language) if context.peer_group in set(Board) else ""
+        return say("context.peers.correlation", language, candidates=context.peer_candidates, board=board,
+                   sessions=sessions, peers=listed)  # fmt: skip
     basis = say(f"context.size.{context.peer_size_basis}", language)
     if context.peer_group in set(Board):  # grouped by the board (no sector mapping): said so, not "sector index"
         board = say(f"context.board.{context.peer_group}", language)

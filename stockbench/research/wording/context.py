@@ -26,6 +26,13 @@ WORDS: dict[str, Entry] = {
         zh="同业（按规则从{board}的 {candidates} 只已存储股票中选{basis}最接近者）：{peers}",
         en="Peers (by rule: of the {candidates} stored stocks on {board}, the nearest in {basis}): {peers}",
     ),
+    "context.peers.correlation": Entry(
+        zh="同业（按规则从{board}的 {candidates} 只已存储股票中选近 {sessions} 个交易日日收益与其相关性最高者）："
+        "{peers}",
+        en="Peers (by rule: of the {candidates} stored stocks on {board}, those whose daily returns over the last "
+        "{sessions} sessions correlate most with its own): {peers}",
+    ),
+    "context.peers.correlated": Entry(zh="{peer}（相关系数 {correlation}）", en="{peer} (correlation {correlation})"),
     "context.board.main": Entry(zh="主板", en="the main board"),
     "context.board.chinext": Entry(zh="创业板", en="ChiNext"),
     "context.board.star": Entry(zh="科创板", en="the STAR market"),

@@ -59,6 +59,9 @@ def test_relative_strength_is_known_against_a_built_index(
     # no sector mapping: the peers come from the stock's board, and the line says so (not "the same sector index")
     board = {"300750.SZ": "创业板"}.get(symbol, "主板")
     assert f"同业（按规则从{board}的 " in scene and "同一行业指数" not in scene, scene
+    # a board holds every industry: the peers are the stocks whose daily returns move most like this one's (peers
+    # v1.2), each with its correlation, not the nearest in size
+    assert "个交易日日收益与其相关性最高者）" in scene and scene.count("（相关系数 0.") == 3, scene
     # the scene's rationale says the index was built, and how (not "taken from the instrument data and the map")
     name = {"600519.SH": "贵州茅台", "601318.SH": "中国平安", "300750.SZ": "宁德时代"}[symbol]
     built = {
