@@ -312,6 +312,14 @@
     </message>
 </context>
 <context>
+    <name>ColumnFit</name>
+    <message>
+        <source>%1: %2</source>
+        <comment>a column&apos;s title and a row&apos;s value in it</comment>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
     <name>DamagedWorkspaceDialog</name>
     <message>
         <source>The workspace file is damaged</source>
@@ -551,11 +559,6 @@
     <message>
         <source>Scanned %1 symbols of %2 on %3.</source>
         <translation>已于 %3 扫描%2中的 %1 只证券。</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <comment>a column&apos;s title and a row&apos;s value in it</comment>
-        <translation>%1：%2</translation>
     </message>
     <message>
         <source>%1 position(s) without a price are valued at cost</source>
@@ -2757,11 +2760,6 @@
     <message>
         <source>Cost</source>
         <translation>费用</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <comment>a column&apos;s title and a row&apos;s value in it</comment>
-        <translation>%1：%2</translation>
     </message>
     <message>
         <source>Model</source>

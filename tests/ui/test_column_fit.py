@@ -72,3 +72,18 @@ def test_exclusions_hold_while_the_view_is_not_shown_and_what_was_given_up_stays
     view.resize(2000, 200)
     view.show()
     qtbot.waitUntil(lambda: fit.hidden() == [], timeout=5_000)  # fitted when shown
+
+
+def test_the_tip_of_what_was_given_up_is_in_the_users_language(qtbot: QtBot) -> None:
+    from ui.i18n.language import Translations
+    from ui.widgets.column_fit import given_up_tip
+
+    assert given_up_tip([("Cost", "35,175.04"), ("Sellable", "100"), ("Run", "")]) == "Cost: 35,175.04\nSellable: 100"
+    assert given_up_tip([("Run", "")]) is None
+    translations = Translations()
+    assert translations.install("zh_CN")
+    try:
+        assert given_up_tip([("成本", "35,175.04"), ("可卖", "100")]) == "成本：35,175.04\n可卖：100"
+    finally:
+        translations.install("en")
+        translations.uninstall()

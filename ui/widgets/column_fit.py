@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtWidgets import QHeaderView, QTableView
 
 from ui.widgets.column_width import column_width
@@ -87,3 +87,11 @@ class ColumnFit(QObject):
         header = self.view.horizontalHeader()
         return [key for index, key in enumerate(self.keys)
                 if header.isSectionHidden(index) and key not in self.excluded]  # fmt: skip
+
+
+def given_up_tip(titled: Iterable[tuple[str, str]]) -> str | None:
+    """A row's tip for the columns given up for want of room: each value after its column's title ("Cost: 35,175.04",
+    "成本：35,175.04"), one a line; None when there is none to say."""
+    said = QCoreApplication.translate("ColumnFit", "%1: %2", "a column's title and a row's value in it")
+    lines = [said.replace("%1", title).replace("%2", value) for title, value in titled if value]
+    return "\n".join(lines) or None

@@ -46,7 +46,7 @@ from ui.screens.dashboard.dashboard_model import (
     order_tip,
     translate,
 )
-from ui.widgets.column_fit import ColumnFit
+from ui.widgets.column_fit import ColumnFit, given_up_tip
 from ui.widgets.column_width import column_width
 
 RELOAD_MS = 400
@@ -299,12 +299,7 @@ class DashboardPanel(QWidget):
     def _position_tip(self, row: PositionRow) -> str | None:
         """The values of the columns given up for want of room, each with its title."""
         given_up = set(self.position_fit.hidden())
-        lines = [
-            self.tr("%1: %2", "a column's title and a row's value in it").replace("%1", translate(c.title))
-            .replace("%2", c.text(row))
-            for c in POSITION_COLUMNS if c.key in given_up
-        ]  # fmt: skip
-        return "\n".join(lines) or None
+        return given_up_tip((translate(c.title), c.text(row)) for c in POSITION_COLUMNS if c.key in given_up)
 
     def _account_tip(self, row: AccountRow) -> str | None:
         if not row.unpriced:

@@ -38,6 +38,7 @@ from stockbench.research.outcomes import RunAction, RunListing
 from ui.i18n.action_words import action_word
 from ui.models import reword
 from ui.screens.reports.reports_model import model_title
+from ui.widgets.column_fit import given_up_tip
 
 Index = QModelIndex | QPersistentModelIndex
 TimelineKind = Literal["stage", "subtask", "pause", "note"]
@@ -287,7 +288,15 @@ class RunModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(column.align | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
-            tips = [self._cell_tip(row, column.key), *self._given_up_lines(row)]
+            given_up = set(self.given_up())
+            tips = [
+                self._cell_tip(row, column.key),
+                given_up_tip(
+                    (QCoreApplication.translate("RunModel", c.title), c.value(row))
+                    for c in COLUMNS
+                    if c.key in given_up
+                ),
+            ]
             return "\n".join(t for t in tips if t) or None
         if role == Qt.ItemDataRole.UserRole:
             return row.run_id
@@ -304,17 +313,6 @@ class RunModel(QAbstractTableModel):
         if key == "subtask" and row.subtask:
             return subtask_title(row.subtask)
         return ""
-
-    def _given_up_lines(self, row: RunRow) -> list[str]:
-        """The row's values in the columns given up for want of room (`given_up`), each with its title."""
-        given_up, lines = set(self.given_up()), []
-        for column in COLUMNS:
-            value = column.value(row) if column.key in given_up else ""
-            if value:
-                title = QCoreApplication.translate("RunModel", column.title)
-                said = QCoreApplication.translate("RunModel", "%1: %2", "a column's title and a row's value in it")
-                lines.append(said.replace("%1", title).replace("%2", value))
-        return lines
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
