@@ -397,7 +397,7 @@ _OFFLINE: dict[str, Entry] = {
     "offline.label.special_delisting": Entry("退市风险警示（{flag}）", "the delisting risk warning ({flag})"),
     "offline.finding.special_other": Entry(
         "{flag}（其他风险警示）：交易所认定公司财务或经营存在异常；日涨跌幅限制 {limit}%",
-        "{flag} (another risk warning): the exchange flags abnormal finances or operations; its daily price limit"
+        "{flag} (other risk warning): the exchange flags abnormal finances or operations; its daily price limit"
         " is {limit}%",
     ),
     "offline.label.special_other": Entry("其他风险警示（{flag}）", "the {flag} risk warning"),

@@ -305,6 +305,10 @@ def test_a_stock_under_special_treatment_says_so_first_among_its_risks(
         assert facts["debate_verdict"]["strongest_case_for_selling"]["text"] == first["text"]
     english = price_line(price_facts, "en")
     assert english is not None and f"; {flag}: {MEANING_EN[flag]}, daily price limit 10%; " in english
+    code = "special_delisting" if flag == "*ST" else "special_other"  # the risk says the warning as the line does
+    assert say(f"offline.finding.{code}", "en", flag=flag, limit="10").startswith(
+        f"{flag} (a {MEANING_EN[flag]})" if flag == "*ST" else f"{flag} ({MEANING_EN[flag]})"
+    )
 
 
 def test_the_limit_is_the_one_in_force_on_the_as_of_session_and_a_plain_stock_has_none(demo_home: Path) -> None:
