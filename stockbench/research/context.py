@@ -18,6 +18,7 @@ from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any
 
+from stockbench.analytics.peers import CORRELATION
 from stockbench.clock import today_in
 from stockbench.data.cache import BuiltIndexDay
 from stockbench.data.indices import load_method, rebuild, sector_key
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
     from stockbench.market.registry import InstrumentRegistry
 
 _BUILDING = threading.Lock()
-CORRELATION = "correlation"  # a rule choice ranked by daily-return correlation (analytics.peers.CORRELATION)
 
 
 @dataclass(frozen=True, slots=True)

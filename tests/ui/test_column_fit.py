@@ -4,6 +4,7 @@ is not shown."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QHeaderView, QTableView
 from pytestqt.qtbot import QtBot
@@ -87,3 +88,26 @@ def test_the_tip_of_what_was_given_up_is_in_the_users_language(qtbot: QtBot) -> 
     finally:
         translations.install("en")
         translations.uninstall()
+
+
+def test_a_changed_cell_is_measured_alone_and_the_rows_changing_measure_again(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The research runs' elapsed cells change every second while a run executes: measuring every column over every
+    row each time took 400 ms a second with 650 runs of history."""
+    from ui.widgets import column_fit
+
+    view, model, fit = _table(qtbot, 2000)
+    header = view.horizontalHeader()
+    qtbot.waitUntil(lambda: header.length() == view.viewport().width(), timeout=5_000)
+    measured: list[int] = []
+    whole = column_fit.column_width
+    monkeypatch.setattr(column_fit, "column_width", lambda v, c: measured.append(c) or whole(v, c))
+    before = fit.wanted(1)
+    model.item(0, 1).setText("a much longer text than any of the others in this column")
+    qtbot.wait(100)  # the fit after the change
+    assert measured == [] and fit.wanted(1) > before  # no column measured whole, the cell's grew
+    assert fit.wanted(1) == whole(view, 1)  # grown to the one cell, as a whole measure finds it
+    model.appendRow([QStandardItem("x") for _ in KEYS])
+    qtbot.wait(100)
+    assert sorted(set(measured)) == list(range(len(KEYS)))  # the rows changed: every column measured again
