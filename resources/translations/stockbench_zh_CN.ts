@@ -887,22 +887,6 @@
 <context>
     <name>FillImportDialog</name>
     <message>
-        <source>buy</source>
-        <translation>买入</translation>
-    </message>
-    <message>
-        <source>sell</source>
-        <translation>卖出</translation>
-    </message>
-    <message>
-        <source>computed</source>
-        <translation>按规则计算</translation>
-    </message>
-    <message>
-        <source>broker</source>
-        <translation>券商</translation>
-    </message>
-    <message>
         <source>Row</source>
         <translation>行</translation>
     </message>
@@ -1053,10 +1037,6 @@
 <context>
     <name>LedgerModel</name>
     <message>
-        <source>voided: {0}</source>
-        <translation>已作废：{0}</translation>
-    </message>
-    <message>
         <source>Symbol</source>
         <translation>代码</translation>
     </message>
@@ -1103,90 +1083,6 @@
     <message>
         <source>Currency</source>
         <translation>币种</translation>
-    </message>
-    <message>
-        <source>buy</source>
-        <translation>买入</translation>
-    </message>
-    <message>
-        <source>sell</source>
-        <translation>卖出</translation>
-    </message>
-    <message>
-        <source>deposit</source>
-        <translation>存入</translation>
-    </message>
-    <message>
-        <source>withdrawal</source>
-        <translation>取出</translation>
-    </message>
-    <message>
-        <source>dividend</source>
-        <translation>分红</translation>
-    </message>
-    <message>
-        <source>interest</source>
-        <translation>利息</translation>
-    </message>
-    <message>
-        <source>fee</source>
-        <translation>费用</translation>
-    </message>
-    <message>
-        <source>tax</source>
-        <translation>税款</translation>
-    </message>
-    <message>
-        <source>transfer in</source>
-        <translation>转入</translation>
-    </message>
-    <message>
-        <source>transfer out</source>
-        <translation>转出</translation>
-    </message>
-    <message>
-        <source>computed</source>
-        <translation>程序计算</translation>
-    </message>
-    <message>
-        <source>broker</source>
-        <translation>券商</translation>
-    </message>
-    <message>
-        <source>open</source>
-        <translation>未成交</translation>
-    </message>
-    <message>
-        <source>partially filled</source>
-        <translation>部分成交</translation>
-    </message>
-    <message>
-        <source>filled</source>
-        <translation>已成交</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已撤销</translation>
-    </message>
-    <message>
-        <source>expired</source>
-        <translation>已过期</translation>
-    </message>
-    <message>
-        <source>cash dividend</source>
-        <translation>现金分红</translation>
-    </message>
-    <message>
-        <source>bonus shares</source>
-        <translation>送股</translation>
-    </message>
-    <message>
-        <source>capitalisation issue</source>
-        <translation>转增</translation>
-    </message>
-    <message>
-        <source>split</source>
-        <translation>拆股</translation>
     </message>
     <message>
         <source>Time (exchange)</source>
@@ -1239,6 +1135,90 @@
     <message>
         <source>Filled</source>
         <translation>已成交</translation>
+    </message>
+    <message>
+        <source>Buy</source>
+        <translation>买入</translation>
+    </message>
+    <message>
+        <source>Sell</source>
+        <translation>卖出</translation>
+    </message>
+    <message>
+        <source>Deposit</source>
+        <translation>存入</translation>
+    </message>
+    <message>
+        <source>Withdrawal</source>
+        <translation>取出</translation>
+    </message>
+    <message>
+        <source>Dividend</source>
+        <translation>分红</translation>
+    </message>
+    <message>
+        <source>Interest</source>
+        <translation>利息</translation>
+    </message>
+    <message>
+        <source>Fee</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Tax</source>
+        <translation>税款</translation>
+    </message>
+    <message>
+        <source>Transfer in</source>
+        <translation>转入</translation>
+    </message>
+    <message>
+        <source>Transfer out</source>
+        <translation>转出</translation>
+    </message>
+    <message>
+        <source>Computed</source>
+        <translation>程序计算</translation>
+    </message>
+    <message>
+        <source>Broker</source>
+        <translation>券商</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>未成交</translation>
+    </message>
+    <message>
+        <source>Partly filled</source>
+        <translation>部分成交</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <source>Expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>Cash dividend</source>
+        <translation>现金分红</translation>
+    </message>
+    <message>
+        <source>Bonus shares</source>
+        <translation>送股</translation>
+    </message>
+    <message>
+        <source>Capitalisation issue</source>
+        <translation>转增</translation>
+    </message>
+    <message>
+        <source>Split</source>
+        <translation>拆股</translation>
+    </message>
+    <message>
+        <source>Voided: {0}</source>
+        <translation>已作废：{0}</translation>
     </message>
     <message>
         <source>Valid until</source>

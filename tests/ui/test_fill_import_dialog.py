@@ -69,14 +69,14 @@ def test_a_valid_file_is_previewed_then_imported_and_the_ledger_follows(
     preview = checked.args[0]
     assert (preview.rows, len(preview.fills), preview.problems, preview.written) == (2, 2, (), False)
     assert dialog.import_button.isEnabled() and dialog.problems_table.isHidden()
-    assert column(dialog.fills_table, 3) == ["1,000", "500"] and column(dialog.fills_table, 7) == ["computed", "broker"]
+    assert column(dialog.fills_table, 3) == ["1,000", "500"] and column(dialog.fills_table, 7) == ["Computed", "Broker"]
     assert dialog.summary_label.text() == "2 fill(s) ready to import into main."
     assert books.ledger.positions("main") == []  # the check wrote nothing
     with qtbot.waitSignal(dialog.imported, timeout=TIMEOUT) as imported:
         dialog.import_button.click()
     assert imported.args == ["main", 2]
     qtbot.waitUntil(lambda: panel.models["positions"].column_values("qty") == ["1,500"], timeout=TIMEOUT)
-    assert panel.models["fills"].column_values("side") == ["buy", "buy"]
+    assert panel.models["fills"].column_values("side") == ["Buy", "Buy"]
 
 
 def test_a_bad_row_is_listed_with_its_row_and_nothing_can_be_imported(

@@ -118,7 +118,7 @@ def move_things(window: MainWindow, qtbot: QtBot) -> None:
         header = column_header(view)
         if header is not None and header.count():
             header.resizeSection(0, header.sectionSize(0) + 37)
-    qtbot.wait(20)
+    settle(window, qtbot)  # the ledger's columns fitted to its books, read once it is in front
 
 
 def test_a_language_switch_keeps_the_layout(window: MainWindow, qtbot: QtBot, demo_home: Path) -> None:

@@ -8,7 +8,7 @@ from datetime import date, datetime, time
 from decimal import Decimal
 
 import pytest
-from PySide6.QtCore import QDate, QTime
+from PySide6.QtCore import QDate, Qt, QTime
 from pytestqt.qtbot import QtBot
 
 from stockbench.clock import MARKET_TZ
@@ -59,10 +59,10 @@ def test_every_tab_shows_the_books(panel: LedgerPanel, books: Workbench) -> None
     assert panel.models["positions"].column_values("qty") == ["1,200"]
     assert panel.models["positions"].column_values("sellable") == ["1,200"]
     assert panel.models["positions"].column_values("price") == ["10.43"]  # the stored last close, not fetched
-    assert panel.models["cash"].column_values("kind") == ["deposit"]
-    assert panel.models["fills"].column_values("side") == ["buy", "buy", "sell"]
-    assert panel.models["orders"].column_values("status") == ["open"]
-    assert panel.models["actions"].column_values("kind") == ["cash dividend"]
+    assert panel.models["cash"].column_values("kind") == ["Deposit"]
+    assert panel.models["fills"].column_values("side") == ["Buy", "Buy", "Sell"]
+    assert panel.models["orders"].column_values("status") == ["Open"]
+    assert panel.models["actions"].column_values("kind") == ["Cash dividend"]
     balance = books.ledger.balance("main")["CNY"]
     assert f"CNY {balance:,.2f}" in panel.balance_label.text()
 
@@ -78,7 +78,7 @@ def test_void_asks_for_a_reason_and_keeps_the_entry_in_history(qtbot: QtBot, pan
     with qtbot.waitSignal(panel.refreshed, timeout=TIMEOUT):
         dialog.ok_button.click()
     qtbot.waitUntil(lambda: panel.models["positions"].column_values("qty") == ["1,500"], timeout=TIMEOUT)
-    assert panel.models["fills"].column_values("status")[2] == "voided: entered twice"
+    assert panel.models["fills"].column_values("status")[2] == "Voided: entered twice"
     assert len(panel.models["fills"].rows()) == 3, "a voided fill stays in the history"
     assert [r for _, r in books.ledger.history("main") if r] == ["entered twice"]
 
@@ -101,7 +101,7 @@ def test_an_open_order_can_be_cancelled(qtbot: QtBot, panel: LedgerPanel) -> Non
     panel.cancel_selected()
     assert panel.reason_dialog is not None and panel.reason_dialog.ok_button.isEnabled(), "the reason is optional"
     panel.reason_dialog.ok_button.click()
-    qtbot.waitUntil(lambda: panel.models["orders"].column_values("status") == ["cancelled"], timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: panel.models["orders"].column_values("status") == ["Cancelled"], timeout=TIMEOUT)
 
 
 def test_the_views_follow_ledger_changes_made_elsewhere(qtbot: QtBot, panel: LedgerPanel, books: Workbench) -> None:
@@ -171,3 +171,37 @@ def test_a_positions_pnl_is_in_view_in_the_panels_width_at_1366x768(qtbot: QtBot
     assert keys[:6] == ["symbol", "qty", "sellable", "avg_cost", "price", "unrealized"], keys
     header, column = table.horizontalHeader(), keys.index("unrealized")
     assert header.sectionViewportPosition(column) + header.sectionSize(column) <= table.viewport().width()
+
+
+@pytest.mark.parametrize("key", ["positions", "cash", "fills", "orders", "actions"])
+def test_each_tab_keeps_to_the_panels_width_and_tells_what_it_gave_up(qtbot: QtBot, panel: LedgerPanel,
+                                                                       key: str) -> None:  # fmt: skip
+    """Found in the real window at 1366x768: the positions' twelve columns, the fills' entry and the orders' id stood
+    past the ledger's edge behind a horizontal scroll bar. A tab's optional columns are given up in their order, no
+    column shown is cut, and a row's tip gives the values given up; a wider panel shows them again."""
+    from ui.screens.ledger.ledger_panel import TABS
+    from ui.widgets.column_width import column_width
+
+    tab = next(t for t in TABS if t.key == key)
+    table, fit, model = panel.tables[key], panel.fits[key], panel.models[key]
+    panel.tabs.setCurrentIndex(TABS.index(tab))
+    panel.resize(590, 500)  # the ledger's width in the window at 1366x768
+    qtbot.waitUntil(lambda: model.rowCount() > 0, timeout=TIMEOUT)
+    qtbot.wait(200)  # the column fit's burst of changes
+    header = table.horizontalHeader()
+
+    def cut() -> list[str]:
+        shown = [i for i, k in enumerate(fit.keys) if not header.isSectionHidden(i)]
+        return [fit.keys[i] for i in shown if header.sectionSize(i) < column_width(table, i)]
+
+    qtbot.waitUntil(lambda: table.horizontalScrollBar().maximum() == 0 and not cut(), timeout=TIMEOUT)
+    given_up = fit.hidden()
+    assert given_up, "in English every tab has more columns than fit 590 px"
+    assert given_up == [k for k in fit.keys if k in tab.optional[: len(given_up)]]  # the first ones first
+    titles = {c.key: c.title for c in tab.columns}
+    tip = model.data(model.index(0, 0), Qt.ItemDataRole.ToolTipRole)
+    assert tip == "\n".join(f"{titles[k]}: {model.column_values(k)[0]}" for k in given_up
+                            if model.column_values(k)[0])  # fmt: skip
+    panel.resize(2400, 500)
+    qtbot.waitUntil(lambda: fit.hidden() == [], timeout=TIMEOUT)
+    assert model.data(model.index(0, 0), Qt.ItemDataRole.ToolTipRole) is None

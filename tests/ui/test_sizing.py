@@ -482,3 +482,31 @@ def test_the_dashboards_positions_are_seen_whole_at_1366x768(qtbot: QtBot, demo_
         assert {"symbol", "name", "qty", "price", "pnl_pct", "market_value"} <= shown, language
     finally:
         window.shutdown()
+
+
+def test_the_ledgers_tabs_are_seen_whole_at_1366x768(qtbot: QtBot, demo_home: Path, language: str) -> None:
+    """Found in the real window at 1366x768: the ledger's positions scrolled sideways (the dividends and the currency
+    past the edge, in Chinese too), the fills' entry was cut and the orders' id elided."""
+    from ui.screens.dashboard.dashboard_actions import demo_books
+
+    bench = Workbench.open(demo_home, kind="demo")
+    assert demo_books(bench) == 2  # two holdings, their fills, an open order
+    window = window_at(qtbot, SIZE, bench)
+    try:
+        ledger: Any = window.show_screen("ledger")
+        assert ledger is not None
+        qtbot.waitUntil(lambda: ledger.models["positions"].rowCount() == 2, timeout=20_000)
+        kept = {"positions": {"symbol", "qty", "avg_cost", "price", "unrealized", "value"},
+                "fills": {"at", "symbol", "side", "qty", "price", "amount"},
+                "orders": {"placed", "symbol", "side", "qty", "price", "status"}}  # fmt: skip
+        for number, key in enumerate(ledger.tables):
+            ledger.tabs.setCurrentIndex(number)
+            view = ledger.tables[key]
+            qtbot.wait(300)  # the column fit's burst of changes
+            header = view.horizontalHeader()
+            assert view.horizontalScrollBar().maximum() == 0, (language, key, header.length(), view.viewport().width())
+            keys = [c.key for c in view.model().columns]
+            shown = {keys[i] for i in range(header.count()) if not header.isSectionHidden(i)}
+            assert kept.get(key, set()) <= shown, (language, key, shown)
+    finally:
+        window.shutdown()

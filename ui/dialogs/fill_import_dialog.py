@@ -14,7 +14,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -42,6 +42,7 @@ from stockbench.workbench import Workbench
 from ui.context import AppContext
 from ui.dialogs.fill_dialog import shown_price
 from ui.i18n.language import engine_language
+from ui.i18n.ledger_words import word
 
 T = TypeVar("T")
 MIN_WIDTH, MIN_HEIGHT = 760, 520
@@ -105,18 +106,6 @@ def _when(fill: Fill) -> str:
     return fill.executed_at.astimezone(MARKET_TZ[parse_symbol(fill.symbol).market]).strftime("%Y-%m-%d %H:%M:%S")
 
 
-WORDS: dict[str, str] = {  # the engine's values, shown in the user's language
-    "buy": str(QT_TRANSLATE_NOOP("FillImportDialog", "buy")),
-    "sell": str(QT_TRANSLATE_NOOP("FillImportDialog", "sell")),
-    "computed": str(QT_TRANSLATE_NOOP("FillImportDialog", "computed")),
-    "broker": str(QT_TRANSLATE_NOOP("FillImportDialog", "broker")),
-}
-
-
-def _word(value: str) -> str:
-    return QCoreApplication.translate("FillImportDialog", WORDS[value]) if value in WORDS else value
-
-
 def _problem(row: tuple[int | None, Problem]) -> str:
     """The message in the interface's language, without the "row N: " the engine puts before it (the row has its
     own column)."""
@@ -133,7 +122,7 @@ PROBLEM_COLUMNS: tuple[Column[tuple[int | None, Problem]], ...] = (
 FILL_COLUMNS: tuple[Column[Fill], ...] = (
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Time")), _when),
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Symbol")), lambda f: f.symbol),
-    Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Side")), lambda f: _word(f.side)),
+    Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Side")), lambda f: word(f.side)),
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Quantity")), lambda f: f"{f.qty:,}", True),
     Column(
         str(QT_TRANSLATE_NOOP("FillImportDialog", "Price")),
@@ -142,7 +131,7 @@ FILL_COLUMNS: tuple[Column[Fill], ...] = (
     ),
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Amount")), lambda f: _money(f.amount), True),
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Fees")), lambda f: _money(f.fees), True),
-    Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Fees from")), lambda f: _word(f.fees_source)),
+    Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Fees from")), lambda f: word(f.fees_source)),
     Column(str(QT_TRANSLATE_NOOP("FillImportDialog", "Currency")), lambda f: f.currency),
 )
 

@@ -26,6 +26,7 @@ from PySide6.QtGui import QColor, QFont
 from stockbench.clock import MARKET_TZ
 from stockbench.ledger.entries import CashEntry, CorporateAction, Fill, OrderStatus, Position
 from stockbench.market.instruments import parse_symbol
+from ui.i18n.ledger_words import word
 from ui.models import reword
 
 Index = QModelIndex | QPersistentModelIndex
@@ -77,39 +78,10 @@ def when(value: date | datetime | None, symbol: str | None = None) -> str:
     return value.astimezone(MARKET_TZ[market]).strftime("%Y-%m-%d %H:%M:%S")
 
 
-# The ledger's values as people read them (the books keep the codes).
-VALUE_WORDS: dict[str, str] = {
-    "buy": str(QT_TRANSLATE_NOOP("LedgerModel", "buy")), "sell": str(QT_TRANSLATE_NOOP("LedgerModel", "sell")),
-    "deposit": str(QT_TRANSLATE_NOOP("LedgerModel", "deposit")),
-    "withdrawal": str(QT_TRANSLATE_NOOP("LedgerModel", "withdrawal")),
-    "dividend": str(QT_TRANSLATE_NOOP("LedgerModel", "dividend")),
-    "interest": str(QT_TRANSLATE_NOOP("LedgerModel", "interest")), "fee": str(QT_TRANSLATE_NOOP("LedgerModel", "fee")),
-    "tax": str(QT_TRANSLATE_NOOP("LedgerModel", "tax")),
-    "transfer_in": str(QT_TRANSLATE_NOOP("LedgerModel", "transfer in")),
-    "transfer_out": str(QT_TRANSLATE_NOOP("LedgerModel", "transfer out")),
-    "computed": str(QT_TRANSLATE_NOOP("LedgerModel", "computed")),
-    "broker": str(QT_TRANSLATE_NOOP("LedgerModel", "broker")),
-    "open": str(QT_TRANSLATE_NOOP("LedgerModel", "open")),
-    "partially_filled": str(QT_TRANSLATE_NOOP("LedgerModel", "partially filled")),
-    "filled": str(QT_TRANSLATE_NOOP("LedgerModel", "filled")),
-    "cancelled": str(QT_TRANSLATE_NOOP("LedgerModel", "cancelled")),
-    "expired": str(QT_TRANSLATE_NOOP("LedgerModel", "expired")),
-    "cash_dividend": str(QT_TRANSLATE_NOOP("LedgerModel", "cash dividend")),
-    "bonus": str(QT_TRANSLATE_NOOP("LedgerModel", "bonus shares")),
-    "capitalization": str(QT_TRANSLATE_NOOP("LedgerModel", "capitalisation issue")),
-    "split": str(QT_TRANSLATE_NOOP("LedgerModel", "split")),
-}  # fmt: skip
-
-
-def word(value: str) -> str:
-    """A ledger value (side, cash kind, order status...) in the interface language; an unknown one as it is."""
-    return QCoreApplication.translate("LedgerModel", VALUE_WORDS[value]) if value in VALUE_WORDS else value
-
-
 def _status(item: Entry[Any]) -> str:
     if item.void_reason is None:
         return ""
-    return QCoreApplication.translate("LedgerModel", "voided: {0}").format(item.void_reason)
+    return QCoreApplication.translate("LedgerModel", "Voided: {0}").format(item.void_reason)
 
 
 TIME_HEADER = str(QT_TRANSLATE_NOOP("LedgerModel", "Time (exchange)"))  # every instant is shown in the exchange's zone
@@ -129,6 +101,14 @@ POSITION_COLUMNS: tuple[Column[Position], ...] = (
     Column("dividends", str(QT_TRANSLATE_NOOP("LedgerModel", "Dividends")), lambda p: money(p.dividends), RIGHT),
     Column("currency", str(QT_TRANSLATE_NOOP("LedgerModel", "Currency")), lambda p: p.currency),
 )
+# Each tab's columns given up, in this order, while the rest do not fit the panel (their values in the row's tip): at
+# 1366x768 the panel is about 590 px wide, and the positions' twelve columns, the fills' entry and the orders' id
+# stood past its edge behind a horizontal scroll bar.
+POSITION_OPTIONAL = ("dividends", "fees", "currency", "realized", "cost", "sellable")
+CASH_OPTIONAL = ("id", "note", "symbol", "currency", "status")
+FILL_OPTIONAL = ("id", "order", "fees_source", "status", "fees")
+ORDER_OPTIONAL = ("id", "report", "valid_until", "filled")
+ACTION_OPTIONAL = ("id", "pay_date", "status", "qty", "shares_ps")
 CASH_COLUMNS: tuple[Column[Entry[CashEntry]], ...] = (
     Column(
         "at",
@@ -210,6 +190,7 @@ class ColumnTableModel(QAbstractTableModel, Generic[T]):
         super().__init__(parent)
         self.columns = tuple(columns)
         self._rows: list[T] = []
+        self.tooltip: Callable[[T], str | None] | None = None  # a row's tip (the values of its columns given up)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's signature
         return 0 if parent.isValid() else len(self._rows)
@@ -234,6 +215,8 @@ class ColumnTableModel(QAbstractTableModel, Generic[T]):
             return font
         if role == Qt.ItemDataRole.UserRole:
             return row
+        if role == Qt.ItemDataRole.ToolTipRole and self.tooltip is not None:
+            return self.tooltip(row)
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802

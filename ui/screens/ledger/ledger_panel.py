@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -33,16 +33,22 @@ from ui.i18n.language import engine_language
 from ui.screens.ledger import ledger_actions as actions
 from ui.screens.ledger.ledger_model import (
     ACTION_COLUMNS,
+    ACTION_OPTIONAL,
     CASH_COLUMNS,
+    CASH_OPTIONAL,
     FILL_COLUMNS,
+    FILL_OPTIONAL,
     ORDER_COLUMNS,
+    ORDER_OPTIONAL,
     POSITION_COLUMNS,
+    POSITION_OPTIONAL,
     Column,
     ColumnTableModel,
     Entry,
     money,
 )
 from ui.screens.ledger.reason_dialog import ReasonDialog
+from ui.widgets.column_fit import ColumnFit, given_up_tip
 
 VOIDABLE = ("cash", "fills", "actions")
 OPEN_ORDER = frozenset({"open", "partially_filled"})
@@ -53,14 +59,15 @@ class Tab:
     key: str
     title: str  # marked with QT_TRANSLATE_NOOP("LedgerPanel", ...), translated when shown
     columns: Sequence[Column[Any]]
+    optional: Sequence[str]  # the columns given up, in this order, while the rest do not fit
 
 
 TABS: tuple[Tab, ...] = (
-    Tab("positions", str(QT_TRANSLATE_NOOP("LedgerPanel", "Positions")), POSITION_COLUMNS),
-    Tab("cash", str(QT_TRANSLATE_NOOP("LedgerPanel", "Cash")), CASH_COLUMNS),
-    Tab("fills", str(QT_TRANSLATE_NOOP("LedgerPanel", "Fills")), FILL_COLUMNS),
-    Tab("orders", str(QT_TRANSLATE_NOOP("LedgerPanel", "Orders")), ORDER_COLUMNS),
-    Tab("actions", str(QT_TRANSLATE_NOOP("LedgerPanel", "Corporate actions")), ACTION_COLUMNS),
+    Tab("positions", str(QT_TRANSLATE_NOOP("LedgerPanel", "Positions")), POSITION_COLUMNS, POSITION_OPTIONAL),
+    Tab("cash", str(QT_TRANSLATE_NOOP("LedgerPanel", "Cash")), CASH_COLUMNS, CASH_OPTIONAL),
+    Tab("fills", str(QT_TRANSLATE_NOOP("LedgerPanel", "Fills")), FILL_COLUMNS, FILL_OPTIONAL),
+    Tab("orders", str(QT_TRANSLATE_NOOP("LedgerPanel", "Orders")), ORDER_COLUMNS, ORDER_OPTIONAL),
+    Tab("actions", str(QT_TRANSLATE_NOOP("LedgerPanel", "Corporate actions")), ACTION_COLUMNS, ACTION_OPTIONAL),
 )
 
 
@@ -76,6 +83,7 @@ class LedgerPanel(QWidget):
         self.setObjectName("LedgerPanel")
         self.models: dict[str, ColumnTableModel[Any]] = {}
         self.tables: dict[str, QTableView] = {}
+        self.fits: dict[str, ColumnFit] = {}  # every column that fits, no horizontal scroll bar
         self.book: actions.Book | None = None
         self.reason_dialog: ReasonDialog | None = None
         self.fill_dialog: FillDialog | None = None
@@ -154,6 +162,8 @@ class LedgerPanel(QWidget):
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         table.horizontalHeader().setStretchLastSection(True)
         self.models[tab.key], self.tables[tab.key] = model, table
+        self.fits[tab.key] = ColumnFit(table, [c.key for c in tab.columns], tab.optional)
+        model.tooltip = lambda row: self._row_tip(tab, row)
         if tab.key == "positions":  # which instant "sellable" is for (T+1: after the close, the next session)
             self.sellable_note = QLabel(page)
             self.sellable_note.setObjectName("sellableNote")
@@ -165,6 +175,12 @@ class LedgerPanel(QWidget):
         elif tab.key == "orders":
             layout.addLayout(self._button_row(page, tab.key, self.cancel_selected))
         return page
+
+    def _row_tip(self, tab: Tab, row: Any) -> str | None:
+        """The values of a row's columns given up for want of room, each after its title."""
+        given_up = set(self.fits[tab.key].hidden())
+        translate = QCoreApplication.translate
+        return given_up_tip((translate("LedgerModel", c.title), c.value(row)) for c in tab.columns if c.key in given_up)
 
     def _button_row(self, page: QWidget, key: str, slot: Any) -> QHBoxLayout:
         row = QHBoxLayout()
