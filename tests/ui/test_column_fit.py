@@ -59,7 +59,9 @@ def test_the_optional_columns_give_way_in_their_order_and_the_last_fills_the_roo
     # the column last before (its saved 100 px came back with Qt's own stretch) and the last one fill the room
     qtbot.waitUntil(lambda: header.length() == view.viewport().width(), timeout=5_000)
     assert header.sectionResizeMode(KEYS.index("extra")) == QHeaderView.ResizeMode.Stretch
-    assert header.sectionResizeMode(KEYS.index("note")) == QHeaderView.ResizeMode.ResizeToContents
+    # the others sized by the fit to what they need (Qt's own resizing to contents measured every row on each change)
+    assert header.sectionResizeMode(KEYS.index("note")) == QHeaderView.ResizeMode.Fixed
+    assert [header.sectionSize(i) for i in range(len(KEYS) - 1)] == [fit.wanted(i) for i in range(len(KEYS) - 1)]
 
 
 def test_exclusions_hold_while_the_view_is_not_shown_and_what_was_given_up_stays_so(qtbot: QtBot) -> None:
@@ -108,6 +110,15 @@ def test_a_changed_cell_is_measured_alone_and_the_rows_changing_measure_again(
     qtbot.wait(100)  # the fit after the change
     assert measured == [] and fit.wanted(1) > before  # no column measured whole, the cell's grew
     assert fit.wanted(1) == whole(view, 1)  # grown to the one cell, as a whole measure finds it
+    assert header.sectionSize(1) == fit.wanted(1)  # and the column with it, shown whole
+    model.item(0, 1).setText("short")  # the widest cell narrows (a run's status once it is published)
+    qtbot.wait(100)
+    assert measured == [1]  # that column alone
+    assert fit.wanted(1) == before and header.sectionSize(1) == before  # measured again whole: back to its width
+    measured.clear()
+    model.item(1, 1).setText("x")  # a cell narrower than the widest narrows: nothing measured whole
+    qtbot.wait(100)
+    assert measured == [] and fit.wanted(1) == before
     model.appendRow([QStandardItem("x") for _ in KEYS])
     qtbot.wait(100)
     assert sorted(set(measured)) == list(range(len(KEYS)))  # the rows changed: every column measured again

@@ -1,7 +1,12 @@
 """A table's columns in the room its viewport gives: every column that fits shown, the optional ones given up in
 their order while the rest do not fit, so that no column hides behind a horizontal scroll bar. Widening the view
 brings them back. The watchlist (its zone column was cut at 1366x768) and the dashboard's positions (ten columns in
-a dashboard about 600 px wide) keep their columns with it."""
+a dashboard about 600 px wide) keep their columns with it.
+
+A table whose columns follow their contents (Qt's ResizeToContents) has them sized here, from widths measured once
+and kept until the rows change: Qt measures every such column over every row on each change of any cell, and the
+research runs' table (its elapsed cell changes every second while a run executes) held the GUI thread 120 ms a
+second with 650 runs of history."""
 
 from __future__ import annotations
 
@@ -35,6 +40,11 @@ class ColumnFit(QObject):
         header = view.horizontalHeader()
         self._stretch, self._mode = header.stretchLastSection(), header.sectionResizeMode(0)
         header.setStretchLastSection(False)
+        # columns that follow their contents are sized by the fit (fixed: the user could not drag them either)
+        self._sized = self._mode == QHeaderView.ResizeMode.ResizeToContents
+        if self._sized:
+            self._mode = QHeaderView.ResizeMode.Fixed
+            header.setSectionResizeMode(self._mode)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(FIT_MS)
@@ -44,6 +54,7 @@ class ColumnFit(QObject):
         # research runs' table (its elapsed cells change every second while a run executes) spent 400 ms a second
         # on 650 runs of history.
         self._measured: dict[int, int] = {}
+        self._cells: dict[tuple[int, int], int] = {}  # (row, column): the width of a changed cell when it changed
         model = view.model()
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.headerDataChanged,
                        model.layoutChanged):  # fmt: skip
@@ -51,28 +62,45 @@ class ColumnFit(QObject):
         model.dataChanged.connect(self._cells_changed)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+        kind = event.type()
+        if kind in (QEvent.Type.FontChange, QEvent.Type.StyleChange):  # the measured widths are the old font's
+            self._measured.clear()
+            self._cells.clear()
+        if kind == QEvent.Type.Show:
+            self.fit()  # sized before the first paint, not 30 ms after it
+        elif kind in (QEvent.Type.Resize, QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._timer.start()
         return False
 
     def _rows_changed(self) -> None:
         self._measured.clear()
+        self._cells.clear()
         self._timer.start()
 
     def _cells_changed(self, top: QModelIndex, bottom: QModelIndex) -> None:
-        """A few cells changed: a column they widen grows to them (measuring those cells alone); many, measured
-        again whole. A column they narrow keeps its width until the rows change."""
+        """A few cells changed: a column they widen grows to them (measuring those cells alone), and a column whose
+        widest cell they narrow (a run's status from "Running · Analysis" to "Published") is measured again whole;
+        many, measured again whole."""
         rows = range(top.row(), bottom.row() + 1)
+        grid = 1 if self.view.showGrid() else 0  # as QTableView measures a column
+        model = self.view.model()
         for column in range(top.column(), bottom.column() + 1):
             if column not in self._measured:
                 continue
             if len(rows) > FEW_CELLS:
                 del self._measured[column]
                 continue
-            grid = 1 if self.view.showGrid() else 0  # as QTableView measures a column
-            model = self.view.model()
-            cells = (self.view.sizeHintForIndex(model.index(row, column)).width() + grid for row in rows)
-            self._measured[column] = max(self._measured[column], *cells)
+            widest, narrowed = self._measured[column], False
+            for row in rows:
+                width = self.view.sizeHintForIndex(model.index(row, column)).width() + grid
+                before = self._cells.get((row, column))
+                self._cells[(row, column)] = width
+                narrowed |= before == self._measured[column] and width < before
+                widest = max(widest, width)
+            if narrowed:
+                del self._measured[column]
+            else:
+                self._measured[column] = widest
         self._timer.start()
 
     def wanted(self, column: int) -> int:
@@ -109,6 +137,10 @@ class ColumnFit(QObject):
             mode = QHeaderView.ResizeMode.Stretch if key == last else self._mode
             if header.sectionResizeMode(index) != mode:
                 header.setSectionResizeMode(index, mode)
+            if self._sized and key != last and key in shown and self.view.isVisible():
+                width = self.wanted(index)
+                if header.sectionSize(index) != width:
+                    header.resizeSection(index, width)
 
     def hidden(self) -> list[str]:
         """The keys of the columns given up now for want of room (not the excluded ones)."""

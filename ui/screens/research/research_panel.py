@@ -94,14 +94,6 @@ class ResearchPanel(QWidget):
         self._due.start()
         ctx.bridge.engine_event.connect(self._on_engine_event)
         self.model.dataChanged.connect(self._on_rows_changed)
-        # The columns follow their contents once the rows have changed (left to the header alone, rows listed while
-        # the dock was still being laid out kept the columns at their titles' widths: "6059...", "Publi...").
-        self._fit_columns = QTimer(self)
-        self._fit_columns.setSingleShot(True)
-        self._fit_columns.setInterval(0)
-        self._fit_columns.timeout.connect(self.table.resizeColumnsToContents)
-        for changed in (self.model.rowsInserted, self.model.dataChanged, self.model.modelReset):
-            changed.connect(self._fit_columns.start)
         self.refresh()
 
     # ---- layout ------------------------------------------------------------------------------------
