@@ -119,6 +119,28 @@ def test_a_changed_cell_is_measured_alone_and_the_rows_changing_measure_again(
     model.item(1, 1).setText("x")  # a cell narrower than the widest narrows: nothing measured whole
     qtbot.wait(100)
     assert measured == [] and fit.wanted(1) == before
-    model.appendRow([QStandardItem("x") for _ in KEYS])
+    narrower = fit.wanted(2)
+    model.insertRow(0, [QStandardItem("a new row, the widest of its column") for _ in KEYS])  # a run started
+    qtbot.wait(100)
+    assert measured == [] and fit.wanted(2) == whole(view, 2) > narrower  # its cells alone measured, grown to them
+    model.removeRow(0)
     qtbot.wait(100)
     assert sorted(set(measured)) == list(range(len(KEYS)))  # the rows changed: every column measured again
+    measured.clear()
+    model.beginResetModel()  # a burst of rows at once (a history read): every column measured again, once
+    model.endResetModel()
+    qtbot.wait(100)
+    assert sorted(measured) == list(range(len(KEYS)))
+
+
+def test_many_rows_inserted_at_once_are_measured_whole(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ui.widgets import column_fit
+
+    view, model, _fit = _table(qtbot, 2000)
+    qtbot.waitUntil(lambda: view.horizontalHeader().length() == view.viewport().width(), timeout=5_000)
+    measured: list[int] = []
+    whole = column_fit.column_width
+    monkeypatch.setattr(column_fit, "column_width", lambda v, c: measured.append(c) or whole(v, c))
+    model.insertRows(3, column_fit.FEW_CELLS + 1)
+    qtbot.wait(100)
+    assert sorted(measured) == list(range(len(KEYS)))  # more rows than are measured cell by cell: whole, once

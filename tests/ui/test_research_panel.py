@@ -351,3 +351,29 @@ def test_only_a_run_under_way_or_held_says_a_stage(qtbot: QtBot) -> None:
     assert cell["r1"] == "Published" and cell["r2"] == "Queued" and tip["r1"] is None and tip["r2"] is None
     assert cell["r3"].endswith(stage_name("scene")) and tip["r3"] == f"{stage_title('scene')}\nmodel unavailable"
     assert cell["r4"].endswith(stage_name("compute")) and tip["r4"] == stage_title("compute")
+
+
+def test_the_history_read_again_changes_only_the_runs_it_says_something_new_of(qtbot: QtBot) -> None:
+    """Refresh reads the whole history again: each run was replaced and announced as changed, and the table measured
+    every cell of 650 runs (250 ms of the window's time). Now a run the history says the same of is left alone, and
+    the runs it adds come in one insertion (a run started elsewhere since, at the top: it was put last)."""
+    from stockbench.research.outcomes import RunListing
+    from ui.screens.research.run_model import RunModel
+
+    at = datetime(2026, 11, 27, 15, tzinfo=MARKET_TZ["CN"])
+    history = [RunListing(f"r{i}", SYMBOL, "published", "", at, "offline", "", f"R{i}", "wait") for i in range(30)]
+    model = RunModel()
+    inserted: list[tuple[int, int]] = []
+    changed: list[int] = []
+    model.rowsInserted.connect(lambda _parent, first, last: inserted.append((first, last)))
+    model.dataChanged.connect(lambda top, _bottom: changed.append(top.row()))
+    model.merge_history(history)
+    assert inserted == [(0, 29)] and changed == []
+    assert [r.run_id for r in model.rows()] == [f"r{i}" for i in range(30)]  # newest first, as the history lists them
+    model.merge_history(history)
+    assert inserted == [(0, 29)] and changed == []  # nothing new: nothing to show
+    history[7] = RunListing("r7", SYMBOL, "published", "", at, "offline", "", "R7", "avoid")
+    model.merge_history([RunListing("new", SYMBOL, "queued", "", at, "offline", ""), *history])  # run from the CLI
+    assert changed == [7] and inserted == [(0, 29), (0, 0)]  # the new run at the top, where the history lists it
+    assert model.row("r7") is not None and model.row("r7").action == "avoid"  # type: ignore[union-attr]
+    assert model.row_index("new") == 0 and model.row_index("r7") == 8

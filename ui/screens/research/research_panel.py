@@ -451,6 +451,9 @@ class ResearchPanel(QWidget):
                 self._execute(run_id, resume=True)
 
     def _runs_changed(self) -> None:
+        selected = self.selected_row()  # Continue follows the calls in flight, which the row itself does not hold
+        if selected is not None:
+            self._show_details(selected)
         count = len(self._executing)
         if count and not self._timer.isActive():
             self._timer.start()
