@@ -85,13 +85,18 @@ class Journal:
         return RunRecord(rid, symbol, kind, question, model, account, version, Plan.from_json(plan), cost, as_of)
 
     def runs(self) -> list[RunRow]:
-        """Every run, newest first."""
-        rows = self.db.fetchall("SELECT run_id, symbol, model, created_at FROM runs ORDER BY created_at DESC")
+        """Every run, newest first (runs created at one instant, as under a replay's or the demo's clock, in the order
+        they were created: the history listed them in any order)."""
+        rows = self.db.fetchall(
+            "SELECT run_id, symbol, model, created_at FROM runs ORDER BY created_at DESC, rowid DESC"
+        )
         return [RunRow(str(a), str(b), str(c), d) for a, b, c, d in rows]
 
     def last_account(self) -> str | None:
         """The account of the newest run that read one."""
-        found = self.db.scalar("SELECT account FROM runs WHERE account IS NOT NULL ORDER BY created_at DESC LIMIT 1")
+        found = self.db.scalar(
+            "SELECT account FROM runs WHERE account IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT 1"
+        )
         return None if found is None else str(found)
 
     def events(self, run_id: str) -> list[EventRow]:

@@ -124,3 +124,12 @@ def test_runs_list_and_show_read_the_journal(bench: Workbench, capsys: pytest.Ca
     assert shown["status"] == "published" and shown["report_id"] == outcome.report_id
     assert shown["model_calls"] == sum(1 for a in shown["actions"] if a["kind"] == "model_call" and a["phase"] ==
                                        "result") > 0  # fmt: skip
+
+
+def test_runs_created_at_one_instant_are_listed_newest_first(bench: Workbench) -> None:
+    """Under the demo's or a replay's clock every run is created at one instant, and the history listed them in any
+    order (a run just made could come anywhere in the research panel's list after a restart)."""
+    made = [bench.research.analyze(DEMO_SYMBOL).run_id for _ in range(4)]
+    created = bench.workspace.db.fetchall("SELECT DISTINCT created_at FROM runs")
+    assert len(created) == 1, "the test's clock stands still: one instant for every run"
+    assert [r.run_id for r in bench.research.runs()] == made[::-1]
