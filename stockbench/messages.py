@@ -2205,7 +2205,16 @@ COMMAND_HELP: dict[str, Words] = {
         "Run a full analysis of SYMBOL (stage titles on stderr); ends in a published report or a pause.",
         "对所给代码做一次完整分析（各阶段标题输出到标准错误）；最终发布一份报告，或暂停等待处理。",
     ),
-    "analyze.--account": _w("The ledger account the advice is sized for.", "按哪个账本账户计算建议的下单数量。"),
+    "analyze.--account": _w(
+        "The ledger account the advice is sized for (default: the account holding SYMBOL, else the only account, "
+        "else the one the last run read, as the window's Automatic account).",
+        "按哪个账本账户计算建议的下单数量（默认：持有该代码的账户，否则唯一的账户，否则上一次研究读取的账户，与窗口中的"
+        "“自动选择账户”相同）。",
+    ),
+    "analyze.--no-account": _w(
+        "Read no account: the advice knows no holding, cash or order.",
+        "不读取任何账户：建议不考虑持仓、现金和委托。",
+    ),
     "analyze.--approve-plan": _w(
         "Approve a plan whose estimate exceeds --max-cost.",
         "批准预计费用超过 --max-cost 的研究计划。",
@@ -2733,8 +2742,8 @@ COMMAND_HELP: dict[str, Words] = {
         "对照该代码最新的完整报告做快速复核：列出此后的变化，每一项由模型作答。",
     ),
     "review-quick.--account": _w(
-        "The ledger account whose position and open orders the answers consider.",
-        "作答时考虑哪个账本账户的持仓和未成交委托。",
+        "The ledger account whose position and open orders the answers consider (default: the report's).",
+        "作答时考虑哪个账本账户的持仓和未成交委托（默认：该报告读取的账户）。",
     ),
     "review-quick.--model": _w(
         "A configured model name, or 'offline' (default: the workspace's default).",
@@ -3105,6 +3114,8 @@ NOTES |= {
     "cli.evidence.found": _w("  found", "  已找到"),
     "cli.evidence.not_found": _w("  NOT FOUND: its opening is shown", "  未找到：下面是它的开头"),
     "cli.folder_or_default": _w("give a folder or --default, not both", "请给出目录或 --default，不要同时给出"),
+    "cli.account_or_none": _w("use --account or --no-account, not both",
+                              "请用 --account 或 --no-account，不要同时使用"),
     "cli.half_day_or_open": _w("give at most one of --half-day and --open", "--half-day 和 --open 最多给出一个"),
     "cli.record_or_replay": _w("use --record or --replay, not both", "请用 --record 或 --replay，不要同时使用"),
     "cli.move_where": _w("say where: --to N (1 = top) or --to-group NAME",

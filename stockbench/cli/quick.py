@@ -54,7 +54,10 @@ def _check_human(cli: CliContext, data: dict[str, Any]) -> str:
 @click.command("review-quick")
 @click.argument("symbol")
 @click.option("--model", help="A configured model name, or 'offline' (default: the workspace's default).")
-@click.option("--account", help="The ledger account whose position and open orders the answers consider.")
+@click.option(
+    "--account",
+    help="The ledger account whose position and open orders the answers consider (default: the report's).",
+)
 @click.option(
     "--language",
     type=click.Choice(["zh", "en"]),

@@ -72,7 +72,12 @@ def _emit(cli: CliContext, outcome: RunOutcome) -> int:
 @click.argument("symbol")
 @click.option("--question", help="Your own question: the plan holds only what it needs.")
 @click.option("--model", help="A configured model name, or 'offline' (default: the workspace's default).")
-@click.option("--account", help="The ledger account the advice is sized for.")
+@click.option(
+    "--account",
+    help="The ledger account the advice is sized for (default: the account holding SYMBOL, else the only account, "
+    "else the one the last run read, as the window's Automatic account).",
+)
+@click.option("--no-account", is_flag=True, help="Read no account: the advice knows no holding, cash or order.")
 @click.option("--max-cost", type=DECIMAL, help="A cost ceiling for the model calls (the plan must fit or be approved).")
 @click.option("--approve-plan", is_flag=True, help="Approve a plan whose estimate exceeds --max-cost.")
 @click.option(
@@ -88,12 +93,17 @@ def analyze(
     question: str | None,
     model: str | None,
     account: str | None,
+    no_account: bool,
     max_cost: Decimal | None,
     approve_plan: bool,
     language: str | None,
 ) -> int:
     """Run a full analysis of SYMBOL (stage titles on stderr); ends in a published report or a pause."""
+    if account is not None and no_account:
+        raise click.UsageError(cli.say("cli.account_or_none"))
     research = _research(cli)
+    if account is None and not no_account:  # what the user holds, as the window reads it (the report names it)
+        account = research.default_account(symbol)
     outcome = research.analyze(
         symbol, question=question, model=model, account=account, max_cost=max_cost, approve_plan=approve_plan,
         language=cli.report_language(language),

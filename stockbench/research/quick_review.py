@@ -100,7 +100,8 @@ class QuickReview:
         self, symbol: str, *, model: str | None = None, account: str | None = None, language: str | None = None
     ) -> QuickOutcome:
         """Review `symbol` against its baseline report, written in `language` (zh or en; default: the workspace's
-        report language); the change list stands even when the model fails."""
+        report language), considering `account`'s holding and orders (default: the account the report read); the
+        change list stands even when the model fails."""
         written_in = self.services.language(language)
         instrument = self.market.registry.instrument(symbol)
         check_listed(self.market.registry, instrument.symbol, today_in(self.clock, instrument.market))
@@ -109,6 +110,8 @@ class QuickReview:
         port = self._port(name)
         if account is not None:
             self.ledger.account(account)
+        else:  # the account the report read, as the plan check reads it (the window named none)
+            account = plan.account
         target = Target(instrument, plan, age, account, Handbook.load(), written_in)
         return self._run(self._start(target, name), target, port)
 

@@ -160,6 +160,15 @@ def test_at_the_report_s_own_clock_nothing_changed_and_no_model_is_asked(market:
         assert bench.workspace.db.scalar("SELECT kind FROM runs WHERE run_id = ?", [outcome.run_id]) == "quick_review"
 
 
+def test_without_an_account_named_the_review_reads_the_one_its_report_read(market: Path) -> None:
+    """The window's quick review names no account: it read none, so its answers knew nothing of the holding the
+    report was written for (the plan check reads the report's account)."""
+    with Workbench.open(market) as bench:
+        outcome = review(bench)
+        assert bench.research.record(outcome.run_id).account == "main"
+        assert "ledger" in {e.kind for e in bench.research.store.for_run(outcome.run_id)}  # its snapshot, as evidence
+
+
 def test_a_report_more_than_a_session_old_is_refused_and_says_how_old(market: Path) -> None:
     wednesday = datetime(2026, 12, 2, 10, 30, tzinfo=CN)
     with Workbench.open(market, clock=ReplayClock(wednesday)) as bench, pytest.raises(InvalidInput) as refused:

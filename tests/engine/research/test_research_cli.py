@@ -96,6 +96,26 @@ def test_analyze_with_an_account_sizes_orders_and_a_question_routes_the_plan(
     assert refused["error"]["code"] == "not_found" and "nobody" in refused["error"]["message"]
 
 
+def test_analyze_reads_the_account_holding_the_symbol_unless_told_to_read_none(
+    bench: Workbench, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The window's research reads the account holding the symbol by default; `stockbench analyze` read none unless
+    --account named one, so a holder asking the command line was told "Wait: no position" of what they hold."""
+    holding_account(bench, SELL_SYMBOL, qty=10000)
+    bench.ledger.add_account("other", "CNY")  # two accounts: the one holding the symbol is chosen
+    bench.close()
+    outcome, _ = cli(capsys, "analyze", SELL_SYMBOL)
+    assert outcome["orders"] and {o["account"] for o in outcome["orders"]} == {"main"}
+    shown, _ = cli(capsys, "reports", "show", outcome["report_id"], "--format", "json")
+    assert shown["position_state"] == "reducing" and "main" in shown["markdown"]  # its open sell order
+    alone, _ = cli(capsys, "analyze", SELL_SYMBOL, "--no-account")
+    assert alone["orders"] == []
+    shown, _ = cli(capsys, "reports", "show", alone["report_id"], "--format", "json")
+    assert shown["position_state"] == "watching"
+    both, _ = cli(capsys, "analyze", SELL_SYMBOL, "--account", "main", "--no-account", code=2)
+    assert "--no-account" in both["error"]["message"]
+
+
 def test_research_of_the_past_with_as_of(demo_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     later, _ = cli(capsys, "analyze", DEMO_SYMBOL)
     past, _ = cli(capsys, "--as-of", "2026-06-30", "analyze", DEMO_SYMBOL)
