@@ -223,6 +223,13 @@ PROBLEMS: dict[str, tuple[Words, Words]] = {
                              _w("decide every open order", "请对每笔未成交委托作出决定")),
     "open_order_unknown": (_w("{order} is not an open order of this account", "{order} 不是此账户的未成交委托"),
                            _w("decide only listed orders", "只对列出的委托作出决定")),
+    "order_against_action": (_w("the {side} order at {price} stands while the action is {action}, which it does not "
+                                "go with (a buy order goes only with buy or add; a sell order not where nothing is "
+                                "held)",
+                                "操作为{action_zh}，{side_zh}委托 {price} 却仍保留：买入委托只与买入或加仓相符，"
+                                "无持仓时不应有卖出委托"),
+                             _w("CANCEL the order, or choose an action it goes with",
+                                "请撤销（CANCEL）该委托，或选择与它相符的操作")),
     "order_outside_zone": (_w("order {order} at {price} lies outside the new {side} zone {low}-{high}",
                               "委托 {order} 的价格 {price} 不在新的{side_zh}区间 {low}-{high} 内"),
                            _w("{modify} it into the zone or {cancel} it",

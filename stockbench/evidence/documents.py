@@ -184,6 +184,9 @@ class GateContext:
     previous_levels: tuple[Decimal, ...] = ()  # the previous report's zone bounds and stop (continuity may name them)
     # Every action of the closed set -> what the position allows for it now (empty: the action is not checked).
     action_rules: Mapping[str, ActionRule] = field(default_factory=dict)
+    # Whether a kept, modified or new order must go with the final action (`order_against_action`): a report
+    # published before the rule is verified by the gates it was published under.
+    orders_follow_action: bool = False
     _index: NumberIndex | None = None
     _values: dict[str, Any] = field(default_factory=dict, repr=False)  # evidence id -> its values, for citations
 

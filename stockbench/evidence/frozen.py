@@ -110,6 +110,7 @@ def freeze_context(ctx: GateContext, draft: ReportDraft) -> dict[str, Any]:
             a: {"states": list(r.states), "problems": [p.as_dict() for p in r.problems]}
             for a, r in ctx.action_rules.items()
         },
+        "orders_follow_action": ctx.orders_follow_action,
     }
 
 
@@ -149,6 +150,7 @@ def thaw_context(frozen: dict[str, Any], store: EvidenceStore, draft: ReportDraf
             a: ActionRule(tuple(r["states"]), tuple(Problem(**p) for p in r["problems"]))
             for a, r in frozen.get("action_rules", {}).items()
         },
+        orders_follow_action=bool(frozen.get("orders_follow_action", False)),
     )
 
 

@@ -308,12 +308,24 @@ ORDER_ACTIONS = frozenset({"new", "modify", "keep", "cancel"})
 EXECUTABLE = frozenset({"new", "modify", "keep"})
 
 
+BUYING_ACTIONS = frozenset({"buy", "add"})  # the calls a buy order goes with
+HOLDING_NOTHING = frozenset({"wait", "avoid"})  # the calls with nothing held, which no sell order goes with
+
+
 def orders(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
-    """Orders are legal under the market rules and the ledger; a report with gaps carries none."""
+    """Orders are legal under the market rules and the ledger, and go with the call (a buy only under buy or add, a
+    sell not where nothing is held); a report with gaps carries none."""
     problems = [problem("order_action_unknown", n=i + 1, action=o.action, choices="new, modify, keep or cancel",
                         choices_zh="new、modify、keep 或 cancel", location=f"orders[{i}]")
                 for i, o in enumerate(draft.orders) if o.action not in ORDER_ACTIONS]  # fmt: skip
     executable = [o for o in draft.orders if o.action in EXECUTABLE]
+    call = draft.decision.action if draft.decision is not None and ctx.orders_follow_action else None
+    for i, o in enumerate(draft.orders):
+        against = (o.side == "buy" and call not in BUYING_ACTIONS) or (o.side == "sell" and call in HOLDING_NOTHING)
+        if call is not None and o.action in EXECUTABLE and against:
+            problems.append(problem("order_against_action", side=o.side, side_zh=value_word("side", o.side, "zh"),
+                                    price=o.price, action=call, action_zh=value_word("action", call, "zh"),
+                                    location=f"orders[{i}]"))  # fmt: skip
     if draft.gaps and executable:
         problems.append(problem("orders_with_gaps", names=", ".join(g.name for g in draft.gaps), location="orders"))
     if executable and ctx.check_order is None:

@@ -372,6 +372,7 @@ def gate_context(state: RunState, facts_service: ProgramFacts) -> d.GateContext:
         lot=facts.prepare.instrument.lot if facts.prepare else None,
         previous_levels=facts.previous_levels(),
         action_rules=action_rules(facts.analytics),
+        orders_follow_action=True,
     )
 
 

@@ -32,8 +32,10 @@ POSITIVE = frozenset({"strong_up", "up", "inflow", "leading", "low"})
 NEGATIVE = frozenset({"strong_down", "down", "outflow", "lagging", "high", "extreme"})
 Answer = tuple[str, dict[str, Any]]
 # What a path does when the price enters the buy zone, by action (buy: buy in steps as planned; wait: assess
-# again, since the baseline gave no buy and a price in the zone alone is no reason to build).
-ON_BUY_ZONE = {"avoid": "path.recheck", "reduce": "path.recheck", "sell": "path.recheck", "hold": "path.add_in_steps",
+# again, since the baseline gave no buy and a price in the zone alone is no reason to build; hold: keep holding,
+# since the baseline gave no add).
+BUYING = frozenset({"buy", "add"})  # the calls an open buy order goes with
+ON_BUY_ZONE = {"avoid": "path.recheck", "reduce": "path.recheck", "sell": "path.recheck", "hold": "path.hold_no_add",
                "add": "path.add_in_steps", "wait": "path.reassess"}  # fmt: skip
 
 
@@ -198,7 +200,7 @@ class OfflineModel(BasePort):
             ],
             "continuity": continuity(reading, prepare.previous_report, prepare.previous_refused, action),
             "paths": self._paths(analytics.zones, action, facts.language),
-            "open_orders": self._open_orders(facts),
+            "open_orders": self._open_orders(facts, action),
             "action": {"action": action, "why": _cite(self._why(direction, action, facts.language), ev_base)},
         }
         if prepare.gaps:
@@ -220,17 +222,27 @@ class OfflineModel(BasePort):
         return reading.say("gap_disclosure", gate=reading.term("gate", gap), words=words)
 
     @staticmethod
-    def _open_orders(facts: RunFacts) -> list[dict[str, Any]]:
+    def _open_orders(facts: RunFacts, action: str) -> list[dict[str, Any]]:
+        """KEEP an order inside its side's new zone that the call goes with, else CANCEL it (the handbook, 11.3): a
+        buy order only under buy or add (a hold, a wait or an avoid buys nothing now; a hold kept the open buy in its
+        buy zone while its path said not to add), a sell order only where something is held (not under wait or
+        avoid)."""
         zones, language = facts.zones, facts.language
         found = []
         for order in facts.open_orders:
+            fits = action in BUYING if order.side == "buy" else action not in ("wait", "avoid")
             inside = zones is not None and zones.band(order.side).holds(order.price)
+            if not fits:
+                key = "offline.order.no_buy" if order.side == "buy" else "offline.order.no_sell"
+                reason = say(key, language, action=action_word(action, language))
+            else:
+                reason = say("offline.order.KEEP" if inside else "offline.order.CANCEL", language)
             found.append(
                 {
                     "order_id": order.order_id,
-                    "decision": "KEEP" if inside else "CANCEL",
+                    "decision": "KEEP" if inside and fits else "CANCEL",
                     "new_price": None,
-                    "reason": say("offline.order.KEEP" if inside else "offline.order.CANCEL", language),
+                    "reason": reason,
                 }
             )
         return found

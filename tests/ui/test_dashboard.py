@@ -120,10 +120,13 @@ def test_open_orders_carry_the_latest_reports_decision(
     bench = researched_ctx.bench
     (report,) = bench.research.reports(SYMBOL)
     decided = {r.side: r for r in panel.orders.rows if isinstance(r, OrderRow)}
-    assert decided["buy"].decision == "KEEP" and decided["sell"].decision == "CANCEL"
+    # the holder's call is hold: its open buy is cancelled though it lies in the buy zone (a hold buys nothing now),
+    # and the sell outside the sell zone too
+    assert report.action == "hold"
+    assert decided["buy"].decision == "CANCEL" and decided["sell"].decision == "CANCEL"
     assert {r.report_id for r in decided.values()} == {report.report_id}
     row = panel.orders.rows.index(decided["buy"])
-    assert panel.text("orders", row, "decision") == "KEEP"
+    assert panel.text("orders", row, "decision") == "CANCEL"
     assert panel.text("orders", row, "qty") == "0/100"
     # an order placed after that report: the report decides nothing for it, and the column says so (it said "—"
     # beside the report's date, as if there were no report)

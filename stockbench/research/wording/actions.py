@@ -130,6 +130,12 @@ WORDS: dict[str, Entry] = {
     "path.close_below_stop": Entry(zh="收盘跌破止损位 {stop}", en="A close below the stop {stop}"),
     "path.buy_in_steps": Entry(zh="按计划分批买入", en="Buy in steps as planned"),
     "path.add_in_steps": Entry(zh="按计划分批加仓", en="Add in steps as planned"),
+    # under hold the baseline gave no add (its buy conditions are not all met), so the buy zone is no reason to add:
+    # "按计划分批加仓" stood under "操作：持有" while the price was already in the zone
+    "path.hold_no_add": Entry(
+        zh="继续持有，不加仓：程序基线改判为加仓之前不加",
+        en="Keep holding without adding until the program's baseline says add",
+    ),
     "path.sell_in_steps": Entry(zh="分批卖出", en="Sell in steps"),
     "path.stop_out": Entry(zh="止损离场", en="Exit at the stop"),
     "path.recheck": Entry(zh="重新研究后再定，本计划不建仓", en="Research it again first; this plan opens nothing"),

@@ -890,6 +890,10 @@ _OFFLINE: dict[str, Entry] = {
     "offline.zones_reason": Entry("区间由程序按锚点计算", "the zones are the program's, computed from their anchors"),
     "offline.order.KEEP": Entry("在新区间内", "inside the new zone"),
     "offline.order.CANCEL": Entry("不在新区间内", "outside the new zone"),
+    "offline.order.no_buy": Entry(
+        "本次操作为{action}，计划现在不买入", "the call is {action}: the plan buys nothing now"
+    ),
+    "offline.order.no_sell": Entry("本次操作为{action}，无持仓可卖", "the call is {action}: nothing is held to sell"),
     "offline.no_rule": Entry("{label}：阶段 {stage} 没有规则", "{label}: no rule for the stage {stage}"),
 }
 WORDS.update(_OFFLINE)

@@ -9,7 +9,7 @@ from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
 
-from stockbench.evidence.documents import OrderPlan, ReportDraft
+from stockbench.evidence.documents import ActionChoice, OrderPlan, ReportDraft
 from stockbench.evidence.frozen import draft_from_json, draft_to_json, freeze_context, order_key, thaw_context, verify
 from stockbench.evidence.gates import blocking, run_gates
 from stockbench.evidence.store import EvidenceStore
@@ -127,3 +127,16 @@ def test_verify_uses_the_frozen_order_checks_not_todays_ledger(store: EvidenceSt
         {"code": "exceeds_cash", "message": "at publication the cash was short", "fix": ""}
     ]
     assert [p.code for p in verify(draft_to_json(draft), frozen, store)] == ["exceeds_cash"]
+
+
+def test_a_report_frozen_before_orders_followed_the_action_is_verified_by_its_own_rules(store: EvidenceStore) -> None:
+    """`order_against_action` came after reports were published with a hold that kept its open buy: verifying those
+    must not fail them; a report frozen under the rule is held to it."""
+    world = load_world(store)
+    draft = replace(world_draft(world), decision=ActionChoice("hold", ""),
+                    orders=(OrderPlan("main", "600519.SH", "buy", 100, Decimal("1455.00"), "keep"),))  # fmt: skip
+    frozen = freeze_context(replace(world.ctx, orders_follow_action=True), draft)
+    assert frozen["orders_follow_action"] is True
+    assert "order_against_action" in [p.code for p in verify(draft_to_json(draft), frozen, store)]
+    del frozen["orders_follow_action"]  # as a report published before it was frozen
+    assert "order_against_action" not in [p.code for p in verify(draft_to_json(draft), frozen, store)]

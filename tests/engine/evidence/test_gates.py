@@ -12,6 +12,7 @@ import pytest
 from stockbench.errors import Problem
 from stockbench.evidence import gates
 from stockbench.evidence.documents import (
+    ActionChoice,
     Claim,
     Gap,
     GateContext,
@@ -302,6 +303,34 @@ def test_a_report_with_gaps_carries_no_executable_orders(draft: ReportDraft, che
     for action in ("new", "modify", "keep"):
         found = gates.orders(replace(gapped, orders=(order(action=action),)), checked)
         assert codes(found) == ["orders_with_gaps"] and "flow" in found[0].message
+
+
+@pytest.mark.parametrize(
+    ("action", "side", "expected"),
+    [
+        ("buy", "buy", []), ("add", "buy", []), ("hold", "sell", []), ("reduce", "sell", []),
+        ("hold", "buy", ["order_against_action"]), ("wait", "buy", ["order_against_action"]),
+        ("avoid", "buy", ["order_against_action"]), ("sell", "buy", ["order_against_action"]),
+        ("wait", "sell", ["order_against_action"]), ("avoid", "sell", ["order_against_action"]),
+    ],
+)  # fmt: skip
+def test_a_kept_or_new_order_goes_with_the_call(
+    draft: ReportDraft, checked: GateContext, action: str, side: str, expected: list[str]
+) -> None:
+    """The handbook keeps an open order only where it goes with the final action (11.3): a hold kept its open buy
+    in the buy zone while its plan bought nothing. A cancelled order is no order, whatever the call."""
+    price = "1455.00" if side == "buy" else "1560.00"
+    decided = replace(draft, decision=ActionChoice(action, ""))
+    before = gates.orders(replace(decided, orders=(order(100, price, side, "keep"),)), checked)
+    assert before == [], "a report published before the rule is verified by the gates it was published under"
+    checked = replace(checked, orders_follow_action=True)
+    for kind in ("new", "keep", "modify"):
+        found = gates.orders(replace(decided, orders=(order(100, price, side, kind),)), checked)
+        assert codes(found) == expected, kind
+    assert gates.orders(replace(decided, orders=(order(100, price, side, "cancel"),)), checked) == []
+    if expected:
+        message = gates.orders(replace(decided, orders=(order(100, price, side, "keep"),)), checked)[0].message
+        assert f"the {side} order at {price}" in message and f"the action is {action}" in message
 
 
 def test_orders_without_an_order_check_are_blocked(draft: ReportDraft, ctx: GateContext) -> None:

@@ -182,11 +182,18 @@ def test_600519_on_its_2021_02_18_high_with_valuation_a_gap_is_no_buy(shared_dat
 
 @pytest.mark.parametrize(
     ("action", "on_buy"),
-    [("buy", "path.buy_in_steps"), ("wait", "path.reassess"), ("avoid", "path.recheck"), ("hold", "path.add_in_steps")],
+    [
+        ("buy", "path.buy_in_steps"),
+        ("wait", "path.reassess"),
+        ("avoid", "path.recheck"),
+        ("hold", "path.hold_no_add"),
+        ("add", "path.add_in_steps"),
+    ],
 )
 def test_what_the_buy_zone_path_does_follows_the_action(action: str, on_buy: str) -> None:
     """Under wait the baseline gave no buy, so the price entering the buy zone is a reason to assess again, not to
-    buy in steps (which "现在怎么做" would contradict); a buy buys in steps, avoid researches again first."""
+    buy in steps (which "现在怎么做" would contradict); a buy buys in steps, avoid researches again first. Under hold
+    the baseline gave no add: the path said "按计划分批加仓" while the price already stood in the zone."""
     from stockbench.research.blocks import BandFact, StopFact, ZonesFact
     from stockbench.research.offline import OfflineModel
 
@@ -197,6 +204,8 @@ def test_what_the_buy_zone_path_does_follows_the_action(action: str, on_buy: str
         assert paths[0]["action"] == say(on_buy, language)
     wait = OfflineModel._paths(zones, "wait", "zh")[0]["action"]
     assert "分批买入" not in wait and "不建仓" in wait
+    hold = OfflineModel._paths(zones, "hold", "zh")[0]["action"]
+    assert "分批加仓" not in hold and "不加仓" in hold
 
 
 def test_a_buy_while_an_input_is_unknown_is_sent_back_and_the_run_publishes_the_cap(lab: Lab) -> None:

@@ -180,6 +180,29 @@ def test_a_hong_kong_account_with_a_position(bench: Workbench) -> None:
     assert [d["order_id"] for d in decided["open_orders"]] == [order.order_id]
 
 
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_holders_open_buy_in_the_buy_zone_is_cancelled_when_the_call_buys_nothing(
+    bench: Workbench, language: str
+) -> None:
+    """The handbook keeps an order that lies in its side's new zone *and goes with the call* (11.3). The holder's
+    hold kept an open buy inside the buy zone while its path said not to add; a sell inside the sell zone goes with
+    the hold's sell path."""
+    sell = holding_account(bench, DEMO_SYMBOL, qty=200, order_offset="1.00")
+    zones = bench.analytics.zones(DEMO_SYMBOL)
+    bench.ledger.cancel_order(sell.order_id)
+    sell = bench.ledger.add_order(Order("", "main", DEMO_SYMBOL, "sell", 100, zones.sell.low, at("CN", LAST_SESSION)))
+    buy = bench.ledger.add_order(Order("", "main", DEMO_SYMBOL, "buy", 100, zones.buy.low, at("CN", LAST_SESSION)))
+    outcome = bench.research.analyze(DEMO_SYMBOL, account="main", language=language).as_dict()
+    report = assert_published_and_clean(bench, outcome)
+    assert outcome["action"] == "hold"
+    decided = {d["order_id"]: d for d in _accepted_judgments(bench, outcome["run_id"])["open_orders"]}
+    assert (decided[buy.order_id]["decision"], decided[sell.order_id]["decision"]) == ("CANCEL", "KEEP")
+    said = {"zh": "本次操作为持有，计划现在不买入", "en": "the call is Hold: the plan buys nothing now"}[language]
+    assert decided[buy.order_id]["reason"] == said and said in report["markdown"]
+    paths = [p["action"] for p in report["summary"]["paths"]]
+    assert paths[0] == say("path.hold_no_add", language)  # the buy zone's path adds nothing either
+
+
 def _accepted_judgments(bench: Workbench, run_id: str) -> dict[str, Any]:
     accepted: dict[str, Any] = {}
     for _, _, payload in bench.research.journal.results(run_id, "decide/tool/"):
