@@ -99,7 +99,8 @@ def _scene(state: RunState, language: Language) -> str:
     if scene.international_anchors:
         lines.append(say("report.scene.anchors", language, anchors=_listed(scene.international_anchors, language)))
     analytics = state.facts.analytics
-    price = price_line(analytics.price if analytics else None, language)
+    instrument = state.facts.prepare.instrument if state.facts.prepare else None
+    price = price_line(analytics.price if analytics else None, language, instrument.currency if instrument else "CNY")
     relative = relative_strength_line(analytics.states if analytics else None, context, language)
     shown = [line for line in (price, relative) if line]
     return "\n".join([*lines, *shown, plain(scene.rationale.text)])

@@ -241,16 +241,19 @@ def rule_peers_line(peers: Sequence[str], context: ContextFact | None, language:
     return say("context.peers.rule", language, candidates=context.peer_candidates, basis=basis, peers=listed)
 
 
-def _money(value: Decimal, language: Language) -> str:
-    return say("context.money", language, value=format((value / _UNITS[language]).quantize(_CENT, ROUND_HALF_UP), "f"))
+def _money(value: Decimal, language: Language, currency: str) -> str:
+    """`value` in 亿 (zh) or billions (en) of `currency`, the instrument's quote currency."""
+    key = f"context.money.{currency}" if has(f"context.money.{currency}") else "context.money.other"
+    shown = format((value / _UNITS[language]).quantize(_CENT, ROUND_HALF_UP), "f")
+    return say(key, language, value=shown, currency=currency)
 
 
 def _signed(value: Decimal | None) -> str:
     return "" if value is None else format(value, "+f") if value > 0 else format(value, "f")
 
 
-def price_line(price: PriceFactsFact | None, language: Language) -> str | None:
-    """The price facts as one line of the report (None without them)."""
+def price_line(price: PriceFactsFact | None, language: Language, currency: str = "CNY") -> str | None:
+    """The price facts as one line of the report (None without them), amounts in `currency` (the quote currency)."""
     if price is None:
         return None
     parts = [say("context.price", language, day=price.day, close=price.close, change_pct=_signed(price.change_pct))]
@@ -269,10 +272,10 @@ def price_line(price: PriceFactsFact | None, language: Language) -> str | None:
         parts.append(say("context.price.ma20", language, distance=_signed(price.ma20_distance_pct),
                          change=_signed(price.change_20_pct)))  # fmt: skip
     if price.total_mcap is not None and price.float_mcap is not None:
-        parts.append(say("context.price.caps", language, total=_money(price.total_mcap, language),
-                         float=_money(price.float_mcap, language)))  # fmt: skip
+        parts.append(say("context.price.caps", language, total=_money(price.total_mcap, language, currency),
+                         float=_money(price.float_mcap, language, currency)))  # fmt: skip
     if price.amount is not None:
-        amount = _money(price.amount, language)
+        amount = _money(price.amount, language, currency)
         parts.append(
             say("context.price.turnover", language, amount=amount, rate=price.turnover_pct)
             if price.turnover_pct is not None

@@ -66,7 +66,11 @@ WORDS: dict[str, Entry] = {
     "context.price.caps": Entry(zh="总市值 {total}，流通市值 {float}", en="market cap {total}, float cap {float}"),
     "context.price.turnover": Entry(zh="成交额 {amount}，换手率 {rate}%", en="traded {amount}, turnover {rate}%"),
     "context.price.amount": Entry(zh="成交额 {amount}", en="traded {amount}"),
-    "context.money": Entry(zh="{value}亿元", en="CNY {value} bn"),
+    # amounts in the instrument's quote currency: a Hong Kong stock's turnover and caps are in HKD ("traded CNY 0.14
+    # bn" was said of a Hong Kong stock)
+    "context.money.CNY": Entry(zh="{value}亿元", en="CNY {value} bn"),
+    "context.money.HKD": Entry(zh="{value}亿港元", en="HKD {value} bn"),
+    "context.money.other": Entry(zh="{value}亿（{currency}）", en="{currency} {value} bn"),
     "context.price.separator": Entry(zh="；", en="; "),
     # ---- issue 18: relative strength with its benchmark and the returns it compares
     "context.relative": Entry(

@@ -126,6 +126,10 @@ def test_every_board_publishes_with_every_gate_passing(bench: Workbench, symbol:
     assert scene[-1].startswith("按规则默认：") and sector in scene[-1] and scene[-1].endswith(peers), scene[-1]
     assert (context["sector_basis"], context["peer_basis"]) == (("unavailable", "rule") if symbol == "02971.HK"
                                                                 else ("mapping", "declared"))  # fmt: skip
+    # the day's traded amount in the quote currency ("成交额 1.37亿元" was said of a Hong Kong stock), read by the
+    # number gate as it is written
+    price = next(line for line in scene if line.startswith("价格（"))
+    assert ("亿港元" in price) == (symbol == "02971.HK") and ("亿元" in price) == (symbol != "02971.HK"), price
     if context["peer_basis"] == "declared":  # declared peers are named as the rule's are
         names = {p["symbol"]: p["name"] for p in context["peers"]}
         named = "、".join(f"{p} {names[p]}" for p in report["summary"]["context"]["peers"])

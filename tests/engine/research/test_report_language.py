@@ -310,6 +310,8 @@ def test_money_in_the_price_line_rounds_half_up_as_the_number_gate_reads_it() ->
                            total_mcap=Decimal("5124300000.00"))  # fmt: skip
     assert "22.19亿元" in str(price_line(facts, "zh")) and "51.24亿元" in str(price_line(facts, "zh"))
     assert "CNY 2.22 bn" in str(price_line(facts, "en"))
+    # a Hong Kong stock's amounts are in Hong Kong dollars
+    assert "22.19亿港元" in str(price_line(facts, "zh", "HKD")) and "HKD 2.22 bn" in str(price_line(facts, "en", "HKD"))
 
 
 # ---- whose language: --language, else an explicit --lang, else the workspace's setting, else the locale's -----------
