@@ -31,7 +31,7 @@ from stockbench.research.blocks import (
     StatesFact,
     shown,
 )
-from stockbench.research.wording import Language, has, say
+from stockbench.research.wording import Language, has, price, say
 from stockbench.store.database import Database
 
 if TYPE_CHECKING:
@@ -252,33 +252,34 @@ def _signed(value: Decimal | None) -> str:
     return "" if value is None else format(value, "+f") if value > 0 else format(value, "f")
 
 
-def price_line(price: PriceFactsFact | None, language: Language, currency: str = "CNY") -> str | None:
+def price_line(facts: PriceFactsFact | None, language: Language, currency: str = "CNY") -> str | None:
     """The price facts as one line of the report (None without them), amounts in `currency` (the quote currency)."""
-    if price is None:
+    if facts is None:
         return None
-    parts = [say("context.price", language, day=price.day, close=price.close, change_pct=_signed(price.change_pct))]
-    if price.special_treatment is not None and price.limit_pct is not None:
-        parts.append(say("context.price.special", language, flag=price.special_treatment,
-                         meaning=say(f"context.special.{price.special_treatment}", language),
-                         limit=format(price.limit_pct.normalize(), "f")))  # fmt: skip
-    if price.high_52w is not None and price.low_52w is not None:
-        position = price.range_position_pct if price.range_position_pct is not None else "-"
-        parts.append(say("context.price.range", language, low=price.low_52w, high=price.high_52w, position=position,
-                         drawdown=_signed(price.drawdown_pct)))  # fmt: skip
-    if price.ma250 is not None:
-        parts.append(say("context.price.ma250", language, distance=_signed(price.ma250_distance_pct),
-                         ma250=price.ma250))  # fmt: skip
-    if price.ma20_distance_pct is not None and price.change_20_pct is not None:
-        parts.append(say("context.price.ma20", language, distance=_signed(price.ma20_distance_pct),
-                         change=_signed(price.change_20_pct)))  # fmt: skip
-    if price.total_mcap is not None and price.float_mcap is not None:
-        parts.append(say("context.price.caps", language, total=_money(price.total_mcap, language, currency),
-                         float=_money(price.float_mcap, language, currency)))  # fmt: skip
-    if price.amount is not None:
-        amount = _money(price.amount, language, currency)
+    close, change = price(facts.close), _signed(facts.change_pct)
+    parts = [say("context.price", language, day=facts.day, close=close, change_pct=change)]
+    if facts.special_treatment is not None and facts.limit_pct is not None:
+        parts.append(say("context.price.special", language, flag=facts.special_treatment,
+                         meaning=say(f"context.special.{facts.special_treatment}", language),
+                         limit=format(facts.limit_pct.normalize(), "f")))  # fmt: skip
+    if facts.high_52w is not None and facts.low_52w is not None:
+        position = facts.range_position_pct if facts.range_position_pct is not None else "-"
+        parts.append(say("context.price.range", language, low=price(facts.low_52w), high=price(facts.high_52w),
+                         position=position, drawdown=_signed(facts.drawdown_pct)))  # fmt: skip
+    if facts.ma250 is not None:
+        parts.append(say("context.price.ma250", language, distance=_signed(facts.ma250_distance_pct),
+                         ma250=price(facts.ma250)))  # fmt: skip
+    if facts.ma20_distance_pct is not None and facts.change_20_pct is not None:
+        parts.append(say("context.price.ma20", language, distance=_signed(facts.ma20_distance_pct),
+                         change=_signed(facts.change_20_pct)))  # fmt: skip
+    if facts.total_mcap is not None and facts.float_mcap is not None:
+        parts.append(say("context.price.caps", language, total=_money(facts.total_mcap, language, currency),
+                         float=_money(facts.float_mcap, language, currency)))  # fmt: skip
+    if facts.amount is not None:
+        amount = _money(facts.amount, language, currency)
         parts.append(
-            say("context.price.turnover", language, amount=amount, rate=price.turnover_pct)
-            if price.turnover_pct is not None
+            say("context.price.turnover", language, amount=amount, rate=facts.turnover_pct)
+            if facts.turnover_pct is not None
             else say("context.price.amount", language, amount=amount)
         )
     return say("context.price.separator", language).join(parts)

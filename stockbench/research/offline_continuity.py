@@ -13,8 +13,8 @@ from typing import Any
 
 from stockbench.research.blocks import PreviousReport
 from stockbench.research.continuity import Since
-from stockbench.research.offline_prose import Reading, pct, price, what_to_do
-from stockbench.research.wording import has
+from stockbench.research.offline_prose import Reading, pct, what_to_do
+from stockbench.research.wording import has, price
 
 
 def continuity(reading: Reading, previous: PreviousReport | None, refused: Sequence[str], action: str) -> dict[

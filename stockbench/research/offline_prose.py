@@ -23,7 +23,7 @@ from stockbench.research.blocks import (
     ZonesFact,
     parse,
 )
-from stockbench.research.wording import Language, has, say
+from stockbench.research.wording import Language, has, price, say
 
 LONG = frozenset({"buy", "add", "hold"})
 BEARISH = frozenset({"reduce", "sell", "avoid"})
@@ -143,12 +143,6 @@ class Reading:
     # ---- values ------------------------------------------------------------------------------------------------
     def ma(self, name: str) -> Decimal | None:
         return self.trend_inputs.get(name) or self.indicators.get(name)
-
-
-def price(value: Decimal) -> str:
-    """A price as the prose shows it: to the cent, or to the tenth of a cent below one (HK's finest ticks)."""
-    step = Decimal("0.001") if abs(value) < 1 else _CENT
-    return format(value.quantize(step, ROUND_HALF_UP), "f")
 
 
 def _percent(value: Decimal | None) -> str:

@@ -9,12 +9,13 @@ context, report, inputs, quick); they are merged into one catalogue, and a key d
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import ROUND_HALF_UP, Decimal
 
 from stockbench.messages import value_word
 from stockbench.research.wording import actions, anchors, context, inputs, plan, quick, report, signals
 from stockbench.research.wording.entry import LANGUAGES, Entry, Language
 
-__all__ = ["CATALOGUE", "LANGUAGES", "Entry", "Language", "has", "say", "state_word"]
+__all__ = ["CATALOGUE", "LANGUAGES", "Entry", "Language", "has", "price", "say", "state_word"]
 
 
 def _merged(*parts: Mapping[str, Entry]) -> dict[str, Entry]:
@@ -29,6 +30,13 @@ def _merged(*parts: Mapping[str, Entry]) -> dict[str, Entry]:
 
 CATALOGUE: dict[str, Entry] = _merged(plan.WORDS, actions.WORDS, signals.WORDS, context.WORDS, report.WORDS,
                                       inputs.WORDS, anchors.WORDS, quick.WORDS)  # fmt: skip
+
+
+def price(value: Decimal) -> str:
+    """A price as a report writes it: to the cent, or to the tenth of a cent below one (HK's finest ticks). A Hong
+    Kong close stored as 9.980 read "9.980" in the context's price line and "9.98" everywhere else."""
+    step = Decimal("0.001") if abs(value) < 1 else Decimal("0.01")
+    return format(value.quantize(step, ROUND_HALF_UP), "f")
 
 
 def has(key: str) -> bool:

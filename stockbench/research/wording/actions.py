@@ -133,8 +133,8 @@ WORDS: dict[str, Entry] = {
     # under hold the baseline gave no add (its buy conditions are not all met), so the buy zone is no reason to add:
     # "按计划分批加仓" stood under "操作：持有" while the price was already in the zone
     "path.hold_no_add": Entry(
-        zh="继续持有，不加仓：程序基线改判为加仓之前不加",
-        en="Keep holding without adding until the program's baseline says add",
+        zh="继续持有，不加仓：程序基线改判之前不加",
+        en="Keep holding; no adding until the program's baseline changes its call",
     ),
     "path.sell_in_steps": Entry(zh="分批卖出", en="Sell in steps"),
     "path.stop_out": Entry(zh="止损离场", en="Exit at the stop"),

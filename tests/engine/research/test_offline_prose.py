@@ -21,11 +21,11 @@ from stockbench.research.blocks import PreviousReport, RunFacts, parse
 from stockbench.research.context import price_line
 from stockbench.research.continuity import Session, graded, since_report
 from stockbench.research.offline_continuity import continuity
-from stockbench.research.offline_prose import Reading, pct, price
+from stockbench.research.offline_prose import Reading, pct
 from stockbench.research.replay import Replayer
 from stockbench.research.statements import VERDICT_PARTS
 from stockbench.research.summary import ZoneLevels
-from stockbench.research.wording import say
+from stockbench.research.wording import price, say
 from stockbench.workbench import Workbench
 from tests.engine.research.conftest import BUY_SYMBOL, DEMO_SYMBOL
 from tests.engine.research.test_offline_run import assert_published_and_clean

@@ -4,6 +4,7 @@ key, on every board of the demo market, and with an account holding a position a
 from __future__ import annotations
 
 import json
+import re
 import socket
 from decimal import Decimal
 from pathlib import Path
@@ -130,6 +131,8 @@ def test_every_board_publishes_with_every_gate_passing(bench: Workbench, symbol:
     # number gate as it is written
     price = next(line for line in scene if line.startswith("价格（"))
     assert ("亿港元" in price) == (symbol == "02971.HK") and ("亿元" in price) == (symbol != "02971.HK"), price
+    # prices to the cent as the rest of the report writes them (a Hong Kong close read "9.980" here, "9.98" elsewhere)
+    assert re.search(r"\d\.\d{3}(?!\d)", price) is None, price
     if context["peer_basis"] == "declared":  # declared peers are named as the rule's are
         names = {p["symbol"]: p["name"] for p in context["peers"]}
         named = "、".join(f"{p} {names[p]}" for p in report["summary"]["context"]["peers"])
