@@ -228,8 +228,8 @@ PROBLEMS: dict[str, tuple[Words, Words]] = {
                                 "held)",
                                 "操作为{action_zh}，{side_zh}委托 {price} 却仍保留：买入委托只与买入或加仓相符，"
                                 "无持仓时不应有卖出委托"),
-                             _w("CANCEL the order, or choose an action it goes with",
-                                "请撤销（CANCEL）该委托，或选择与它相符的操作")),
+                             _w("{cancel} the order, or choose an action it goes with",
+                                "请撤销（{cancel}）该委托，或选择与它相符的操作")),
     "order_outside_zone": (_w("order {order} at {price} lies outside the new {side} zone {low}-{high}",
                               "委托 {order} 的价格 {price} 不在新的{side_zh}区间 {low}-{high} 内"),
                            _w("{modify} it into the zone or {cancel} it",

@@ -325,7 +325,7 @@ def orders(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
         if call is not None and o.action in EXECUTABLE and against:
             problems.append(problem("order_against_action", side=o.side, side_zh=value_word("side", o.side, "zh"),
                                     price=o.price, action=call, action_zh=value_word("action", call, "zh"),
-                                    location=f"orders[{i}]"))  # fmt: skip
+                                    cancel="CANCEL", location=f"orders[{i}]"))  # fmt: skip
     if draft.gaps and executable:
         problems.append(problem("orders_with_gaps", names=", ".join(g.name for g in draft.gaps), location="orders"))
     if executable and ctx.check_order is None:
