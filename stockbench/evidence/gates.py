@@ -312,6 +312,12 @@ BUYING_ACTIONS = frozenset({"buy", "add"})  # the calls a buy order goes with
 HOLDING_NOTHING = frozenset({"wait", "avoid"})  # the calls with nothing held, which no sell order goes with
 
 
+def order_fits(side: str, action: str) -> bool:
+    """Whether an order on `side` goes with the final `action` (the handbook, 11.3): a buy only under buy or add, a
+    sell not where nothing is held."""
+    return action in BUYING_ACTIONS if side == "buy" else action not in HOLDING_NOTHING
+
+
 def orders(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
     """Orders are legal under the market rules and the ledger, and go with the call (a buy only under buy or add, a
     sell not where nothing is held); a report with gaps carries none."""
@@ -321,8 +327,7 @@ def orders(draft: ReportDraft, ctx: GateContext) -> list[Problem]:
     executable = [o for o in draft.orders if o.action in EXECUTABLE]
     call = draft.decision.action if draft.decision is not None and ctx.orders_follow_action else None
     for i, o in enumerate(draft.orders):
-        against = (o.side == "buy" and call not in BUYING_ACTIONS) or (o.side == "sell" and call in HOLDING_NOTHING)
-        if call is not None and o.action in EXECUTABLE and against:
+        if call is not None and o.action in EXECUTABLE and not order_fits(o.side, call):
             problems.append(problem("order_against_action", side=o.side, side_zh=value_word("side", o.side, "zh"),
                                     price=o.price, action=call, action_zh=value_word("action", call, "zh"),
                                     cancel="CANCEL", location=f"orders[{i}]"))  # fmt: skip

@@ -223,16 +223,17 @@ def rule_peers_line(peers: Sequence[str], context: ContextFact | None, language:
     named = {p.symbol: p.name for p in context.peers}
     if not set(peers) <= set(named):
         return None
-    listed = say("report.list_separator", language).join(f"{s} {named[s] or ''}".strip() for s in peers)
+    labels = {s: f"{s} {named[s] or ''}".strip() for s in peers}
+    separator = say("report.list_separator", language)
     if context.peer_size_basis == CORRELATION:  # the board's stocks whose daily returns move most like the subject's
         facts = {p.symbol: p for p in context.peers}
-        listed = say("report.list_separator", language).join(
-            say("context.peers.correlated", language, peer=f"{s} {named[s] or ''}".strip(),
-                correlation=facts[s].correlation) for s in peers)  # fmt: skip
+        listed = separator.join(say("context.peers.correlated", language, peer=labels[s],
+                                    correlation=facts[s].correlation) for s in peers)  # fmt: skip
         sessions = max((p.sessions or 0) for p in context.peers)
         board = say(f"context.board.{context.peer_group}", language) if context.peer_group in set(Board) else ""
         return say("context.peers.correlation", language, candidates=context.peer_candidates, board=board,
                    sessions=sessions, peers=listed)  # fmt: skip
+    listed = separator.join(labels[s] for s in peers)
     basis = say(f"context.size.{context.peer_size_basis}", language)
     if context.peer_group in set(Board):  # grouped by the board (no sector mapping): said so, not "sector index"
         board = say(f"context.board.{context.peer_group}", language)

@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from stockbench.analytics.position_states import ACTIONS
+from stockbench.evidence.gates import order_fits
 from stockbench.research import offline_prose as prose
 from stockbench.research.backtest_argument import backtest_argument
 from stockbench.research.blocks import AnalyticsFacts, Prepared, RunFacts, ZonesFact
@@ -34,7 +35,6 @@ Answer = tuple[str, dict[str, Any]]
 # What a path does when the price enters the buy zone, by action (buy: buy in steps as planned; wait: assess
 # again, since the baseline gave no buy and a price in the zone alone is no reason to build; hold: keep holding,
 # since the baseline gave no add).
-BUYING = frozenset({"buy", "add"})  # the calls an open buy order goes with
 ON_BUY_ZONE = {"avoid": "path.recheck", "reduce": "path.recheck", "sell": "path.recheck", "hold": "path.hold_no_add",
                "add": "path.add_in_steps", "wait": "path.reassess"}  # fmt: skip
 
@@ -230,7 +230,7 @@ class OfflineModel(BasePort):
         zones, language = facts.zones, facts.language
         found = []
         for order in facts.open_orders:
-            fits = action in BUYING if order.side == "buy" else action not in ("wait", "avoid")
+            fits = order_fits(order.side, action)
             inside = zones is not None and zones.band(order.side).holds(order.price)
             if not fits:
                 key = "offline.order.no_buy" if order.side == "buy" else "offline.order.no_sell"
